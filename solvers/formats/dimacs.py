@@ -1,0 +1,224 @@
+"""DIMACS CNF files and SAT-solver output.
+
+* :func:`write_cnf` streams clauses to a file atomically; the ``p cnf`` header needs the clause
+  count, which a stream does not know in advance, so the body goes to a temporary file first
+  and is copied behind the header (one extra sequential pass, no clause list in memory).
+  Comment lines (``c key value``) carry metadata such as the puzzle and the encoding.
+* :func:`read_cnf` parses a CNF file strictly: errors name the file and line.
+* :func:`parse_solver_output` reads a solver's answer in the SAT-competition form
+  (``s SATISFIABLE`` and ``v`` lines) or MiniSat's result-file form (``SAT`` then the model).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from reductions.errors import UserError
+
+from .atomic import OutputError, atomic_write
+
+
+class DimacsError(UserError):
+    """A malformed DIMACS file or solver output; the message names the file and line."""
+
+
+@dataclass
+class CnfFile:
+    """The contents of a DIMACS CNF file."""
+
+    num_vars: int
+    clauses: list[list[int]]
+    comments: list[str] = field(default_factory=list)
+
+    def metadata(self) -> dict[str, str]:
+        """``c key value`` comment lines as a dict (first word is the key)."""
+        meta = {}
+        for line in self.comments:
+            key, _, value = line.partition(" ")
+            if key and key not in meta:
+                meta[key] = value.strip()
+        return meta
+
+
+def _format_clause_block(block: np.ndarray | Sequence[Sequence[int]]) -> str:
+    if isinstance(block, np.ndarray) and block.ndim == 2:
+        # Fixed-width clauses (e.g. a block of binary clauses) format in one join.
+        rows = block.astype(str)
+        return "".join(" ".join(r) + " 0\n" for r in rows.tolist())
+    return "".join(" ".join(map(str, clause)) + " 0\n" for clause in block)
+
+
+def write_cnf(path: str | Path, num_vars: int,
+              clause_blocks: Iterable[np.ndarray | Sequence[Sequence[int]]],
+              comments: Iterable[str] = ()) -> int:
+    """Write a DIMACS CNF file atomically; returns the number of clauses written.
+
+    ``clause_blocks`` yields blocks of clauses (lists of ints, or 2-D integer arrays of
+    equal-width clauses) so that huge formulas stream through without being held in memory.
+    """
+    path = Path(path)
+    count = 0
+    directory = path.parent if str(path.parent) else Path(".")
+    if not directory.is_dir():
+        raise OutputError(f"{path}: cannot write, directory {directory} does not exist")
+    fd, body_path = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".body", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="ascii", newline="\n", buffering=1 << 20) as body:
+            for block in clause_blocks:
+                count += len(block)
+                body.write(_format_clause_block(block))
+        with atomic_write(path) as out:
+            for line in comments:
+                out.write(f"c {line}\n" if line else "c\n")
+            out.write(f"p cnf {num_vars} {count}\n")
+            with open(body_path, encoding="ascii") as body:
+                shutil.copyfileobj(body, out, 1 << 20)
+    finally:
+        try:
+            os.unlink(body_path)
+        except OSError:
+            pass
+    return count
+
+
+def read_cnf(path: str | Path) -> CnfFile:
+    """Read a DIMACS CNF file; errors name the line. Clauses may span lines."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8", errors="strict")
+    except FileNotFoundError:
+        raise DimacsError(f"{path}: no such file") from None
+    except UnicodeDecodeError:
+        raise DimacsError(f"{path}: not a text file") from None
+    except OSError as exc:
+        raise DimacsError(f"{path}: cannot read ({exc.strerror})") from None
+    return parse_cnf(text, str(path))
+
+
+def parse_cnf(text: str, name: str = "<cnf>") -> CnfFile:
+    comments: list[str] = []
+    header: tuple[int, int] | None = None
+    clauses: list[list[int]] = []
+    current: list[int] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line:
+            continue
+        if line.startswith("c"):
+            comments.append(line[1:].strip())
+            continue
+        if line.startswith("%"):  # SATLIB files end with '%' then '0'
+            break
+        if line.startswith("p"):
+            parts = line.split()
+            if header is not None:
+                raise DimacsError(f"{name} line {number}: second 'p' header")
+            if len(parts) != 4 or parts[1] != "cnf" or not all(
+                    p.isdigit() for p in parts[2:]):
+                raise DimacsError(
+                    f"{name} line {number}: bad header {line!r}, expected 'p cnf VARS CLAUSES'")
+            header = (int(parts[2]), int(parts[3]))
+            continue
+        if header is None:
+            raise DimacsError(f"{name} line {number}: clause before the 'p cnf' header")
+        for tok in line.split():
+            try:
+                lit = int(tok)
+            except ValueError:
+                raise DimacsError(
+                    f"{name} line {number}: {tok!r} is not an integer literal") from None
+            if lit == 0:
+                clauses.append(current)
+                current = []
+            elif abs(lit) > header[0]:
+                raise DimacsError(
+                    f"{name} line {number}: literal {lit} exceeds the declared "
+                    f"{header[0]} variables")
+            else:
+                current.append(lit)
+    if header is None:
+        raise DimacsError(f"{name}: no 'p cnf' header")
+    if current:
+        clauses.append(current)  # tolerate a missing final 0
+    if len(clauses) != header[1]:
+        raise DimacsError(
+            f"{name}: header declares {header[1]} clauses but the file has {len(clauses)}")
+    return CnfFile(header[0], clauses, comments)
+
+
+@dataclass
+class SolverAnswer:
+    """A SAT solver's verdict: ``status`` is 'SAT', 'UNSAT' or 'UNKNOWN'; model is a list of
+    signed literals (only for 'SAT')."""
+
+    status: str
+    model: list[int] | None = None
+
+
+def parse_solver_output(text: str, name: str = "<solver output>") -> SolverAnswer:
+    """Parse SAT-competition output (``s``/``v`` lines) or a MiniSat result file.
+
+    Raises :class:`DimacsError` when the text holds neither form, or a model is malformed.
+    """
+    lines = [line.strip() for line in text.splitlines()]
+    status_lines = [(i, line) for i, line in enumerate(lines, 1) if line.startswith("s ")]
+    if status_lines:
+        number, line = status_lines[0]
+        word = line[2:].strip().upper()
+        if word == "SATISFIABLE":
+            model = []
+            for i, vline in enumerate(lines, 1):
+                if vline.startswith("v ") or vline == "v":
+                    model.extend(_parse_literals(vline[1:].split(), name, i))
+            if not model:
+                raise DimacsError(f"{name} line {number}: SATISFIABLE but no 'v' model lines")
+            return SolverAnswer("SAT", _strip_zero(model, name))
+        if word == "UNSATISFIABLE":
+            return SolverAnswer("UNSAT")
+        if word in ("UNKNOWN", "INDETERMINATE"):
+            return SolverAnswer("UNKNOWN")
+        raise DimacsError(f"{name} line {number}: unknown status {line!r}")
+    content = [(i, line) for i, line in enumerate(lines, 1) if line and not line.startswith("c")]
+    if content:
+        number, first = content[0]
+        word = first.upper()
+        if word in ("SAT", "SATISFIABLE"):
+            model = []
+            for i, line in content[1:]:
+                model.extend(_parse_literals(line.split(), name, i))
+            if not model:
+                raise DimacsError(f"{name} line {number}: SAT but no model follows")
+            return SolverAnswer("SAT", _strip_zero(model, name))
+        if word in ("UNSAT", "UNSATISFIABLE"):
+            return SolverAnswer("UNSAT")
+        if word in ("INDET", "UNKNOWN", "INDETERMINATE"):
+            return SolverAnswer("UNKNOWN")
+        raise DimacsError(
+            f"{name} line {number}: expected 's SATISFIABLE'-style status lines or a MiniSat "
+            f"result (SAT/UNSAT), found {first[:40]!r}")
+    raise DimacsError(f"{name}: empty solver output (no status line)")
+
+
+def _parse_literals(tokens: list[str], name: str, number: int) -> list[int]:
+    out = []
+    for tok in tokens:
+        try:
+            out.append(int(tok))
+        except ValueError:
+            raise DimacsError(f"{name} line {number}: {tok!r} is not a literal") from None
+    return out
+
+
+def _strip_zero(model: list[int], name: str) -> list[int]:
+    if model and model[-1] == 0:
+        model = model[:-1]
+    if 0 in model:
+        raise DimacsError(f"{name}: a 0 inside the model")
+    return model
