@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
@@ -222,6 +223,23 @@ class Grid:
         return format_grid(self, "pretty")
 
 
+def pattern_solution(shape: Shape, digits: "np.ndarray | None" = None) -> Grid:
+    """A valid full grid for any block shape, by the shifted-rows pattern.
+
+    Cell (r, c) holds ((r mod a)·b + r div a + c) mod N + 1: inside a band, row r mod a is the
+    previous row shifted by b (so a block's rows hold disjoint runs of b digits); from band to
+    band, rows shift by 1. ``digits`` (a permutation of 1..N) relabels the digits, which
+    gives many distinct valid grids for tests and benchmarks.
+    """
+    n, a, b = shape.size, shape.box_rows, shape.box_cols
+    r = np.arange(n)[:, None]
+    c = np.arange(n)[None, :]
+    values = ((r % a) * b + r // a + c) % n + 1
+    if digits is not None:
+        values = np.asarray(digits)[values - 1]
+    return Grid(values, shape)
+
+
 # ----------------------------------------------------------------------------- parsing
 
 def symbol_value(ch: str, size: int | None = None) -> int:
@@ -258,10 +276,12 @@ def _parse_symbols(chars: list[tuple[str, int, int]], shape: Shape | None, where
             f"{where}a {shape.size}x{shape.size} grid cannot be written with single-character "
             f"symbols (at most {len(SYMBOLS)}); use whitespace-separated integers")
     values = []
+    one_line = len({line for _, line, _ in chars}) == 1
     for pos, (ch, line, col) in enumerate(chars):
         v = symbol_value(ch)
         r, c = divmod(pos, shape.size)
-        place = f"{where}line {line}, character {col} (row {r + 1}, column {c + 1})"
+        at_line = "" if one_line else f"line {line}, "
+        place = f"{where}{at_line}character {col} (row {r + 1}, column {c + 1})"
         if v < 0:
             raise GridError(f"{place}: unknown symbol {ch!r}")
         if v > shape.size:
@@ -308,53 +328,93 @@ def parse_grid(text: str, shape: Shape | None = None, where: str = "",
     return grid
 
 
-def read_puzzles(path: str | Path, shape: Shape | None = None,
-                 check: bool = True) -> Iterator[tuple[int, Grid]]:
-    """Yield (line number, grid) for a file of puzzles.
-
-    A file whose first puzzle line is a whole grid holds one puzzle per line (blank lines and
-    ``#`` comments skipped); otherwise the whole file is one multi-line grid.
-    """
-    path = Path(path)
+def _read_text(path: Path) -> str:
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise GridError(f"{path}: no such file") from None
     except UnicodeDecodeError as exc:
         raise GridError(f"{path}: not a text file ({exc.reason} at byte {exc.start})") from None
     except OSError as exc:
         raise GridError(f"{path}: cannot read ({exc.strerror})") from None
-    lines = text.splitlines()
-    numbered = [(i + 1, line.strip()) for i, line in enumerate(lines)
+
+
+def puzzle_texts_in_file(path: str | Path, shape: Shape | None = None) -> list[tuple[str, str]]:
+    """The puzzles of a file as (label, text) pairs, not yet parsed.
+
+    A file whose first puzzle line is a whole grid holds one puzzle per line (blank lines and
+    ``#`` comments skipped; labels are ``file:line``); otherwise the whole file is one
+    multi-line grid (label ``file``).
+    """
+    path = Path(path)
+    text = _read_text(path)
+    numbered = [(i + 1, line.strip()) for i, line in enumerate(text.splitlines())
                 if line.strip() and not line.lstrip().startswith("#")]
     if not numbered:
         raise GridError(f"{path}: no puzzle found")
-    first_no, first = numbered[0]
     try:
-        parse_grid(first, shape, check=False)
-        one_per_line = True
+        parse_grid(numbered[0][1], shape, check=False)
     except GridError:
-        one_per_line = False
-    if not one_per_line:
-        yield first_no, parse_grid(text, shape, where=f"{path}: ", check=check)
-        return
-    for number, line in numbered:
-        yield number, parse_grid(line, shape, where=f"{path} line {number}: ", check=check)
+        return [(str(path), text)]
+    return [(f"{path}:{number}", line) for number, line in numbered]
+
+
+def puzzle_texts(source: str, shape: Shape | None = None) -> list[tuple[str, str]]:
+    """(label, text) pairs for a command-line argument: a file path, or the puzzle itself."""
+    path = Path(source)
+    try:
+        is_file, exists = path.is_file(), path.exists()
+    except (OSError, ValueError):            # e.g. a 256-character puzzle: name too long
+        is_file = exists = False
+    looks_like_path = len(source) < 4096 and "\n" not in source
+    if looks_like_path and is_file:
+        return puzzle_texts_in_file(path, shape)
+    if looks_like_path and not exists and (
+            "/" in source or re.search(r"\.(txt|sdk|sudoku|puz|csv|dat)$", source, re.I)):
+        raise GridError(f"{source}: no such file")
+    return [("puzzle", source)]
+
+
+def _label_prefix(label: str) -> str:
+    return "" if label == "puzzle" else f"{label}: "
+
+
+def read_puzzles(path: str | Path, shape: Shape | None = None,
+                 check: bool = True) -> Iterator[tuple[int, Grid]]:
+    """Yield (line number, grid) for a file of puzzles (see :func:`puzzle_texts_in_file`)."""
+    for label, text in puzzle_texts_in_file(path, shape):
+        number = int(label.rsplit(":", 1)[1]) if ":" in label else 1
+        yield number, parse_grid(text, shape, where=_label_prefix(label), check=check)
 
 
 def load_puzzles(source: str, shape: Shape | None = None,
                  check: bool = True) -> list[tuple[str, Grid]]:
-    """Puzzles from a command-line argument: a file path, or the puzzle text itself.
+    """Puzzles from a command-line argument (file or literal) as (label, grid) pairs."""
+    return [(label, parse_grid(text, shape, where=_label_prefix(label), check=check))
+            for label, text in puzzle_texts(source, shape)]
 
-    Returns (label, grid) pairs; the label names the source line, for messages.
+
+_SYMBOL_TABLE = np.full(256, 255, dtype=np.uint8)
+_SYMBOL_TABLE[ord(".")] = _SYMBOL_TABLE[ord("0")] = 0
+for _i, _ch in enumerate(SYMBOLS):
+    _SYMBOL_TABLE[ord(_ch)] = _SYMBOL_TABLE[ord(_ch.lower())] = _i + 1
+
+
+def clue_array_from_line(line: str | bytes, shape: Shape) -> np.ndarray | None:
+    """Fast path for batches: a one-line puzzle as a flat uint8 array of N² clues.
+
+    Returns None when the line is not a clean one-line puzzle of this shape (wrong length,
+    unknown or out-of-range symbol); :func:`parse_grid` then gives the precise error. Repeated
+    clues are not checked here (a solver finds them unsatisfiable; see :func:`check_clues`).
     """
-    path = Path(source)
-    looks_like_path = len(source) < 4096 and "\n" not in source
-    if looks_like_path and path.is_file():
-        return [(f"{path}:{no}", grid) for no, grid in read_puzzles(path, shape, check)]
-    if looks_like_path and ("/" in source or source.endswith(".txt")) and not path.exists():
-        raise GridError(f"{source}: no such file")
-    return [("puzzle", parse_grid(source, shape, check=check))]
+    data = line.encode("latin-1", "replace") if isinstance(line, str) else line
+    n = shape.size
+    if len(data) != n * n or n > len(SYMBOLS):
+        return None
+    clues = _SYMBOL_TABLE[np.frombuffer(data, dtype=np.uint8)]
+    if clues.max(initial=0) > n:
+        return None
+    return clues
 
 
 # ----------------------------------------------------------------------------- printing
@@ -455,12 +515,25 @@ def check_solution(puzzle: Grid, solution: Grid) -> bool:
     """True when ``solution`` is a full valid grid agreeing with every clue of ``puzzle``."""
     if solution.shape != puzzle.shape:
         return False
-    s = solution.values
-    p = puzzle.values
-    if not np.array_equal(np.where(p != 0, s, p), p):
+    return solves_clues(puzzle.values.ravel(), solution.values.ravel(), puzzle.shape)
+
+
+def solves_clues(clues: np.ndarray, values: np.ndarray, shape: Shape) -> bool:
+    """:func:`check_solution` on flat arrays (N² entries, row-major): the hot path for batches.
+
+    Each unit must hold every digit 1..N exactly once. For N ≤ 62 this is tested with bit
+    masks: N powers of two sum to 2 + 4 + … + 2^N only when they are all distinct (a repeat
+    would carry and leave fewer than N one-bits), so one sum per unit decides it.
+    """
+    given = clues != 0
+    if not np.array_equal(values[given], clues[given]):
         return False
-    n = puzzle.size
-    units = s.ravel()[puzzle.shape.units()]
-    # Each unit must hold every digit 1..N exactly once: sort and compare with 1..N.
+    units = values[shape.units()]
+    n = shape.size
+    if n <= 62:
+        if units.min() < 1 or units.max() > n:
+            return False
+        full = (1 << (n + 1)) - 2
+        return bool(np.all(np.left_shift(1, units.astype(np.int64)).sum(axis=1) == full))
     return bool(np.array_equal(np.sort(units, axis=1),
                                np.broadcast_to(np.arange(1, n + 1), units.shape)))

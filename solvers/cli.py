@@ -25,10 +25,11 @@ import json
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from reductions.errors import UserError
-from reductions.grid import Grid, Shape, format_grid, load_puzzles, solution_problems
+from reductions.grid import (Grid, Shape, format_grid, load_puzzles, parse_grid, puzzle_texts,
+                             solution_problems)
 
 from .outcome import NO_SOLUTION, SOLVED, UNKNOWN, Outcome, WrongAnswer
 
@@ -60,7 +61,9 @@ class Commands:
     ``emit`` / ``decode`` / ``gadget`` are sub-parser collections (add a target with
     ``commands.emit.add_parser(...)``); ``solve`` is the ``solve`` parser itself (add route
     options to it); ``routes`` maps ``--via`` names to functions
-    ``(puzzle: Grid, args) -> Outcome``; ``top`` adds whole new commands.
+    ``(puzzle: Grid, args) -> Outcome``; ``batch_routes`` optionally gives a route a faster
+    path for files of many puzzles, ``(texts, args) -> iterator of Solved`` in input order;
+    ``top`` adds whole new commands.
     """
 
     top: Any
@@ -69,6 +72,8 @@ class Commands:
     decode: Any
     gadget: Any
     routes: dict[str, Callable[[Grid, argparse.Namespace], Outcome]] = field(default_factory=dict)
+    batch_routes: dict[str, Callable[[list[tuple[str, str]], argparse.Namespace],
+                                     Iterator["Solved"]]] = field(default_factory=dict)
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -134,11 +139,12 @@ class Progress:
             sys.stderr.flush()
 
 
-def outcome_record(label: str, puzzle: Grid, outcome: Outcome, route: str) -> dict[str, Any]:
+def outcome_record(label: str, puzzle: Grid | str, outcome: Outcome,
+                   route: str) -> dict[str, Any]:
     """The JSON-lines record of one solved puzzle."""
     return {
         "puzzle_id": label,
-        "puzzle": grid_text(puzzle),
+        "puzzle": puzzle if isinstance(puzzle, str) else grid_text(puzzle),
         "route": route,
         "status": outcome.status,
         "solution": grid_text(outcome.grid),
@@ -158,25 +164,71 @@ def exit_code_for(statuses: list[str]) -> int:
 
 # ----------------------------------------------------------------------------- solve
 
-def run_solve(args: argparse.Namespace, routes: dict) -> int:
-    route = routes[args.via]
-    puzzles = read_puzzle_arg(args)
-    many = len(puzzles) > 1
-    progress = Progress(len(puzzles), f"solve --via {args.via}") if many else None
+@dataclass
+class Solved:
+    """One puzzle's result as the solve command reports it."""
+
+    label: str
+    text: str                     # the puzzle as given
+    outcome: Outcome | None       # None when the puzzle could not be read
+    error: str | None = None
+
+
+def solve_each(texts: list[tuple[str, str]], args: argparse.Namespace,
+               route: Callable[[Grid, argparse.Namespace], Outcome]) -> Iterator[Solved]:
+    """The generic path: parse and solve the puzzles one by one."""
+    shape = getattr(args, "box", None)
+    for label, text in texts:
+        where = "" if label == "puzzle" else f"{label}: "
+        try:
+            puzzle = parse_grid(text, shape, where=where)
+        except UserError as exc:
+            yield Solved(label, text, None, str(exc))
+            continue
+        yield Solved(label, format_grid(puzzle, "auto"), route(puzzle, args))
+
+
+def run_solve(args: argparse.Namespace, commands: "Commands") -> int:
+    texts = puzzle_texts(args.puzzle, getattr(args, "box", None))
+    if len(texts) == 1 and texts[0][0] == "puzzle":
+        # A literal puzzle: a reading error is the command's error (one line, exit 2).
+        parse_grid(texts[0][1], getattr(args, "box", None))
+    many = len(texts) > 1
+    batch = commands.batch_routes.get(args.via) if many else None
+    results = batch(texts, args) if batch else solve_each(texts, args, commands.routes[args.via])
+    progress = Progress(len(texts), f"solve --via {args.via}") if many else None
     statuses = []
-    for label, puzzle in puzzles:
-        outcome = route(puzzle, args)
-        statuses.append(outcome.status)
-        if args.json:
-            print(json.dumps(outcome_record(label, puzzle, outcome, args.via)), flush=many)
-        elif many:
-            print(grid_text(outcome.grid) if outcome.grid is not None else outcome.status)
+    errors = 0
+    for item in results:
+        if item.outcome is None:
+            errors += 1
+            print(f"sudoku-bridge: error: {item.error}", file=sys.stderr)
+            if args.json:
+                print(json.dumps({"puzzle_id": item.label, "puzzle": item.text,
+                                  "route": args.via, "status": "error", "error": item.error}))
+            elif many:
+                print("error")
         else:
-            report_outcome(outcome, args)
+            statuses.append(item.outcome.status)
+            if args.json:
+                print(json.dumps(outcome_record(item.label, item.text, item.outcome, args.via)))
+            elif many:
+                grid = item.outcome.grid
+                print(format_grid(grid, "auto").replace("\n", " ") if grid is not None
+                      else item.outcome.status)
+            else:
+                report_outcome(item.outcome, args)
         if progress:
             progress.step()
     if progress:
         progress.close()
+    if many:
+        summary = {s: statuses.count(s) for s in (SOLVED, NO_SOLUTION, UNKNOWN)}
+        summary["bad input"] = errors
+        print("solved {solved}, no solution {no solution}, unknown {unknown}, "
+              "bad input {bad input}".format(**summary), file=sys.stderr)
+    if errors:
+        return EXIT_BAD_INPUT
     return exit_code_for(statuses)
 
 
@@ -253,7 +305,7 @@ def build_parser() -> argparse.ArgumentParser:
                         gadget=gadget_kinds)
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(commands)
-    solve.set_defaults(run=lambda args: run_solve(args, commands.routes))
+    solve.set_defaults(run=lambda args: run_solve(args, commands))
     for action in solve._actions:
         if action.dest == "via":
             action.choices = sorted(commands.routes)

@@ -36,6 +36,7 @@ class CnfFile:
     num_vars: int
     clauses: list[list[int]]
     comments: list[str] = field(default_factory=list)
+    declared_clauses: int | None = None
 
     def metadata(self) -> dict[str, str]:
         """``c key value`` comment lines as a dict (first word is the key)."""
@@ -102,6 +103,37 @@ def read_cnf(path: str | Path) -> CnfFile:
     return parse_cnf(text, str(path))
 
 
+def read_cnf_header(path: str | Path) -> CnfFile:
+    """Only the comments and the ``p cnf`` line (no clauses): enough to decode a model of a
+    file written by sudoku-bridge, without parsing a file of millions of clauses."""
+    path = Path(path)
+    comments = []
+    try:
+        with open(path, encoding="utf-8") as handle:
+            for number, raw in enumerate(handle, start=1):
+                line = raw.strip()
+                if not line:
+                    continue
+                if line.startswith("c"):
+                    comments.append(line[1:].strip())
+                    continue
+                parts = line.split()
+                if parts[0] == "p" and len(parts) == 4 and parts[1] == "cnf" and all(
+                        p.isdigit() for p in parts[2:]):
+                    cnf = CnfFile(int(parts[2]), [], comments)
+                    cnf.declared_clauses = int(parts[3])
+                    return cnf
+                raise DimacsError(f"{path} line {number}: expected comments then a "
+                                  f"'p cnf VARS CLAUSES' header, found {line[:40]!r}")
+    except FileNotFoundError:
+        raise DimacsError(f"{path}: no such file") from None
+    except UnicodeDecodeError:
+        raise DimacsError(f"{path}: not a text file") from None
+    except OSError as exc:
+        raise DimacsError(f"{path}: cannot read ({exc.strerror})") from None
+    raise DimacsError(f"{path}: no 'p cnf' header")
+
+
 def parse_cnf(text: str, name: str = "<cnf>") -> CnfFile:
     comments: list[str] = []
     header: tuple[int, int] | None = None
@@ -150,7 +182,7 @@ def parse_cnf(text: str, name: str = "<cnf>") -> CnfFile:
     if len(clauses) != header[1]:
         raise DimacsError(
             f"{name}: header declares {header[1]} clauses but the file has {len(clauses)}")
-    return CnfFile(header[0], clauses, comments)
+    return CnfFile(header[0], clauses, comments, header[1])
 
 
 @dataclass
@@ -222,3 +254,16 @@ def _strip_zero(model: list[int], name: str) -> list[int]:
     if 0 in model:
         raise DimacsError(f"{name}: a 0 inside the model")
     return model
+
+
+def read_solver_output(path: str | Path) -> SolverAnswer:
+    """A solver's answer saved in a file (stdout of a SAT-competition solver, or MiniSat's
+    result file)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        raise DimacsError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise DimacsError(f"{path}: cannot read ({exc.strerror})") from None
+    return parse_solver_output(text, str(path))

@@ -1,0 +1,418 @@
+"""Sudoku → CNF (SAT), the encodings of Lynce & Ouaknine (2006) and Kwon & Jain (2006).
+
+Variables. ``x(r, c, d)`` is true when digit d is in cell (r, c); for 0-based r, c and digit
+d in 1..N it is variable ``r·N² + c·N + d`` (so variables 1..N³ are the grid, in row-major
+cell order, digits innermost). Auxiliary variables of the at-most-one encodings come after N³,
+allocated by pysat's ``IDPool``.
+
+Constraints come in four kinds of *groups* of N variables each: a cell (its N digits), a
+row-digit (digit d in the N cells of row r), a column-digit and a block-digit. A solution
+makes exactly one variable of every group true.
+
+* ``minimal`` encoding: at-least-one per cell, at-most-one per row-, column- and block-digit.
+  Enough, by counting: N² cells each need ≥ 1 digit, and each digit fits ≤ N times.
+  Pairwise size: N² + 3·N³(N−1)/2 clauses (9×9: 8,829).
+* ``extended`` encoding: at-least-one and at-most-one for all four kinds (more propagation).
+  Pairwise size: 4N² + 2·N³(N−1) clauses (9×9: 11,988, of which 1,458 repeat: a pair of cells
+  in one row and one block is excluded twice; the repeats are kept so the counts match the
+  literature).
+
+At-most-one constraints go through ``pysat.card.CardEnc``: ``pairwise`` (no extra variables,
+N(N−1)/2 clauses per group; the default up to N = 16), ``seqcounter`` (Sinz 2005; N−1 extra
+variables, 3N−4 clauses per group; the default above 16 — extended size 12N²(N−1) clauses and
+N³ + 4N²(N−1) variables), ``ladder``, ``bitwise`` or ``totalizer``.
+
+Clues, two ways:
+
+* ``units``: one unit clause per clue; the formula is the same for every puzzle of a shape
+  (this is what lets one incremental solver serve many puzzles, clues as assumptions);
+* ``eliminate`` (Kwon & Jain's optimized encoding): every clue fixes its variable true, the
+  other digits of its cell and its digit in every peer cell false; clauses satisfied by a
+  fixed literal are dropped, false literals removed, and the remaining variables renumbered
+  1..K. The map from new to original numbers is kept (``var_map``) and is re-derived from the
+  puzzle and the encoding alone, so a model of a written file can be decoded from its
+  comments. An empty clause after elimination proves the puzzle has no solution.
+
+Forward map: :func:`assignment_from_grid` (a solved grid → a satisfying assignment, extended
+to auxiliary variables by :func:`complete_assignment`). Extraction: :func:`grid_from_model`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator, Sequence
+
+import numpy as np
+from pysat.card import CardEnc, EncType
+from pysat.formula import IDPool
+
+from .errors import UserError
+from .grid import Grid, Shape
+
+ENCODINGS = ("minimal", "extended")
+AMO_ENCODINGS = {
+    "pairwise": EncType.pairwise,
+    "seqcounter": EncType.seqcounter,
+    "ladder": EncType.ladder,
+    "bitwise": EncType.bitwise,
+    "totalizer": EncType.totalizer,
+}
+CLUE_MODES = ("units", "eliminate")
+PAIRWISE_MAX_N = 16
+"""Largest N for which the ``auto`` at-most-one choice is pairwise (N=25 pairwise has 3.8 M
+clauses, N=64 33 M; the sequential counter grows as N³ instead of N⁴)."""
+
+
+class CnfError(UserError):
+    """An impossible encoding request or an undecodable model."""
+
+
+# ----------------------------------------------------------------------------- groups
+
+def grid_variables(shape: Shape) -> np.ndarray:
+    """``(N, N, N)`` array: entry [r, c, d-1] is the variable of digit d in cell (r, c)."""
+    n = shape.size
+    return np.arange(1, n ** 3 + 1, dtype=np.int64).reshape(n, n, n)
+
+
+def constraint_groups(shape: Shape) -> dict[str, np.ndarray]:
+    """The four kinds of groups as ``(N², N)`` arrays of variables.
+
+    ``cell`` rows are indexed r·N + c; ``row``/``column``/``block`` rows are indexed
+    (unit·N + d − 1), each row listing the N candidate positions of digit d in that unit.
+    """
+    n = shape.size
+    v = grid_variables(shape)
+    by_cell = v.reshape(n * n, n)                           # [cell, digit]
+    blocks = shape.units()[2 * n:]                          # [block, k] -> flat cell
+    return {
+        "cell": by_cell,
+        "row": v.transpose(0, 2, 1).reshape(n * n, n),      # [r, d, c]
+        "column": v.transpose(1, 2, 0).reshape(n * n, n),   # [c, d, r]
+        "block": by_cell[blocks].transpose(0, 2, 1).reshape(n * n, n),  # [b, d, k]
+    }
+
+
+def resolve_amo(amo: str, n: int) -> str:
+    if amo == "auto":
+        return "pairwise" if n <= PAIRWISE_MAX_N else "seqcounter"
+    if amo not in AMO_ENCODINGS:
+        raise CnfError(f"unknown at-most-one encoding {amo!r}; choose auto or one of "
+                       f"{', '.join(AMO_ENCODINGS)}")
+    return amo
+
+
+def _pairwise_block(groups: np.ndarray) -> np.ndarray:
+    """All clauses (¬a ∨ ¬b) for pairs a < b inside each group, as an (m, 2) array."""
+    i, j = np.triu_indices(groups.shape[1], k=1)
+    return np.stack([-groups[:, i], -groups[:, j]], axis=-1).reshape(-1, 2)
+
+
+def encoding_blocks(shape: Shape, encoding: str = "extended", amo: str = "auto",
+                    pool: IDPool | None = None) -> Iterator[np.ndarray | list[list[int]]]:
+    """The rule clauses (no clues), in blocks: 2-D arrays for fixed-width clauses, lists
+    otherwise. Auxiliary variables are drawn from ``pool`` (made fresh if not given)."""
+    if encoding not in ENCODINGS:
+        raise CnfError(f"unknown encoding {encoding!r}; choose {' or '.join(ENCODINGS)}")
+    n = shape.size
+    amo = resolve_amo(amo, n)
+    pool = pool or IDPool(occupied=[[1, n ** 3]])
+    groups = constraint_groups(shape)
+    alo_kinds = ("cell",) if encoding == "minimal" else ("cell", "row", "column", "block")
+    amo_kinds = ("row", "column", "block") if encoding == "minimal" else alo_kinds
+    for kind in alo_kinds:
+        yield groups[kind]
+    for kind in amo_kinds:
+        if amo == "pairwise":
+            yield _pairwise_block(groups[kind])
+        else:
+            enc = AMO_ENCODINGS[amo]
+            for start in range(0, n * n, 256):
+                block: list[list[int]] = []
+                for group in groups[kind][start:start + 256].tolist():
+                    block.extend(CardEnc.atmost(group, 1, vpool=pool, encoding=enc).clauses)
+                yield block
+
+
+def expected_size(shape: Shape, encoding: str, amo: str) -> tuple[int, int] | None:
+    """(variables, clauses) of the rule clauses by formula, where one is known."""
+    n = shape.size
+    amo = resolve_amo(amo, n)
+    kinds_alo = 1 if encoding == "minimal" else 4
+    kinds_amo = 3 if encoding == "minimal" else 4
+    groups_amo = kinds_amo * n * n
+    if amo == "pairwise":
+        return n ** 3, kinds_alo * n * n + groups_amo * n * (n - 1) // 2
+    if amo == "seqcounter":
+        return n ** 3 + groups_amo * (n - 1), kinds_alo * n * n + groups_amo * (3 * n - 4)
+    return None
+
+
+# ----------------------------------------------------------------------------- clues
+
+def fixed_values(puzzle: Grid) -> np.ndarray:
+    """Value of every grid variable implied directly by the clues: +1 true, −1 false, 0 free.
+
+    Index 0 is unused; index v is variable v. A clue fixes its own variable true, the other
+    digits of its cell false, and its digit false in every cell of its row, column and block.
+    """
+    shape = puzzle.shape
+    n = shape.size
+    val = np.zeros((n, n, n), dtype=np.int8)                # [r, c, d-1]
+    clues = puzzle.values
+    rows, cols = np.nonzero(clues)
+    digits = clues[rows, cols].astype(np.int64) - 1
+    blocks = shape.block_index_array()
+    # Digit d excluded from row r / column c / block b if a clue there has digit d.
+    in_row = np.zeros((n, n), dtype=bool)
+    in_col = np.zeros((n, n), dtype=bool)
+    in_block = np.zeros((n, n), dtype=bool)
+    in_row[rows, digits] = True
+    in_col[cols, digits] = True
+    in_block[blocks[rows, cols], digits] = True
+    excluded = in_row[:, None, :] | in_col[None, :, :] | in_block[blocks]
+    val[excluded] = -1
+    val[rows, cols, :] = -1
+    val[rows, cols, digits] = 1
+    return np.concatenate([[0], val.ravel()])
+
+
+class _GrowingValues:
+    """Clue-implied values indexed by variable; auxiliary variables (created while the
+    encoding is generated, after this table) read as 0, i.e. free."""
+
+    def __init__(self, fixed: np.ndarray):
+        self.fixed = fixed
+
+    def __getitem__(self, index):
+        if isinstance(index, np.ndarray):
+            out = np.zeros(index.shape, dtype=np.int8)
+            inside = index < self.fixed.size
+            out[inside] = self.fixed[index[inside]]
+            return out
+        return int(self.fixed[index]) if index < self.fixed.size else 0
+
+
+def _eliminate(blocks: Iterable[np.ndarray | list[list[int]]], value: np.ndarray
+               ) -> tuple[list[list[int]], bool]:
+    """Drop satisfied clauses and false literals. Returns (clauses, has_empty_clause)."""
+    out: list[list[int]] = []
+    empty = False
+    for block in blocks:
+        if isinstance(block, np.ndarray):
+            lits = block
+            lit_val = value[np.abs(lits)] * np.sign(lits)
+            keep_rows = ~np.any(lit_val == 1, axis=1)
+            for clause, vals in zip(lits[keep_rows].tolist(), lit_val[keep_rows].tolist()):
+                reduced = [lit for lit, lv in zip(clause, vals) if lv == 0]
+                empty |= not reduced
+                out.append(reduced)
+        else:
+            for clause in block:
+                vals = [value[abs(lit)] * (1 if lit > 0 else -1) for lit in clause]
+                if 1 in vals:
+                    continue
+                reduced = [lit for lit, lv in zip(clause, vals) if lv == 0]
+                empty |= not reduced
+                out.append(reduced)
+    return out, empty
+
+
+# ----------------------------------------------------------------------------- the formula
+
+@dataclass
+class SudokuCnf:
+    """A puzzle's CNF. ``clauses`` are in the final numbering (1..num_vars).
+
+    With ``clue_mode == "eliminate"``, ``var_map[k]`` is the original variable of new
+    variable k (``var_map[0]`` unused) and ``fixed`` the clue-implied values of the original
+    grid variables (see :func:`fixed_values`).
+    """
+
+    puzzle: Grid
+    encoding: str
+    amo: str
+    clue_mode: str
+    num_vars: int
+    clauses: list[list[int]] | None = None
+    var_map: np.ndarray | None = None
+    fixed: np.ndarray | None = None
+    contradiction: bool = False
+    rule_clause_count: int = 0
+    _blocks: list = field(default_factory=list, repr=False)
+
+    @property
+    def shape(self) -> Shape:
+        return self.puzzle.shape
+
+    def clause_blocks(self) -> Iterator[np.ndarray | list[list[int]]]:
+        """The clauses in blocks, for streaming writers (no flat list is built)."""
+        if self.clauses is not None:
+            yield self.clauses
+            return
+        yield from self._blocks
+        if self.clue_mode == "units":
+            yield [[v] for v in clue_literals(self.puzzle)]
+
+    def iter_clauses(self) -> Iterator[list[int]]:
+        for block in self.clause_blocks():
+            yield from (block.tolist() if isinstance(block, np.ndarray) else block)
+
+    @property
+    def num_clauses(self) -> int:
+        return sum(len(b) for b in self.clause_blocks())
+
+    def metadata(self) -> list[str]:
+        """DIMACS comment lines from which the formula (and a model's grid) is re-derived."""
+        from .grid import format_grid
+        n = self.shape.size
+        lines = ["sudoku-bridge cnf",
+                 f"shape {n} {self.shape.box_rows} {self.shape.box_cols}",
+                 f"encoding {self.encoding}", f"amo {self.amo}", f"clues {self.clue_mode}",
+                 f"puzzle {format_grid(self.puzzle, 'auto').replace(chr(10), ' ')}",
+                 f"grid-variables x(r,c,d) = r*{n * n} + c*{n} + d for 0-based row r, column c "
+                 f"and digit d in 1..{n}" + (" (before renumbering)"
+                                             if self.clue_mode == "eliminate" else "")]
+        if self.contradiction:
+            lines.append("contradiction the clues leave an empty clause: no solution")
+        return lines
+
+
+def clue_literals(puzzle: Grid) -> list[int]:
+    n = puzzle.size
+    return [r * n * n + c * n + d for r, c, d in puzzle.clues()]
+
+
+def sudoku_cnf(puzzle: Grid, encoding: str = "extended", amo: str = "auto",
+               clue_mode: str = "units") -> SudokuCnf:
+    """Build the CNF of a puzzle (see the module docstring).
+
+    In ``units`` mode the rule clauses are generated lazily in blocks (``clause_blocks``),
+    so that a 64×64 formula streams to a file; in ``eliminate`` mode the reduced clause
+    list is materialised (it is what remains after the clues, usually small).
+    """
+    if clue_mode not in CLUE_MODES:
+        raise CnfError(f"unknown clue mode {clue_mode!r}; choose units or eliminate")
+    shape = puzzle.shape
+    n = shape.size
+    amo = resolve_amo(amo, n)
+    pool = IDPool(occupied=[[1, n ** 3]])
+    if clue_mode == "units":
+        blocks = list(encoding_blocks(shape, encoding, amo, pool))
+        rule_count = sum(len(b) for b in blocks)
+        return SudokuCnf(puzzle, encoding, amo, clue_mode, num_vars=max(pool.top, n ** 3),
+                         rule_clause_count=rule_count, _blocks=blocks)
+    fixed = fixed_values(puzzle)
+    blocks = encoding_blocks(shape, encoding, amo, pool)
+    top = max(pool.top, n ** 3)
+    value = _GrowingValues(fixed)
+    reduced, contradiction = _eliminate(blocks, value)
+    top = max(pool.top, n ** 3)
+    used = np.zeros(top + 1, dtype=bool)
+    for clause in reduced:
+        used[[abs(lit) for lit in clause]] = True
+    var_map = np.flatnonzero(used)                          # sorted original ids
+    new_id = np.zeros(top + 1, dtype=np.int64)
+    new_id[var_map] = np.arange(1, var_map.size + 1)
+    renumbered = [[int(np.sign(l)) * int(new_id[abs(l)]) for l in clause] for clause in reduced]
+    return SudokuCnf(puzzle, encoding, amo, clue_mode, num_vars=int(var_map.size),
+                     clauses=renumbered, var_map=np.concatenate([[0], var_map]),
+                     fixed=fixed, contradiction=contradiction,
+                     rule_clause_count=len(reduced))
+
+
+# ----------------------------------------------------------------------------- decode
+
+def model_values(model: Iterable[int], num_vars: int) -> np.ndarray:
+    """Signed literals → array ``val`` with val[v] = +1 / −1 / 0 (not mentioned)."""
+    lits = np.fromiter(model, dtype=np.int64)
+    if lits.size and (np.abs(lits).max() > num_vars or np.any(lits == 0)):
+        bad = lits[(np.abs(lits) > num_vars) | (lits == 0)][0]
+        raise CnfError(f"model literal {bad} is outside variables 1..{num_vars}")
+    val = np.zeros(num_vars + 1, dtype=np.int8)
+    val[np.abs(lits)] = np.sign(lits)
+    return val
+
+
+def grid_from_model(cnf: SudokuCnf, model: Iterable[int]) -> Grid:
+    """Extraction: the grid a model describes (clue-fixed values filled in).
+
+    Raises :class:`CnfError` when a cell has no true digit or more than one.
+    """
+    shape = cnf.shape
+    n = shape.size
+    val = model_values(model, cnf.num_vars)
+    if cnf.clue_mode == "eliminate":
+        grid_val = cnf.fixed[1:].copy()
+        mapped = cnf.var_map[1:]
+        is_grid = mapped <= n ** 3
+        grid_val[mapped[is_grid] - 1] = val[1:][is_grid]
+    else:
+        grid_val = val[1: n ** 3 + 1]
+    return grid_from_truth(shape, grid_val > 0)
+
+
+def grid_from_truth(shape: Shape, truth: np.ndarray) -> Grid:
+    """Grid from the N³ truth values of the grid variables (in variable order)."""
+    n = shape.size
+    t = np.asarray(truth, dtype=bool).reshape(n, n, n)
+    counts = t.sum(axis=2)
+    if np.any(counts != 1):
+        r, c = np.argwhere(counts != 1)[0]
+        raise CnfError(f"model gives cell ({r + 1},{c + 1}) {counts[r, c]} digits; "
+                       f"a solution gives exactly one")
+    return Grid(t.argmax(axis=2) + 1, shape)
+
+
+def assignment_from_grid(cnf: SudokuCnf, grid: Grid) -> dict[int, bool]:
+    """Forward map: a solved grid → the values of the formula's grid variables (in the
+    formula's numbering). Auxiliary variables are left out; see :func:`complete_assignment`."""
+    n = grid.size
+    truth = np.zeros(n ** 3 + 1, dtype=bool)
+    truth[1:] = (grid.values[:, :, None] == np.arange(1, n + 1)).ravel()
+    if cnf.clue_mode == "eliminate":
+        original = cnf.var_map[1:]
+        return {k + 1: bool(truth[v]) for k, v in enumerate(original.tolist()) if v <= n ** 3}
+    return {v: bool(truth[v]) for v in range(1, n ** 3 + 1)}
+
+
+def complete_assignment(clauses: Sequence[Sequence[int]], partial: dict[int, bool],
+                        num_vars: int) -> dict[int, bool] | None:
+    """Extend ``partial`` by unit propagation, unassigned variables false; return the full
+    assignment if it satisfies every clause, else None.
+
+    For the at-most-one encodings here, fixing the grid variables determines the auxiliary
+    ones by propagation (the counters' outputs), so this completes a forward-mapped solution.
+    """
+    value = dict(partial)
+    changed = True
+    while changed:
+        changed = False
+        for clause in clauses:
+            unassigned = [l for l in clause if abs(l) not in value]
+            if any(value.get(abs(l)) == (l > 0) for l in clause if abs(l) in value):
+                continue
+            if len(unassigned) == 1:
+                lit = unassigned[0]
+                value[abs(lit)] = lit > 0
+                changed = True
+    full = {v: value.get(v, False) for v in range(1, num_vars + 1)}
+    ok = all(any(full[abs(l)] == (l > 0) for l in clause) for clause in clauses)
+    return full if ok else None
+
+
+def cnf_from_metadata(meta: dict[str, str]) -> SudokuCnf:
+    """Rebuild the formula described by a DIMACS file's comments (see ``metadata``)."""
+    from .grid import parse_grid
+    try:
+        n, a, b = (int(x) for x in meta["shape"].split())
+        encoding, amo, clue_mode = meta["encoding"], meta["amo"], meta["clues"]
+        puzzle_text = meta["puzzle"]
+    except (KeyError, ValueError):
+        raise CnfError("the CNF file has no sudoku-bridge comments (c shape/encoding/amo/"
+                       "clues/puzzle); it was not written by sudoku-bridge emit cnf") from None
+    shape = Shape(a, b)
+    if shape.size != n:
+        raise CnfError(f"CNF comments disagree: shape {n} with blocks {a}x{b}")
+    puzzle = parse_grid(puzzle_text, shape, where="CNF comment 'puzzle': ")
+    return sudoku_cnf(puzzle, encoding, amo, clue_mode)

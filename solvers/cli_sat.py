@@ -1,0 +1,155 @@
+"""CLI for the CNF route: ``solve --via sat``, ``emit cnf``, ``decode cnf``.
+
+* ``solve PUZZLE --via sat [--solver NAME | --solver-cmd CMD] [--encoding ...] [--amo ...]
+  [--clues units|eliminate] [--jobs N]`` — a file of many puzzles goes through the batch path
+  (one incremental pysat solver per process, clues as assumptions) unless an external command
+  solver or a non-default encoding is asked for.
+* ``emit cnf PUZZLE -o FILE`` — DIMACS with comments recording the puzzle and the encoding.
+* ``decode cnf FILE MODEL`` — decode a solver's output for FILE using FILE's comments only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Iterator
+
+from reductions.cnf import (AMO_ENCODINGS, ENCODINGS, CnfError, cnf_from_metadata,
+                            expected_size, grid_from_model, sudoku_cnf)
+from reductions.errors import UserError
+from reductions.grid import Grid, format_grid, parse_grid, solution_problems
+
+from . import cli
+from .formats.dimacs import read_cnf_header, read_solver_output, write_cnf
+from .outcome import Outcome
+from .sat import (DEFAULT_SOLVER, solve_batch, solve_puzzle, solve_with_command)
+
+
+def add_encoding_options(parser, clues_default: str | None) -> None:
+    parser.add_argument("--encoding", choices=ENCODINGS, default="extended",
+                        help="CNF encoding (default: extended)")
+    parser.add_argument("--amo", choices=["auto", *AMO_ENCODINGS], default="auto",
+                        help="at-most-one encoding (default auto: pairwise up to N=16, "
+                             "sequential counter above)")
+    default_text = clues_default or ("units (as assumptions) in process, eliminate for "
+                                     "--solver-cmd")
+    parser.add_argument("--clues", choices=["units", "eliminate"], default=clues_default,
+                        help=f"clues as unit clauses or eliminated from the formula "
+                             f"(default: {default_text})")
+
+
+def route_sat(puzzle: Grid, args: argparse.Namespace) -> Outcome:
+    if args.solver_cmd:
+        return solve_with_command(puzzle, args.solver_cmd, args.encoding, args.amo,
+                                  args.clues or "eliminate", args.unique, args.time_limit)
+    return solve_puzzle(puzzle, args.solver, args.encoding, args.amo, args.clues or "units",
+                        args.unique, args.time_limit)
+
+
+def batch_sat(texts: list[tuple[str, str]], args: argparse.Namespace) -> Iterator[cli.Solved]:
+    """Many puzzles: the incremental batch path when it applies, else one by one."""
+    if args.solver_cmd or args.clues == "eliminate":
+        yield from cli.solve_each(texts, args, route_sat)
+        return
+    shape = args.box
+    if shape is None:
+        # The first readable puzzle fixes the shape of the fast path; others still parse.
+        for label, text in texts:
+            try:
+                shape = parse_grid(text, check=False).shape
+                break
+            except UserError:
+                continue
+    items = solve_batch([text for _, text in texts], shape, args.solver, args.encoding,
+                        args.amo, args.unique, args.time_limit, jobs=args.jobs,
+                        box=args.box)
+    for (label, text), item in zip(texts, items):
+        if item.error is not None:
+            where = "" if label == "puzzle" else f"{label}: "
+            yield cli.Solved(label, text, None, where + item.error)
+            continue
+        grid_shape = item.shape or shape
+        outcome = Outcome(item.status, item.grid(grid_shape), item.unique,
+                          item.second_grid(grid_shape), {"solver": args.solver})
+        yield cli.Solved(label, text, outcome)
+
+
+def run_emit_cnf(args: argparse.Namespace) -> int:
+    puzzle = cli.read_puzzle_arg(args, single=True)[0][1]
+    cnf = sudoku_cnf(puzzle, args.encoding, args.amo, args.clues)
+    count = write_cnf(args.output, cnf.num_vars, cnf.clause_blocks(), cnf.metadata())
+    note = ""
+    expected = expected_size(puzzle.shape, args.encoding, cnf.amo)
+    if args.clues == "units" and expected:
+        note = f" (rules: {expected[1]:,} clauses by formula, + {puzzle.clue_count()} clue units)"
+    print(f"wrote {args.output}: {cnf.num_vars:,} variables, {count:,} clauses, "
+          f"encoding {args.encoding}, at-most-one {cnf.amo}, clues {args.clues}{note}")
+    if cnf.contradiction:
+        print("note: clue elimination left an empty clause: the puzzle has no solution")
+    return cli.EXIT_OK
+
+
+def run_decode_cnf(args: argparse.Namespace) -> int:
+    header = read_cnf_header(args.cnf)
+    meta = {}
+    for line in header.comments:
+        key, _, value = line.partition(" ")
+        meta.setdefault(key, value.strip())
+    cnf = cnf_from_metadata(meta)
+    if cnf.num_vars != header.num_vars or cnf.num_clauses != header.declared_clauses:
+        raise CnfError(f"{args.cnf}: header says {header.num_vars} variables / "
+                       f"{header.declared_clauses} clauses, but its comments describe a "
+                       f"formula of {cnf.num_vars} / {cnf.num_clauses}: the file was changed")
+    answer = read_solver_output(args.model)
+    if answer.status == "UNSAT":
+        print("no solution: the solver found the formula unsatisfiable")
+        return cli.EXIT_NO_SOLUTION
+    if answer.status == "UNKNOWN":
+        print("unknown: the solver gave no answer")
+        return cli.EXIT_UNKNOWN
+    try:
+        grid = grid_from_model(cnf, answer.model)
+    except CnfError as exc:
+        raise CnfError(f"{args.model}: {exc}") from None
+    problems = solution_problems(cnf.puzzle, grid)
+    if problems:
+        print(format_grid(grid, "pretty" if grid.size <= 35 else "ints"))
+        for p in problems:
+            print(f"invalid: {p}", file=sys.stderr)
+        return cli.EXIT_MISMATCH
+    cli.print_grid(grid)
+    return cli.EXIT_OK
+
+
+def register(commands: cli.Commands) -> None:
+    solve = commands.solve
+    group = solve.add_argument_group("--via sat")
+    group.add_argument("--solver", default=DEFAULT_SOLVER,
+                       help=f"pysat solver name (default: {DEFAULT_SOLVER})")
+    group.add_argument("--solver-cmd", metavar="CMD",
+                       help="use a DIMACS command-line solver instead: a name (cadical, "
+                            "minisat, kissat, cryptominisat5, picosat, lingeling, glucose) or "
+                            "a command line with {input} and optionally {output}")
+    add_encoding_options(group, None)
+    solve.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
+                       help="processes for a file of many puzzles (default: 2)")
+    commands.routes["sat"] = route_sat
+    commands.batch_routes["sat"] = batch_sat
+
+    emit = commands.emit.add_parser("cnf", help="DIMACS CNF",
+                                    description="Write the puzzle's CNF in DIMACS form, with "
+                                                "comments from which a model can be decoded.")
+    emit.add_argument("puzzle", help="the puzzle (text or a file holding one)")
+    emit.add_argument("-o", "--output", required=True, help="output .cnf file")
+    cli.add_shape_option(emit)
+    add_encoding_options(emit, "units")
+    emit.set_defaults(run=run_emit_cnf)
+
+    decode = commands.decode.add_parser(
+        "cnf", help="decode a SAT solver's output for a CNF written by emit cnf",
+        description="Decode a model (SAT-competition output with s/v lines, or a MiniSat "
+                    "result file) using only the CNF file's comments; verify and print it.")
+    decode.add_argument("cnf", help="the .cnf file written by 'emit cnf'")
+    decode.add_argument("model", help="the solver's output")
+    decode.set_defaults(run=run_decode_cnf)

@@ -1,0 +1,475 @@
+"""Solving Sudoku through CNF: pysat solvers in process, or any DIMACS command-line solver.
+
+* :class:`IncrementalSudokuSolver` — one pysat solver per shape holding the rule clauses
+  (``units`` mode, no clues); each puzzle is one call with its clues as *assumptions*, so
+  thousands of puzzles share one solver and its learnt clauses. Default solver: CaDiCaL 1.9.5
+  (pysat name ``cadical195``).
+* :func:`solve_puzzle` — one puzzle, any encoding, any pysat solver.
+* :func:`solve_with_command` — write the CNF to a temporary file, run an external solver
+  (``cadical``, ``minisat``, ``kissat``, ... or a full command line) without a shell, under a
+  time limit, and parse its answer: SAT-competition ``s``/``v`` lines and exit codes 10/20,
+  or MiniSat's result file.
+* :func:`solve_many` — a batch on a process pool (one incremental solver per process).
+
+Every grid returned is checked against the puzzle (``solvers.outcome.verified``). A time limit
+gives ``unknown``, never ``no solution``: pysat's CaDiCaL cannot be interrupted, so the limit
+is enforced between rounds of a conflict budget (``conf_budget`` + ``solve_limited``).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import shlex
+import shutil
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Iterator, Sequence
+
+import numpy as np
+from pysat.solvers import NoSuchSolverError, Solver, SolverNames
+
+from reductions.cnf import SudokuCnf, grid_from_model, sudoku_cnf
+from reductions.errors import UserError
+from reductions.grid import (Grid, Shape, clue_array_from_line, clue_conflicts, parse_grid,
+                             solves_clues)
+
+from .formats.dimacs import DimacsError, parse_solver_output, write_cnf
+from .outcome import NO_SOLUTION, SOLVED, UNKNOWN, Outcome, WrongAnswer, verified
+
+DEFAULT_SOLVER = "cadical195"
+BUDGET_START = 2_000
+"""Conflicts in the first round of a time-limited solve; each further round doubles it."""
+
+
+class SolverUnavailable(UserError):
+    """A solver that cannot be used here (unknown name, binary not found)."""
+
+
+class ExternalSolverError(UserError):
+    """An external solver ran but gave no usable answer (crash, unparsable output)."""
+
+
+def pysat_solver_names() -> list[str]:
+    names = []
+    for attr in vars(SolverNames):
+        if not attr.startswith("_"):
+            names.extend(getattr(SolverNames, attr))
+    return sorted(set(names))
+
+
+def new_pysat_solver(name: str, clauses=None) -> Solver:
+    try:
+        solver = Solver(name=name)
+    except (NoSuchSolverError, NotImplementedError, ValueError, KeyError):
+        raise SolverUnavailable(
+            f"unknown pysat solver {name!r}; available: {', '.join(pysat_solver_names())}"
+        ) from None
+    if clauses is not None:
+        solver.append_formula(clauses)
+    return solver
+
+
+def solve_limited(solver: Solver, assumptions: Sequence[int],
+                  deadline: float | None) -> bool | None:
+    """Solve under assumptions; None when the deadline passed first (answer unknown)."""
+    if deadline is None:
+        return solver.solve(assumptions=assumptions)
+    budget = BUDGET_START
+    while True:
+        if time.perf_counter() >= deadline:
+            return None
+        solver.conf_budget(budget)
+        result = solver.solve_limited(assumptions=assumptions)
+        if result is not None:
+            return result
+        budget *= 2
+
+
+def _deadline(time_limit: float | None) -> float | None:
+    return None if time_limit is None else time.perf_counter() + time_limit
+
+
+# ----------------------------------------------------------------------------- incremental
+
+class IncrementalSudokuSolver:
+    """Many puzzles of one shape through one solver: rules loaded once, clues as assumptions.
+
+    Uniqueness: after a first solution, a blocking clause (some free cell differs) is added
+    behind a fresh *activation* variable, so it applies only to this puzzle's second call and
+    is switched off for good afterwards.
+    """
+
+    def __init__(self, shape: Shape, solver: str = DEFAULT_SOLVER, encoding: str = "extended",
+                 amo: str = "auto"):
+        self.shape = shape
+        self.n = shape.size
+        self.name = solver
+        rules = sudoku_cnf(Grid.empty(shape), encoding, amo, "units")
+        self.solver = new_pysat_solver(solver)
+        for block in rules.clause_blocks():
+            self.solver.append_formula(block.tolist() if isinstance(block, np.ndarray)
+                                       else block)
+        self.top = rules.num_vars
+
+    def close(self) -> None:
+        self.solver.delete()
+
+    def __enter__(self) -> "IncrementalSudokuSolver":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _solution_digits(self) -> np.ndarray:
+        """Digits of the current model, flat (N² entries). The encodings make exactly one
+        digit true per cell; the answer is verified before anyone sees it anyway."""
+        model = self.solver.get_model()
+        truth = np.asarray(model[: self.n ** 3]) > 0
+        return (truth.reshape(self.n * self.n, self.n).argmax(axis=1) + 1).astype(np.uint8)
+
+    def solve_clues(self, clues: np.ndarray, unique: bool = False,
+                    time_limit: float | None = None) -> "BatchItem":
+        """The lean entry point: clues as a flat uint8 array of N² entries (0 = empty).
+
+        The answer (N² bytes) is verified with :func:`solves_clues`; a wrong one raises
+        :class:`WrongAnswer`.
+        """
+        n = self.n
+        deadline = _deadline(time_limit)
+        given = np.flatnonzero(clues)
+        assumptions = (given * n + clues[given]).tolist()
+        result = solve_limited(self.solver, assumptions, deadline)
+        if result is None:
+            return BatchItem(-1, UNKNOWN)
+        if not result:
+            return BatchItem(-1, NO_SOLUTION)
+        digits = self._checked(clues, self._solution_digits())
+        item = BatchItem(-1, SOLVED, digits.tobytes())
+        if unique:
+            self.top += 1
+            act = self.top
+            free = np.flatnonzero(clues == 0)
+            self.solver.add_clause([-act] + (-(free * n + digits[free])).tolist())
+            again = solve_limited(self.solver, assumptions + [act], deadline)
+            if again:
+                item.second = self._checked(clues, self._solution_digits()).tobytes()
+            self.solver.add_clause([-act])       # retire the blocking clause
+            item.unique = None if again is None else not again
+        return item
+
+    def _checked(self, clues: np.ndarray, digits: np.ndarray) -> np.ndarray:
+        if not solves_clues(clues, digits, self.shape):
+            raise WrongAnswer(f"SAT ({self.name}) returned a grid that does not solve the "
+                              f"puzzle")
+        return digits
+
+    def solve(self, puzzle: Grid, unique: bool = False,
+              time_limit: float | None = None) -> Outcome:
+        """Solve one puzzle (a Grid of this solver's shape)."""
+        if puzzle.shape != self.shape:
+            raise UserError(f"puzzle has blocks {puzzle.shape}, this solver is for {self.shape}")
+        start = time.perf_counter()
+        item = self.solve_clues(puzzle.values.ravel().astype(np.uint8), unique, time_limit)
+        stats = {"solver": self.name, "seconds": time.perf_counter() - start}
+        if item.status == UNKNOWN:
+            stats["reason"] = "time limit"
+        return Outcome(item.status, item.grid(self.shape), item.unique,
+                       item.second_grid(self.shape), stats)
+
+
+# ----------------------------------------------------------------------------- one puzzle
+
+def solve_puzzle(puzzle: Grid, solver: str = DEFAULT_SOLVER, encoding: str = "extended",
+                 amo: str = "auto", clue_mode: str = "units", unique: bool = False,
+                 time_limit: float | None = None) -> Outcome:
+    """Build the puzzle's CNF in the given encoding and solve it with a pysat solver."""
+    start = time.perf_counter()
+    cnf = sudoku_cnf(puzzle, encoding, amo, clue_mode)
+    stats = {"solver": solver, "encoding": encoding, "amo": cnf.amo, "clues": clue_mode,
+             "variables": cnf.num_vars, "clauses": cnf.num_clauses}
+    if cnf.contradiction:
+        return Outcome(NO_SOLUTION, stats=stats | {"reason": "clue elimination left an "
+                                                             "empty clause"})
+    deadline = _deadline(time_limit)
+    sat = new_pysat_solver(solver)
+    try:
+        for block in cnf.clause_blocks():
+            sat.append_formula(block.tolist() if isinstance(block, np.ndarray) else block)
+        result = solve_limited(sat, [], deadline)
+        if result is None:
+            return Outcome(UNKNOWN, stats=stats | {"reason": "time limit"})
+        if not result:
+            return Outcome(NO_SOLUTION, stats=stats | {"seconds": time.perf_counter() - start})
+        grid = verified(puzzle, grid_from_model(cnf, sat.get_model()), f"SAT ({solver})")
+        outcome = Outcome(SOLVED, grid, stats=stats)
+        if unique:
+            blocking = [-lit for lit in _grid_literals(cnf, grid)]
+            sat.add_clause(blocking)
+            again = solve_limited(sat, [], deadline)
+            if again is None:
+                outcome.unique = None
+            elif again:
+                outcome.unique = False
+                outcome.second = verified(puzzle, grid_from_model(cnf, sat.get_model()),
+                                          f"SAT ({solver})")
+            else:
+                outcome.unique = True
+        outcome.stats["seconds"] = time.perf_counter() - start
+        return outcome
+    finally:
+        sat.delete()
+
+
+def _grid_literals(cnf: SudokuCnf, grid: Grid) -> list[int]:
+    """The true grid literals of ``grid`` that are variables of the formula (free cells)."""
+    n = grid.size
+    original = [r * n * n + c * n + int(grid.values[r, c])
+                for r in range(n) for c in range(n) if cnf.puzzle.values[r, c] == 0]
+    if cnf.clue_mode != "eliminate":
+        return original
+    new_id = {int(v): k for k, v in enumerate(cnf.var_map.tolist()) if k}
+    return [new_id[v] for v in original if v in new_id]
+
+
+# ----------------------------------------------------------------------------- external
+
+KNOWN_COMMANDS = {
+    # name: (argument template, how the answer comes back)
+    "cadical": (["cadical", "-q", "{input}"], "stdout"),
+    "kissat": (["kissat", "-q", "{input}"], "stdout"),
+    "cryptominisat5": (["cryptominisat5", "--verb", "0", "{input}"], "stdout"),
+    "picosat": (["picosat", "{input}"], "stdout"),
+    "lingeling": (["lingeling", "-q", "{input}"], "stdout"),
+    "minisat": (["minisat", "-verb=0", "{input}", "{output}"], "file"),
+    "glucose": (["glucose", "-verb=0", "{input}", "{output}"], "file"),
+}
+
+
+def command_for(solver_cmd: str) -> list[str]:
+    """Argument list for a solver given by name (see :data:`KNOWN_COMMANDS`) or as a command
+    line with ``{input}`` (the CNF file; appended when absent) and optionally ``{output}``
+    (a result file the solver writes, MiniSat style)."""
+    try:
+        parts = shlex.split(solver_cmd)
+    except ValueError as exc:
+        raise UserError(f"--solver-cmd {solver_cmd!r}: {exc}") from None
+    if not parts:
+        raise UserError("--solver-cmd is empty")
+    if len(parts) == 1 and Path(parts[0]).name in KNOWN_COMMANDS:
+        template, _ = KNOWN_COMMANDS[Path(parts[0]).name]
+        parts = [parts[0]] + template[1:]
+    if not any("{input}" in p for p in parts):
+        parts.append("{input}")
+    return parts
+
+
+def run_dimacs_solver(solver_cmd: str, cnf_path: Path, time_limit: float | None = None
+                      ) -> tuple[str, list[int] | None, dict]:
+    """Run a DIMACS solver on a file. Returns (status 'SAT'/'UNSAT'/'UNKNOWN', model, stats)."""
+    parts = command_for(solver_cmd)
+    binary = parts[0]
+    if shutil.which(binary) is None:
+        raise SolverUnavailable(f"SAT solver binary {binary!r} not found on PATH "
+                                f"(install it, or give a full path with --solver-cmd)")
+    with tempfile.TemporaryDirectory(prefix="sudoku-bridge-") as tmp:
+        result_path = Path(tmp) / "result.txt"
+        args = [p.replace("{input}", str(cnf_path)).replace("{output}", str(result_path))
+                for p in parts]
+        start = time.perf_counter()
+        try:
+            proc = subprocess.run(args, capture_output=True, text=True, timeout=time_limit)
+        except subprocess.TimeoutExpired:
+            return "UNKNOWN", None, {"reason": f"time limit {time_limit:g} s", "command": args}
+        except OSError as exc:
+            raise SolverUnavailable(f"cannot run {binary!r}: {exc.strerror}") from None
+        stats = {"command": args, "exit_code": proc.returncode,
+                 "seconds": time.perf_counter() - start}
+        uses_file = any("{output}" in p for p in parts)
+        text = result_path.read_text() if uses_file and result_path.exists() else proc.stdout
+        try:
+            answer = parse_solver_output(text, f"output of {binary}")
+        except DimacsError as exc:
+            tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["(no output)"]
+            raise ExternalSolverError(
+                f"{binary} exited with code {proc.returncode} and no usable answer ({exc}); "
+                f"last output line: {tail[0][:200]}") from None
+        # Exit codes 10/20 are the convention; a contradicting code means a confused run.
+        if (answer.status == "SAT" and proc.returncode not in (0, 10)) or (
+                answer.status == "UNSAT" and proc.returncode not in (0, 20)):
+            raise ExternalSolverError(f"{binary} said {answer.status} but exited with code "
+                                      f"{proc.returncode}")
+        if answer.status == "UNKNOWN":
+            stats["reason"] = "solver reported unknown"
+        return answer.status, answer.model, stats
+
+
+def solve_with_command(puzzle: Grid, solver_cmd: str, encoding: str = "extended",
+                       amo: str = "auto", clue_mode: str = "eliminate", unique: bool = False,
+                       time_limit: float | None = None) -> Outcome:
+    """Solve through an external DIMACS solver: write, run, parse, decode, verify.
+
+    Uniqueness: a second run on the formula plus a clause blocking the first solution.
+    """
+    cnf = sudoku_cnf(puzzle, encoding, amo, clue_mode)
+    stats = {"solver": solver_cmd, "encoding": encoding, "amo": cnf.amo, "clues": clue_mode,
+             "variables": cnf.num_vars, "clauses": cnf.num_clauses}
+    deadline = _deadline(time_limit)
+    with tempfile.TemporaryDirectory(prefix="sudoku-bridge-") as tmp:
+        path = Path(tmp) / "puzzle.cnf"
+        write_cnf(path, cnf.num_vars, cnf.clause_blocks(), cnf.metadata())
+        status, model, run_stats = run_dimacs_solver(solver_cmd, path, time_limit)
+        stats |= run_stats
+        if status == "UNKNOWN":
+            return Outcome(UNKNOWN, stats=stats)
+        if status == "UNSAT":
+            return Outcome(NO_SOLUTION, stats=stats)
+        grid = verified(puzzle, grid_from_model(cnf, model), f"SAT ({solver_cmd})")
+        outcome = Outcome(SOLVED, grid, stats=stats)
+        if unique:
+            blocking = [[-lit for lit in _grid_literals(cnf, grid)]]
+            write_cnf(path, cnf.num_vars, [*cnf.clause_blocks(), blocking], cnf.metadata())
+            remaining = None if deadline is None else max(deadline - time.perf_counter(), 0.1)
+            status2, model2, _ = run_dimacs_solver(solver_cmd, path, remaining)
+            if status2 == "SAT":
+                outcome.unique = False
+                outcome.second = verified(puzzle, grid_from_model(cnf, model2),
+                                          f"SAT ({solver_cmd})")
+            elif status2 == "UNSAT":
+                outcome.unique = True
+        return outcome
+
+
+# ----------------------------------------------------------------------------- batches
+# The batch path moves puzzles between processes as raw one-line text or flat clue arrays
+# and answers as N² bytes: building Grid objects and re-parsing would cost more than CaDiCaL
+# spends on a typical 17-clue puzzle. Workers verify every answer (solves_clues) before
+# returning it.
+
+@dataclass
+class BatchItem:
+    """One puzzle's result from :func:`solve_batch`. ``error`` is a bad-input message."""
+
+    index: int
+    status: str
+    solution: bytes | None = None   # N² bytes of digits
+    unique: bool | None = None
+    second: bytes | None = None
+    error: str | None = None
+    shape: Shape | None = None      # set when it differs from the batch's shape
+
+    def grid(self, shape: Shape) -> Grid | None:
+        return _grid_from_bytes(self.solution, shape)
+
+    def second_grid(self, shape: Shape) -> Grid | None:
+        return _grid_from_bytes(self.second, shape)
+
+
+_worker_solvers: dict = {}
+_worker_options: dict = {}
+
+
+def _worker_init(solver: str, encoding: str, amo: str) -> None:
+    _worker_options.clear()
+    _worker_options.update(solver=solver, encoding=encoding, amo=amo)
+
+
+def _worker_solver(shape: Shape) -> IncrementalSudokuSolver:
+    if shape not in _worker_solvers:
+        _worker_solvers[shape] = IncrementalSudokuSolver(shape, **_worker_options)
+    return _worker_solvers[shape]
+
+
+def _close_worker_solvers() -> None:
+    for solver in _worker_solvers.values():
+        solver.close()
+    _worker_solvers.clear()
+
+
+def _solve_item(index: int, item: str | np.ndarray, shape: Shape | None, box: Shape | None,
+                unique: bool, time_limit: float | None) -> BatchItem:
+    if isinstance(item, str):
+        clues = None if shape is None else clue_array_from_line(item, shape)
+        if clues is None:                # not a clean one-liner: the full parser decides
+            try:
+                grid = parse_grid(item, box)
+            except UserError as exc:
+                return BatchItem(index, "error", error=str(exc))
+            shape_here, clues = grid.shape, grid.values.ravel().astype(np.uint8)
+        else:
+            shape_here = shape
+    else:
+        shape_here, clues = shape, item
+    solver = _worker_solver(shape_here)
+    result = solver.solve_clues(clues, unique, time_limit)
+    if result.status == NO_SOLUTION and isinstance(item, str):
+        # Repeated clues are bad input, not a puzzle without solution: say which.
+        problems = clue_conflicts(Grid(clues, shape_here))
+        if problems:
+            return BatchItem(index, "error", error=f"contradictory clues: {problems[0]}")
+    result.index = index
+    if shape_here != shape:
+        result.shape = shape_here
+    return result
+
+
+def _solve_chunk(chunk: list[tuple[int, str | np.ndarray]], shape: Shape | None,
+                 box: Shape | None, unique: bool, time_limit: float | None) -> list[BatchItem]:
+    return [_solve_item(i, item, shape, box, unique, time_limit) for i, item in chunk]
+
+
+def _solve_chunk_star(args):
+    return _solve_chunk(*args)
+
+
+def _grid_from_bytes(data: bytes | None, shape: Shape) -> Grid | None:
+    if data is None:
+        return None
+    return Grid(np.frombuffer(data, dtype=np.uint8).reshape(shape.size, shape.size), shape)
+
+
+def solve_batch(items: Sequence[str | np.ndarray], shape: Shape | None, solver: str = DEFAULT_SOLVER,
+                encoding: str = "extended", amo: str = "auto", unique: bool = False,
+                time_limit: float | None = None, jobs: int = 1, chunk_size: int = 1000,
+                box: Shape | None = None) -> Iterator[BatchItem]:
+    """Solve many puzzles; yields a :class:`BatchItem` per puzzle, in input order.
+
+    ``items`` are puzzle lines (text; the fast one-line parser first, the full parser for
+    anything else, with the block shape ``box`` if the user fixed one) or flat uint8 clue
+    arrays of ``shape``. ``jobs > 1`` spreads chunks over a process pool with one incremental
+    solver per process and shape.
+    """
+    indexed = list(enumerate(items))
+    chunks = [indexed[i:i + chunk_size] for i in range(0, len(indexed), chunk_size)]
+    if jobs <= 1 or len(chunks) <= 1:
+        _worker_init(solver, encoding, amo)
+        try:
+            for chunk in chunks:
+                yield from _solve_chunk(chunk, shape, box, unique, time_limit)
+        finally:
+            _close_worker_solvers()
+        return
+    ctx = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
+    with ctx.Pool(jobs, initializer=_worker_init, initargs=(solver, encoding, amo)) as pool:
+        tasks = ((chunk, shape, box, unique, time_limit) for chunk in chunks)
+        for items_done in pool.imap(_solve_chunk_star, tasks):
+            yield from items_done
+
+
+def solve_many(puzzles: Iterable[Grid], solver: str = DEFAULT_SOLVER,
+               encoding: str = "extended", amo: str = "auto", unique: bool = False,
+               time_limit: float | None = None, jobs: int = 1) -> Iterator[tuple[int, Outcome]]:
+    """Solve Grid objects of one shape in a batch; yields (index, Outcome) in input order."""
+    puzzles = list(puzzles)
+    if not puzzles:
+        return
+    shape = puzzles[0].shape
+    if any(p.shape != shape for p in puzzles):
+        raise UserError("solve_many needs puzzles of one shape")
+    clues = [p.values.ravel().astype(np.uint8) for p in puzzles]
+    for item in solve_batch(clues, shape, solver, encoding, amo, unique, time_limit, jobs):
+        yield item.index, Outcome(item.status, item.grid(shape), item.unique,
+                                  item.second_grid(shape))

@@ -1,0 +1,36 @@
+"""Shared test helpers: paths to the shipped instances, and to the big sets when present."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reductions.grid import Grid, read_puzzles
+
+ROOT = Path(__file__).resolve().parent.parent
+INSTANCES = ROOT / "instances"
+SHARED_DATA = ROOT.parent / "shared" / "data" / "sudoku"
+
+
+def instance_puzzles(name: str, limit: int | None = None) -> list[Grid]:
+    """Puzzles of a shipped file in ``instances/`` (first ``limit`` of them)."""
+    grids = [g for _, g in read_puzzles(INSTANCES / name)]
+    return grids[:limit] if limit else grids
+
+
+def instance_pairs(name: str) -> list[tuple[Grid, Grid]]:
+    """(puzzle, solution) pairs of a shipped file and its ``.solutions.txt`` twin."""
+    puzzles = instance_puzzles(name)
+    solutions = [g for _, g in read_puzzles(INSTANCES / name.replace(".txt", ".solutions.txt"),
+                                            puzzles[0].shape)]
+    assert len(puzzles) == len(solutions)
+    return list(zip(puzzles, solutions))
+
+
+def shared_set(name: str) -> Path:
+    """A big data set from ../shared/data/sudoku, or skip (users' clones do not have it)."""
+    path = SHARED_DATA / name
+    if not path.exists():
+        pytest.skip(f"{path} not present (the shared data sets are optional)")
+    return path
