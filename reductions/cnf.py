@@ -39,7 +39,7 @@ to auxiliary variables by :func:`complete_assignment`). Extraction: :func:`grid_
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterable, Iterator, Sequence
 
 import numpy as np
@@ -222,11 +222,15 @@ def _eliminate(blocks: Iterable[np.ndarray | list[list[int]]], value: np.ndarray
 
 @dataclass
 class SudokuCnf:
-    """A puzzle's CNF. ``clauses`` are in the final numbering (1..num_vars).
+    """A puzzle's CNF, in the final numbering (variables 1..num_vars).
 
-    With ``clue_mode == "eliminate"``, ``var_map[k]`` is the original variable of new
-    variable k (``var_map[0]`` unused) and ``fixed`` the clue-implied values of the original
-    grid variables (see :func:`fixed_values`).
+    ``units`` mode keeps no clause list: :meth:`clause_blocks` regenerates the rule clauses
+    block by block each time it is iterated (they depend only on the shape and the encoding),
+    so a 64×64 formula of 3 M clauses streams to a file in a few MB of memory.
+
+    ``eliminate`` mode holds the reduced ``clauses``; ``var_map[k]`` is the original variable
+    of new variable k (``var_map[0]`` unused) and ``fixed`` the clue-implied values of the
+    original grid variables (see :func:`fixed_values`).
     """
 
     puzzle: Grid
@@ -234,12 +238,11 @@ class SudokuCnf:
     amo: str
     clue_mode: str
     num_vars: int
+    rule_clause_count: int
     clauses: list[list[int]] | None = None
     var_map: np.ndarray | None = None
     fixed: np.ndarray | None = None
     contradiction: bool = False
-    rule_clause_count: int = 0
-    _blocks: list = field(default_factory=list, repr=False)
 
     @property
     def shape(self) -> Shape:
@@ -250,9 +253,8 @@ class SudokuCnf:
         if self.clauses is not None:
             yield self.clauses
             return
-        yield from self._blocks
-        if self.clue_mode == "units":
-            yield [[v] for v in clue_literals(self.puzzle)]
+        yield from encoding_blocks(self.shape, self.encoding, self.amo)
+        yield [[v] for v in clue_literals(self.puzzle)]
 
     def iter_clauses(self) -> Iterator[list[int]]:
         for block in self.clause_blocks():
@@ -260,7 +262,9 @@ class SudokuCnf:
 
     @property
     def num_clauses(self) -> int:
-        return sum(len(b) for b in self.clause_blocks())
+        if self.clauses is not None:
+            return len(self.clauses)
+        return self.rule_clause_count + self.puzzle.clue_count()
 
     def metadata(self) -> list[str]:
         """DIMACS comment lines from which the formula (and a model's grid) is re-derived."""
@@ -287,26 +291,29 @@ def sudoku_cnf(puzzle: Grid, encoding: str = "extended", amo: str = "auto",
                clue_mode: str = "units") -> SudokuCnf:
     """Build the CNF of a puzzle (see the module docstring).
 
-    In ``units`` mode the rule clauses are generated lazily in blocks (``clause_blocks``),
-    so that a 64×64 formula streams to a file; in ``eliminate`` mode the reduced clause
-    list is materialised (it is what remains after the clues, usually small).
+    In ``units`` mode the rule clauses are generated lazily, block by block, whenever
+    ``clause_blocks`` is iterated; in ``eliminate`` mode the reduced clause list is
+    materialised (it is what remains after the clues, usually small).
     """
     if clue_mode not in CLUE_MODES:
         raise CnfError(f"unknown clue mode {clue_mode!r}; choose units or eliminate")
+    if encoding not in ENCODINGS:
+        raise CnfError(f"unknown encoding {encoding!r}; choose {' or '.join(ENCODINGS)}")
     shape = puzzle.shape
     n = shape.size
     amo = resolve_amo(amo, n)
-    pool = IDPool(occupied=[[1, n ** 3]])
     if clue_mode == "units":
-        blocks = list(encoding_blocks(shape, encoding, amo, pool))
-        rule_count = sum(len(b) for b in blocks)
-        return SudokuCnf(puzzle, encoding, amo, clue_mode, num_vars=max(pool.top, n ** 3),
-                         rule_clause_count=rule_count, _blocks=blocks)
+        size = expected_size(shape, encoding, amo)
+        if size is None:                  # no closed formula: generate once to count
+            pool = IDPool(occupied=[[1, n ** 3]])
+            count = sum(len(b) for b in encoding_blocks(shape, encoding, amo, pool))
+            size = (max(pool.top, n ** 3), count)
+        return SudokuCnf(puzzle, encoding, amo, clue_mode, num_vars=size[0],
+                         rule_clause_count=size[1])
+    pool = IDPool(occupied=[[1, n ** 3]])
     fixed = fixed_values(puzzle)
-    blocks = encoding_blocks(shape, encoding, amo, pool)
-    top = max(pool.top, n ** 3)
-    value = _GrowingValues(fixed)
-    reduced, contradiction = _eliminate(blocks, value)
+    reduced, contradiction = _eliminate(encoding_blocks(shape, encoding, amo, pool),
+                                        _GrowingValues(fixed))
     top = max(pool.top, n ** 3)
     used = np.zeros(top + 1, dtype=bool)
     for clause in reduced:
@@ -314,11 +321,12 @@ def sudoku_cnf(puzzle: Grid, encoding: str = "extended", amo: str = "auto",
     var_map = np.flatnonzero(used)                          # sorted original ids
     new_id = np.zeros(top + 1, dtype=np.int64)
     new_id[var_map] = np.arange(1, var_map.size + 1)
-    renumbered = [[int(np.sign(l)) * int(new_id[abs(l)]) for l in clause] for clause in reduced]
+    renumbered = [[int(new_id[lit]) if lit > 0 else -int(new_id[-lit]) for lit in clause]
+                  for clause in reduced]
     return SudokuCnf(puzzle, encoding, amo, clue_mode, num_vars=int(var_map.size),
-                     clauses=renumbered, var_map=np.concatenate([[0], var_map]),
-                     fixed=fixed, contradiction=contradiction,
-                     rule_clause_count=len(reduced))
+                     rule_clause_count=len(reduced), clauses=renumbered,
+                     var_map=np.concatenate([[0], var_map]), fixed=fixed,
+                     contradiction=contradiction)
 
 
 # ----------------------------------------------------------------------------- decode
