@@ -51,6 +51,7 @@ EXIT_CODES = {
 # Modules adding command groups or solving routes; each has register(commands).
 COMMAND_MODULES = [
     "solvers.cli_sat",
+    "solvers.cli_crosscheck",
 ]
 
 

@@ -1,0 +1,82 @@
+"""CLI: ``sudoku-bridge crosscheck PUZZLES [--routes ...] ...`` (see solvers/crosscheck.py)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from reductions.grid import puzzle_texts
+
+from . import cli
+from .crosscheck import (DEFAULT_ROUTES, ERROR, ROUTES, CrosscheckError, available_routes,
+                         find_mismatches, format_summary, plot_results, run_crosscheck,
+                         summary_rows)
+
+
+def run_crosscheck_command(args: argparse.Namespace) -> int:
+    if args.resume and not args.json:
+        raise CrosscheckError("--resume needs --json OUT.jsonl (the file to resume from)")
+    routes = [r.strip() for r in args.routes.split(",") if r.strip()] if args.routes \
+        else [r for r in DEFAULT_ROUTES if r in available_routes()]
+    unknown = [r for r in routes if r not in ROUTES]
+    if unknown:
+        raise CrosscheckError(f"unknown route {unknown[0]!r}; routes: {', '.join(ROUTES)} "
+                              f"(available here: {', '.join(available_routes())})")
+    texts = puzzle_texts(args.puzzles, args.box)
+    progress = cli.Progress(len(texts) * len(routes), "crosscheck")
+    results = run_crosscheck(texts, routes, args.box, args.unique, args.time_limit, args.jobs,
+                             Path(args.json) if args.json else None, args.resume,
+                             args.scheduler, on_result=lambda _: progress.step())
+    progress.close()
+    print(f"{len(texts)} puzzle(s) x {len(routes)} route(s)"
+          + (", uniqueness checked" if args.unique else ""))
+    print(format_summary(summary_rows(results, routes)))
+    errors = [r for r in results if r.status == ERROR]
+    for r in errors:
+        first = (r.error or "").splitlines()[0] if r.error else ""
+        print(f"\nERROR {r.route} on {r.puzzle_id}: {first}")
+    mismatches = find_mismatches(results, args.unique)
+    for m in mismatches:
+        print(f"\nMISMATCH on {m.puzzle_id} ({m.puzzle}): {m.reason}")
+        for route, answer in m.answers.items():
+            print(f"  {route:>14}: {answer}")
+    if args.plot:
+        plot_results(results, routes, Path(args.plot))
+        print(f"\nplot written to {args.plot}")
+    if mismatches or errors:
+        print(f"\n{len(mismatches)} mismatch(es), {len(errors)} error(s)", file=sys.stderr)
+        return cli.EXIT_MISMATCH
+    print("\nno mismatches: every answer verified, all routes agree")
+    return cli.EXIT_OK
+
+
+def register(commands: cli.Commands) -> None:
+    parser = commands.top.add_parser(
+        "crosscheck", help="run puzzles through several routes and compare the answers",
+        description="Run every puzzle through every route, verify each answer, and list "
+                    "mismatches: an invalid grid, 'no solution' where another route solved "
+                    "it, or (with --unique) disagreement about uniqueness. Exit code 4 when "
+                    "any mismatch or route error is found.")
+    parser.add_argument("puzzles", help="a puzzle, or a file with one puzzle per line")
+    parser.add_argument("--routes", help=f"comma-separated routes (default: "
+                                         f"{','.join(DEFAULT_ROUTES)}); known: "
+                                         f"{', '.join(ROUTES)}")
+    parser.add_argument("--unique", action="store_true",
+                        help="every route also checks uniqueness; disagreement is a mismatch")
+    parser.add_argument("--time-limit", type=float, metavar="S",
+                        help="seconds per puzzle and route ('unknown' past it)")
+    parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
+                        help="local worker processes (default: 2)")
+    parser.add_argument("--json", metavar="OUT.jsonl",
+                        help="stream one JSON record per puzzle and route to this file")
+    parser.add_argument("--resume", action="store_true",
+                        help="skip the (puzzle, route) pairs already in the --json file")
+    parser.add_argument("--plot", metavar="OUT.png",
+                        help="plot time distributions and sizes (needs matplotlib)")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="run on a Dask distributed cluster (e.g. tcp://host:8786; "
+                             "needs the 'distributed' extra)")
+    cli.add_shape_option(parser)
+    parser.set_defaults(run=run_crosscheck_command)

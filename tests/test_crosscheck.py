@@ -1,0 +1,197 @@
+"""Cross-checking: planted wrong answers are caught, several-solution puzzles are not called
+mismatches without --unique, interrupted runs resume to the same file, pools and Dask agree."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from reductions.grid import Grid, format_grid
+from solvers import crosscheck
+from solvers.cli import EXIT_MISMATCH, EXIT_OK, main
+from solvers.crosscheck import (CrosscheckError, find_mismatches, read_results,
+                                run_crosscheck, summary_rows)
+from solvers.outcome import NO_SOLUTION, SOLVED, Outcome
+from solvers.sat import solve_puzzle
+
+from .conftest import instance_puzzles
+
+SAMPLE = [(f"p{i}", format_grid(p)) for i, p in
+          enumerate(instance_puzzles("royle17-sample300.txt", 6))]
+SEVERAL = format_grid(instance_puzzles("multiple-solutions.txt")[0])
+
+
+def corrupt_route(puzzle, unique, time_limit):
+    """Solves, then swaps two digits of the first free row: a wrong grid, as a buggy
+    reduction might return. Used only here."""
+    outcome = solve_puzzle(puzzle)
+    values = outcome.grid.values.copy()
+    values[0, [0, 1]] = values[0, [1, 0]]
+    return Outcome(SOLVED, Grid(values, puzzle.shape), stats={"variables": 1})
+
+
+def liar_route(puzzle, unique, time_limit):
+    """Claims 'no solution' for everything."""
+    return Outcome(NO_SOLUTION)
+
+
+def overconfident_route(puzzle, unique, time_limit):
+    """Solves but always claims uniqueness."""
+    outcome = solve_puzzle(puzzle)
+    outcome.unique = True if unique else None
+    return outcome
+
+
+@pytest.fixture
+def planted(monkeypatch):
+    monkeypatch.setitem(crosscheck.ROUTES, "corrupt", corrupt_route)
+    monkeypatch.setitem(crosscheck.ROUTES, "liar", liar_route)
+    monkeypatch.setitem(crosscheck.ROUTES, "overconfident", overconfident_route)
+
+
+def test_agreeing_routes_have_no_mismatch():
+    results = run_crosscheck(SAMPLE, ["sat", "sat-glucose"], unique=True)
+    assert len(results) == 12 and all(r.verified for r in results)
+    assert find_mismatches(results, unique=True) == []
+    rows = summary_rows(results, ["sat", "sat-glucose"])
+    assert [r["solved"] for r in rows] == [6, 6]
+
+
+def test_planted_wrong_grid_is_a_mismatch(planted):
+    results = run_crosscheck(SAMPLE[:2], ["sat", "corrupt"])
+    mismatches = find_mismatches(results, unique=False)
+    assert len(mismatches) == 2
+    assert all("corrupt returned an invalid grid" in m.reason for m in mismatches)
+    assert "INVALID" in mismatches[0].answers["corrupt"]
+
+
+def test_planted_false_no_solution_is_a_mismatch(planted):
+    results = run_crosscheck(SAMPLE[:1], ["sat", "liar"])
+    [mismatch] = find_mismatches(results, unique=False)
+    assert "liar said no solution" in mismatch.reason
+
+
+def test_several_solutions_are_not_a_mismatch_without_unique(planted):
+    results = run_crosscheck([("several", SEVERAL)], ["sat", "sat-glucose"])
+    assert find_mismatches(results, unique=False) == []
+    checked = run_crosscheck([("several", SEVERAL)], ["sat", "sat-glucose"], unique=True)
+    assert all(r.unique is False for r in checked)
+    assert find_mismatches(checked, unique=True) == []
+    # ... but a route that calls it unique is caught
+    lying = run_crosscheck([("several", SEVERAL)], ["sat", "overconfident"], unique=True)
+    [mismatch] = find_mismatches(lying, unique=True)
+    assert "overconfident called the solution unique" in mismatch.reason
+
+
+def test_cli_exit_code_and_listing(planted, capsys, tmp_path):
+    path = tmp_path / "two.txt"
+    path.write_text("\n".join(text for _, text in SAMPLE[:2]) + "\n")
+    code = main(["crosscheck", str(path), "--routes", "sat,corrupt", "--jobs", "1"])
+    out = capsys.readouterr().out
+    assert code == EXIT_MISMATCH and out.count("MISMATCH") == 2
+    code = main(["crosscheck", str(path), "--routes", "sat,sat-glucose", "--jobs", "1"])
+    assert code == EXIT_OK and "no mismatches" in capsys.readouterr().out
+
+
+def test_unknown_route_is_refused(capsys):
+    with pytest.raises(CrosscheckError, match="unknown route 'nope'"):
+        run_crosscheck(SAMPLE[:1], ["nope"])
+    assert main(["crosscheck", SAMPLE[0][1], "--routes", "sat,nope"]) == 2
+
+
+def comparable(records):
+    return [(r.puzzle_id, r.route, r.status, r.solution, r.verified) for r in records]
+
+
+def test_interrupted_run_resumes_to_the_same_file(tmp_path):
+    routes = ["sat", "sat-glucose"]
+    full_path = tmp_path / "full.jsonl"
+    full = run_crosscheck(SAMPLE, routes, results_path=full_path)
+
+    path = tmp_path / "run.jsonl"
+    seen = []
+
+    def stop_after_five(result):
+        seen.append(result)
+        if len(seen) == 5:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_crosscheck(SAMPLE, routes, results_path=path, on_result=stop_after_five)
+    assert len(read_results(path)) == 5
+    with open(path, "a") as handle:             # a record torn by the interruption
+        handle.write('{"puzzle_id": "p5", "rou')
+    calls = []
+    resumed = run_crosscheck(SAMPLE, routes, results_path=path, resume=True,
+                             on_result=calls.append)
+    assert len(calls) == 12 - 5                  # only the missing pairs ran
+    assert comparable(read_results(path)) == comparable(read_results(full_path))
+    assert comparable(resumed) == comparable(full)
+
+
+def test_local_pool_gives_the_same_records():
+    one = run_crosscheck(SAMPLE, ["sat", "sat-glucose"], jobs=1)
+    two = run_crosscheck(SAMPLE, ["sat", "sat-glucose"], jobs=2)
+    assert comparable(one) == comparable(two)
+
+
+def test_dask_cluster_on_loopback(tmp_path):
+    distributed = pytest.importorskip("distributed", reason="the 'distributed' extra is "
+                                                            "not installed")
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                       host="127.0.0.1", dashboard_address=None)
+    try:
+        path = tmp_path / "dask.jsonl"
+        results = run_crosscheck(SAMPLE, ["sat", "sat-glucose"], results_path=path,
+                                 scheduler=cluster.scheduler_address)
+    finally:
+        cluster.close()
+    local = run_crosscheck(SAMPLE, ["sat", "sat-glucose"])
+    assert comparable(results) == comparable(local)
+    assert len(path.read_text().splitlines()) == 12
+
+
+def test_unreachable_scheduler_is_a_clear_error():
+    pytest.importorskip("distributed", reason="the 'distributed' extra is not installed")
+    with pytest.raises(CrosscheckError, match="cannot reach the Dask scheduler"):
+        run_crosscheck(SAMPLE[:1], ["sat"], scheduler="tcp://127.0.0.1:9",
+                       scheduler_timeout=1)
+
+
+def test_plot(tmp_path, capsys):
+    pytest.importorskip("matplotlib", reason="the 'plots' extra is not installed")
+    out = tmp_path / "times.png"
+    puzzles = tmp_path / "p.txt"
+    puzzles.write_text("\n".join(text for _, text in SAMPLE) + "\n")
+    assert main(["crosscheck", str(puzzles), "--plot", str(out), "--json",
+                 str(tmp_path / "r.jsonl")]) == EXIT_OK
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and out.stat().st_size > 10_000
+    records = [json.loads(x) for x in (tmp_path / "r.jsonl").read_text().splitlines()]
+    assert {r["route"] for r in records} == {"sat", "sat-glucose"}
+
+
+def test_unsolvable_puzzles_agree_on_no_solution():
+    puzzles = [(f"u{i}", format_grid(p)) for i, p in
+               enumerate(instance_puzzles("unsolvable.txt"))]
+    results = run_crosscheck(puzzles, ["sat", "sat-glucose"])
+    assert all(r.status == NO_SOLUTION for r in results)
+    assert find_mismatches(results, unique=False) == []
+
+
+def test_bad_line_is_an_error_record(tmp_path):
+    results = run_crosscheck([("bad", "12345")], ["sat"])
+    assert results[0].status == "error" and "5 cells" in results[0].error
+
+
+def test_resume_requires_json(capsys):
+    assert main(["crosscheck", SAMPLE[0][1], "--resume"]) == 2
+    assert "--resume needs --json" in capsys.readouterr().err
+
+
+def test_shipped_sizes_through_crosscheck():
+    puzzles = [(f"s{i}", format_grid(p)) for i, p in enumerate(
+        instance_puzzles("6x6-2x3.txt") + instance_puzzles("16x16.txt"))]
+    results = run_crosscheck(puzzles, ["sat", "sat-glucose"])
+    assert len(results) == 2 * len(puzzles)
+    assert all(r.status == SOLVED and r.verified for r in results)
