@@ -35,7 +35,7 @@ from pysat.solvers import NoSuchSolverError, Solver, SolverNames
 from reductions.cnf import SudokuCnf, grid_from_model, sudoku_cnf
 from reductions.errors import UserError
 from reductions.grid import (Grid, Shape, clue_array_from_line, clue_conflicts, parse_grid,
-                             solves_clues)
+                             solve_checks, solves_clues)
 
 from .formats.dimacs import DimacsError, parse_solver_output, write_cnf
 from .outcome import NO_SOLUTION, SOLVED, UNKNOWN, Outcome, WrongAnswer, verified
@@ -160,6 +160,41 @@ class IncrementalSudokuSolver:
             self.solver.add_clause([-act])       # retire the blocking clause
             item.unique = None if again is None else not again
         return item
+
+    def solve_rows(self, clues: np.ndarray, time_limit: float | None = None
+                   ) -> tuple[list[str], np.ndarray]:
+        """Solve K puzzles given as a (K, N²) uint8 array; returns (statuses, digits) with
+        digits a (K, N²) array (zeros where unsolved).
+
+        The lean path for batches: models are collected and decoded and verified together
+        (:func:`solve_checks`), so the per-puzzle Python work is one solver call. A wrong
+        answer raises :class:`WrongAnswer`.
+        """
+        n = self.n
+        statuses = []
+        models = []
+        solved_rows = []
+        for k, row in enumerate(clues):
+            given = np.flatnonzero(row)
+            result = solve_limited(self.solver, (given * n + row[given]).tolist(),
+                                   _deadline(time_limit))
+            if result:
+                statuses.append(SOLVED)
+                models.append(self.solver.get_model()[: n ** 3])
+                solved_rows.append(k)
+            else:
+                statuses.append(UNKNOWN if result is None else NO_SOLUTION)
+        digits = np.zeros(clues.shape, dtype=np.uint8)
+        if models:
+            truth = np.array(models, dtype=np.int64).reshape(len(models), n * n, n) > 0
+            found = (truth.argmax(axis=2) + 1).astype(np.uint8)
+            ok = solve_checks(clues[solved_rows], found, self.shape)
+            if not np.all(ok):
+                bad = solved_rows[int(np.argmin(ok))]
+                raise WrongAnswer(f"SAT ({self.name}) returned a grid that does not solve "
+                                  f"puzzle {bad + 1} of the batch")
+            digits[solved_rows] = found
+        return statuses, digits
 
     def _checked(self, clues: np.ndarray, digits: np.ndarray) -> np.ndarray:
         if not solves_clues(clues, digits, self.shape):
@@ -418,7 +453,30 @@ def _solve_item(index: int, item: str | np.ndarray, shape: Shape | None, box: Sh
 
 def _solve_chunk(chunk: list[tuple[int, str | np.ndarray]], shape: Shape | None,
                  box: Shape | None, unique: bool, time_limit: float | None) -> list[BatchItem]:
-    return [_solve_item(i, item, shape, box, unique, time_limit) for i, item in chunk]
+    if unique or shape is None:
+        return [_solve_item(i, item, shape, box, unique, time_limit) for i, item in chunk]
+    # Fast path: clean one-liners of the batch's shape are solved together (solve_rows);
+    # anything else (other shapes, text needing the full parser) goes one by one.
+    rows, row_index, others = [], [], []
+    for i, item in chunk:
+        clues = clue_array_from_line(item, shape) if isinstance(item, str) else item
+        if clues is None:
+            others.append((i, item))
+        else:
+            rows.append(clues)
+            row_index.append((i, item))
+    results = {}
+    if rows:
+        statuses, digits = _worker_solver(shape).solve_rows(np.stack(rows), time_limit)
+        for (i, item), status, row, clues in zip(row_index, statuses, digits, rows):
+            if status == NO_SOLUTION and isinstance(item, str) and clue_conflicts(
+                    Grid(clues, shape)):
+                results[i] = _solve_item(i, item, shape, box, unique, time_limit)
+            else:
+                results[i] = BatchItem(i, status, row.tobytes() if status == SOLVED else None)
+    for i, item in others:
+        results[i] = _solve_item(i, item, shape, box, unique, time_limit)
+    return [results[i] for i, _ in chunk]
 
 
 def _solve_chunk_star(args):
