@@ -33,7 +33,7 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
-from .errors import UserError
+from .errors import UserError, read_text
 
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 """Single-character symbols: SYMBOLS[d - 1] is digit d, for d = 1..35."""
@@ -328,17 +328,6 @@ def parse_grid(text: str, shape: Shape | None = None, where: str = "",
     return grid
 
 
-def _read_text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise GridError(f"{path}: no such file") from None
-    except UnicodeDecodeError as exc:
-        raise GridError(f"{path}: not a text file ({exc.reason} at byte {exc.start})") from None
-    except OSError as exc:
-        raise GridError(f"{path}: cannot read ({exc.strerror})") from None
-
-
 def puzzle_texts_in_file(path: str | Path, shape: Shape | None = None) -> list[tuple[str, str]]:
     """The puzzles of a file as (label, text) pairs, not yet parsed.
 
@@ -347,7 +336,7 @@ def puzzle_texts_in_file(path: str | Path, shape: Shape | None = None) -> list[t
     multi-line grid (label ``file``).
     """
     path = Path(path)
-    text = _read_text(path)
+    text = read_text(path, GridError)
     numbered = [(i + 1, line.strip()) for i, line in enumerate(text.splitlines())
                 if line.strip() and not line.lstrip().startswith("#")]
     if not numbered:

@@ -20,7 +20,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from reductions.errors import UserError
+from reductions.errors import UserError, read_text, reading
 
 from .atomic import OutputError, atomic_write
 
@@ -91,55 +91,29 @@ def write_cnf(path: str | Path, num_vars: int,
 
 def read_cnf(path: str | Path) -> CnfFile:
     """Read a DIMACS CNF file; errors name the line. Clauses may span lines."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8", errors="strict")
-    except FileNotFoundError:
-        raise DimacsError(f"{path}: no such file") from None
-    except UnicodeDecodeError:
-        raise DimacsError(f"{path}: not a text file") from None
-    except OSError as exc:
-        raise DimacsError(f"{path}: cannot read ({exc.strerror})") from None
-    return parse_cnf(text, str(path))
+    return parse_cnf(read_text(path, DimacsError), str(path))
 
 
 def read_cnf_header(path: str | Path) -> CnfFile:
     """Only the comments and the ``p cnf`` line (no clauses): enough to decode a model of a
     file written by sudoku-bridge, without parsing a file of millions of clauses."""
-    path = Path(path)
-    comments = []
-    try:
-        with open(path, encoding="utf-8") as handle:
-            for number, raw in enumerate(handle, start=1):
-                line = raw.strip()
-                if not line:
-                    continue
-                if line.startswith("c"):
-                    comments.append(line[1:].strip())
-                    continue
-                parts = line.split()
-                if parts[0] == "p" and len(parts) == 4 and parts[1] == "cnf" and all(
-                        p.isdigit() for p in parts[2:]):
-                    cnf = CnfFile(int(parts[2]), [], comments)
-                    cnf.declared_clauses = int(parts[3])
-                    return cnf
-                raise DimacsError(f"{path} line {number}: expected comments then a "
-                                  f"'p cnf VARS CLAUSES' header, found {line[:40]!r}")
-    except FileNotFoundError:
-        raise DimacsError(f"{path}: no such file") from None
-    except UnicodeDecodeError:
-        raise DimacsError(f"{path}: not a text file") from None
-    except OSError as exc:
-        raise DimacsError(f"{path}: cannot read ({exc.strerror})") from None
-    raise DimacsError(f"{path}: no 'p cnf' header")
+    with reading(path, DimacsError), open(path, encoding="utf-8") as handle:
+        return parse_cnf(handle, str(path), header_only=True)
 
 
-def parse_cnf(text: str, name: str = "<cnf>") -> CnfFile:
+def parse_cnf(text: str | Iterable[str], name: str = "<cnf>",
+              header_only: bool = False) -> CnfFile:
+    """Parse DIMACS CNF from a string or an iterable of lines (e.g. an open file).
+
+    With ``header_only``, stop at the ``p cnf`` line: the result has the comments, the
+    variable count and ``declared_clauses`` but no clauses.
+    """
+    lines = text.splitlines() if isinstance(text, str) else text
     comments: list[str] = []
     header: tuple[int, int] | None = None
     clauses: list[list[int]] = []
     current: list[int] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(lines, start=1):
         line = raw.strip()
         if not line:
             continue
@@ -157,6 +131,8 @@ def parse_cnf(text: str, name: str = "<cnf>") -> CnfFile:
                 raise DimacsError(
                     f"{name} line {number}: bad header {line!r}, expected 'p cnf VARS CLAUSES'")
             header = (int(parts[2]), int(parts[3]))
+            if header_only:
+                return CnfFile(header[0], [], comments, header[1])
             continue
         if header is None:
             raise DimacsError(f"{name} line {number}: clause before the 'p cnf' header")
@@ -259,11 +235,4 @@ def _strip_zero(model: list[int], name: str) -> list[int]:
 def read_solver_output(path: str | Path) -> SolverAnswer:
     """A solver's answer saved in a file (stdout of a SAT-competition solver, or MiniSat's
     result file)."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except FileNotFoundError:
-        raise DimacsError(f"{path}: no such file") from None
-    except OSError as exc:
-        raise DimacsError(f"{path}: cannot read ({exc.strerror})") from None
-    return parse_solver_output(text, str(path))
+    return parse_solver_output(read_text(path, DimacsError), str(path))
