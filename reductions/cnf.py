@@ -47,7 +47,7 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
 from .errors import UserError
-from .grid import Grid, Shape
+from .grid import Grid, Shape, clue_exclusions
 
 ENCODINGS = ("minimal", "extended")
 AMO_ENCODINGS = {
@@ -162,16 +162,7 @@ def fixed_values(puzzle: Grid) -> np.ndarray:
     clues = puzzle.values
     rows, cols = np.nonzero(clues)
     digits = clues[rows, cols].astype(np.int64) - 1
-    blocks = shape.block_index_array()
-    # Digit d excluded from row r / column c / block b if a clue there has digit d.
-    in_row = np.zeros((n, n), dtype=bool)
-    in_col = np.zeros((n, n), dtype=bool)
-    in_block = np.zeros((n, n), dtype=bool)
-    in_row[rows, digits] = True
-    in_col[cols, digits] = True
-    in_block[blocks[rows, cols], digits] = True
-    excluded = in_row[:, None, :] | in_col[None, :, :] | in_block[blocks]
-    val[excluded] = -1
+    val[clue_exclusions(puzzle)] = -1
     val[rows, cols, :] = -1
     val[rows, cols, digits] = 1
     return np.concatenate([[0], val.ravel()])

@@ -39,7 +39,8 @@ SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 """Single-character symbols: SYMBOLS[d - 1] is digit d, for d = 1..35."""
 
 MAX_SIZE = 255
-"""Largest N accepted by the parser (far beyond what any target here can handle)."""
+"""Largest N of a :class:`Grid` (far beyond what any target here can handle). A bare
+:class:`Shape` has no limit: the Nishio gadget's cell sets are larger grids of cells."""
 
 EMPTY_CHARS = frozenset(".0")
 SEPARATOR_CHARS = frozenset("|-+=")
@@ -59,8 +60,6 @@ class Shape:
     def __post_init__(self) -> None:
         if self.box_rows < 1 or self.box_cols < 1:
             raise GridError(f"block dimensions must be positive, got {self.box_rows}x{self.box_cols}")
-        if self.size > MAX_SIZE:
-            raise GridError(f"size {self.size} is larger than the supported maximum {MAX_SIZE}")
 
     @property
     def size(self) -> int:
@@ -167,6 +166,8 @@ class Grid:
             arr = arr.reshape(shape.size, shape.size)
         if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
             raise GridError(f"grid values must form an N×N array, got shape {arr.shape}")
+        if arr.shape[0] > MAX_SIZE:
+            raise GridError(f"size {arr.shape[0]} is larger than the supported maximum {MAX_SIZE}")
         if shape is None:
             shape = Shape.for_size(arr.shape[0])
         if arr.shape[0] != shape.size:
@@ -452,6 +453,23 @@ def _describe_unit(shape: Shape, unit: int) -> str:
 def _cell_name(shape: Shape, flat: int) -> str:
     r, c = divmod(flat, shape.size)
     return f"({r + 1},{c + 1})"
+
+
+def clue_exclusions(puzzle: Grid) -> np.ndarray:
+    """``(N, N, N)`` bools: [r, c, d−1] when a clue with digit d sits in the row, column or
+    block of cell (r, c) — so d cannot go there (clue cells included; the reductions that
+    eliminate clues start from this)."""
+    n = puzzle.shape.size
+    rows, cols = np.nonzero(puzzle.values)
+    digits = puzzle.values[rows, cols].astype(np.int64) - 1
+    blocks = puzzle.shape.block_index_array()
+    in_row = np.zeros((n, n), dtype=bool)
+    in_col = np.zeros((n, n), dtype=bool)
+    in_block = np.zeros((n, n), dtype=bool)
+    in_row[rows, digits] = True
+    in_col[cols, digits] = True
+    in_block[blocks[rows, cols], digits] = True
+    return in_row[:, None, :] | in_col[None, :, :] | in_block[blocks]
 
 
 def clue_conflicts(grid: Grid) -> list[str]:

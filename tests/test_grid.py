@@ -271,3 +271,23 @@ def test_checker_rejects_any_single_change(seed, cell, digit):
     flat[cell] = digit
     assert solves_clues(np.zeros(81, np.uint8), flat, shape) == (not changed)
     assert (solution_problems(Grid.empty(shape), Grid(flat, shape)) == []) == (not changed)
+
+
+def test_grids_larger_than_the_limit_are_refused():
+    with pytest.raises(GridError, match="size 256 is larger than the supported maximum 255"):
+        Grid.empty(Shape(16, 16))
+    assert Grid.empty(Shape(15, 17)).shape.size == 255
+
+
+def test_clue_exclusions_never_exclude_the_solution_of_an_empty_cell():
+    from reductions.grid import clue_exclusions
+    from .conftest import instance_pairs
+    pairs = instance_pairs("12x12-3x4.txt") + instance_pairs("16x16.txt") + \
+        instance_pairs("6x6-2x3.txt")
+    for puzzle, solution in pairs:
+        excluded = clue_exclusions(puzzle)
+        rows, cols = np.nonzero(puzzle.values == 0)
+        assert not excluded[rows, cols, solution.values[rows, cols] - 1].any()
+        # a clue's digit is excluded from every cell of its row
+        r, c = np.argwhere(puzzle.values)[0]
+        assert excluded[r, :, puzzle.values[r, c] - 1].all()
