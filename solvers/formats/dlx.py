@@ -1,0 +1,354 @@
+"""Knuth's exact-cover text format (the input of his ``dlx1`` and its successors) and answers.
+
+The format (``dlx1.w``, "Intro"):
+
+* lines starting with ``|`` (after optional blanks) are comments, blank lines are ignored;
+* the first other line names the items, separated by blanks; a ``|`` on it would separate
+  primary from secondary items (Sudoku has only primary items, so we never write one);
+* every further line is one option: the names of its items;
+* a name has 1 to 8 characters, none of them blank, ``:`` or ``|``.
+
+:func:`write_dlx` writes a :class:`~reductions.exact_cover.SudokuExactCover` so that it runs
+unchanged in ``dlx1`` (``dlx1 m1 < file.dlx`` prints every solution). Comment lines at the top
+record the shape, the clue mode and the puzzle (``| puzzle TEXT``, or one ``| puzzle-row R
+TEXT`` line per grid row when the puzzle is longer than 200 characters; the ILP files use the
+same lines), so :func:`cover_from_dlx` rebuilds the instance from the file alone and
+:func:`read_answer` decodes answers produced elsewhere:
+
+* ``dlx1`` output: a line ``K:`` before each solution, then one line per chosen option, its
+  item names (starting with the item dlx1 branched on) and ``(i of n)``;
+* plain option lines (item names in any order), one chosen option per line;
+* option numbers: integers counting the options in file order from 1, as ``dlx1`` numbers
+  them (``zero_based`` for tools that count from 0).
+
+Every reading error names the file and the line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from reductions.errors import UserError, reading
+from reductions.exact_cover import (CLUE_MODES, ITEM_LETTERS, MAX_NAME_LENGTH,
+                                    SudokuExactCover, base_item_names, parse_item_name,
+                                    sudoku_exact_cover)
+from reductions.grid import SYMBOLS, Grid, GridError, Shape, format_grid, parse_grid
+
+from .atomic import atomic_write
+
+MAGIC = "sudoku-bridge exact cover"
+DLX1_MAX_ITEMS = 100_000
+DLX1_MAX_NODES = 25_000_000
+DLX1_MAX_LEVEL = 500
+"""Limits compiled into ``dlx1`` (``max_cols``, ``max_nodes``, ``max_level`` in dlx1.w; the
+level limit is 500 in early releases). A file beyond them needs a recompiled dlx1."""
+
+_ILLEGAL_NAME_CHARS = set(":|")
+_DLX1_COUNT = re.compile(r"\s*\((\d+ of \d+|\?)\)\s*$")
+_DLX1_HEADER = re.compile(r"^(\d+):$")
+_DLX1_TOTAL = re.compile(r"^Altogether (\d+) solutions?\b")
+_DLX1_STATS = re.compile(r"^\(\d+ options?, \d+\+\d+ items?, |^\(\d+ rows, |^Option ignored|"
+                         r"^Row ignored")
+
+
+class DlxFormatError(UserError):
+    """A malformed exact-cover file or answer; the message names the file and the line."""
+
+
+# ----------------------------------------------------------------------------- writing
+
+COMMENT_WIDTH = 200
+"""Longest puzzle comment written on one line. CBC's MPS reader fails on lines of about
+1,000 characters, so larger puzzles are written one grid row per comment line."""
+
+
+def puzzle_text(puzzle: Grid) -> str:
+    """The puzzle on one line: symbols for N ≤ 35, blank-separated integers beyond."""
+    if puzzle.size <= len(SYMBOLS):
+        return format_grid(puzzle, "line")
+    return " ".join(str(v) for v in puzzle.values.ravel().tolist())
+
+
+def puzzle_comment_lines(puzzle: Grid) -> list[str]:
+    """``puzzle TEXT`` when it fits in :data:`COMMENT_WIDTH` characters, else one
+    ``puzzle-row R TEXT`` line per grid row (rows from 0)."""
+    text = puzzle_text(puzzle)
+    if len(text) <= COMMENT_WIDTH:
+        return [f"puzzle {text}"]
+    if puzzle.size <= len(SYMBOLS):
+        rows = [text[r * puzzle.size:(r + 1) * puzzle.size] for r in range(puzzle.size)]
+    else:
+        rows = [" ".join(str(v) for v in row) for row in puzzle.values.tolist()]
+    return [f"puzzle-row {r} {row}" for r, row in enumerate(rows)]
+
+
+def metadata_from_comments(comments: list[str], where: str,
+                           error: type[UserError]) -> dict[str, str]:
+    """``key value`` comment texts as a dict (first value of a key wins); ``puzzle-row``
+    lines are joined, in order, into ``puzzle``."""
+    metadata: dict[str, str] = {}
+    rows: list[str] = []
+    for comment in comments:
+        key, _, value = comment.strip().partition(" ")
+        if key == "puzzle-row":
+            index, _, row = value.strip().partition(" ")
+            if index != str(len(rows)):
+                raise error(f"{where}: comment 'puzzle-row {index}' comes where row "
+                            f"{len(rows)} is expected")
+            rows.append(row)
+        else:
+            metadata.setdefault(key, value.strip())
+    if rows and "puzzle" not in metadata:
+        metadata["puzzle"] = "\n".join(rows)
+    return metadata
+
+
+def puzzle_from_metadata(metadata: dict[str, str], where: str,
+                         error: type[UserError]) -> tuple[Grid, str]:
+    """(puzzle, clue mode) from the comments; ``error`` names the file when one is missing."""
+    for key in ("shape", "clues", "puzzle"):
+        if key not in metadata:
+            raise error(f"{where}: no '{key} ...' comment line: not written by sudoku-bridge's "
+                        f"emit, cannot be decoded")
+    try:
+        shape = Shape.parse(metadata["shape"])
+        puzzle = parse_grid(metadata["puzzle"], shape, where=f"{where}: puzzle comment: ",
+                            check=False)
+    except GridError as exc:
+        raise error(str(exc)) from None
+    return puzzle, metadata["clues"]
+
+
+def header_lines(cover: SudokuExactCover) -> list[str]:
+    n = cover.shape.size
+    return [
+        f"{MAGIC} of a {n}x{n} Sudoku (blocks {cover.shape}), Knuth's dlx format",
+        "items: pR_C cell (R,C) is filled; rR_D row R holds digit D; cC_D column C holds D;",
+        "       bK_D block K holds D (rows, columns, blocks from 0; digits from 1)",
+        "options: one per line, 'digit D in cell (R,C)' = pR_C rR_D cC_D bK_D",
+        f"shape {cover.shape}",
+        f"clues {cover.clues}",
+        *puzzle_comment_lines(cover.puzzle),
+        f"size {cover.num_options} options, {cover.num_items} items, "
+        f"{cover.num_nonzeros} nonzeros",
+    ]
+
+
+def write_dlx(path: str | Path, cover: SudokuExactCover) -> int:
+    """Write the instance in Knuth's format (atomically); returns the number of options."""
+    names = base_item_names(cover.shape)
+    local_names = [names[i] for i in cover.items.tolist()]
+    with atomic_write(path) as out:
+        for line in header_lines(cover):
+            out.write(f"| {line}\n")
+        out.write(" ".join(local_names) + "\n")
+        for items in cover.option_items.tolist():
+            out.write(" ".join([local_names[i] for i in items]) + "\n")
+    return cover.num_options
+
+
+def dlx1_limit_notes(cover: SudokuExactCover) -> list[str]:
+    """Warnings for instances beyond the limits compiled into dlx1."""
+    notes = []
+    if cover.num_items == 0:
+        notes.append("nothing is left to cover (the puzzle is complete): dlx1 refuses a file "
+                     "without items")
+    if cover.num_items > DLX1_MAX_ITEMS:
+        notes.append(f"{cover.num_items:,} items exceed dlx1's max_cols ({DLX1_MAX_ITEMS:,}): "
+                     f"recompile dlx1 with a larger max_cols")
+    nodes = cover.num_items + cover.num_nonzeros + cover.num_options + 1
+    if nodes >= DLX1_MAX_NODES:
+        notes.append(f"{nodes:,} nodes exceed dlx1's max_nodes ({DLX1_MAX_NODES:,}): "
+                     f"recompile dlx1 with a larger max_nodes")
+    n = cover.shape.size
+    levels = n * n if cover.clues == "keep" else n * n - cover.puzzle.clue_count()
+    if levels >= DLX1_MAX_LEVEL:
+        notes.append(f"a solution chooses {levels:,} options; dlx1 builds with max_level 500 "
+                     f"stop with 'Too many levels!' (recompile with a larger max_level, or "
+                     f"emit with clues eliminated)")
+    return notes
+
+
+# ----------------------------------------------------------------------------- reading
+
+@dataclass
+class DlxFile:
+    """A parsed exact-cover file: item names, options (as name lists) with their line
+    numbers, and the ``| key value`` comment lines as metadata."""
+
+    path: str
+    primary: list[str]
+    secondary: list[str]
+    options: list[list[str]]
+    option_lines: list[int]
+    metadata: dict[str, str] = field(default_factory=dict)
+
+
+def _check_name(name: str, where: str) -> None:
+    if len(name) > MAX_NAME_LENGTH:
+        raise DlxFormatError(f"{where}: item name {name!r} is longer than "
+                             f"{MAX_NAME_LENGTH} characters")
+    if _ILLEGAL_NAME_CHARS & set(name):
+        raise DlxFormatError(f"{where}: item name {name!r} contains ':' or '|'")
+
+
+def read_dlx(path: str | Path) -> DlxFile:
+    """Parse and validate a file in Knuth's format (any exact-cover problem)."""
+    with reading(path, DlxFormatError), open(path, encoding="utf-8") as handle:
+        lines = handle.read().splitlines()
+    comments: list[str] = []
+    primary: list[str] | None = None
+    secondary: list[str] = []
+    known: dict[str, int] = {}
+    options: list[list[str]] = []
+    option_lines: list[int] = []
+    for number, raw in enumerate(lines, 1):
+        line = raw.strip()
+        where = f"{path} line {number}"
+        if not line:
+            continue
+        if line.startswith("|"):
+            comments.append(line[1:])
+            continue
+        if primary is None:
+            head, bar, tail = line.partition("|")
+            if "|" in tail:
+                raise DlxFormatError(f"{where}: the item line contains '|' twice")
+            primary, secondary = head.split(), tail.split()
+            if not primary:
+                raise DlxFormatError(f"{where}: the item line names no primary item")
+            for index, name in enumerate(primary + secondary):
+                _check_name(name, where)
+                if name in known:
+                    raise DlxFormatError(f"{where}: item {name!r} is named twice")
+                known[name] = index
+            continue
+        names = line.split()
+        seen = set()
+        for name in names:
+            if name not in known:
+                _check_name(name, where)
+                raise DlxFormatError(f"{where}: unknown item {name!r} in an option")
+            if name in seen:
+                raise DlxFormatError(f"{where}: item {name!r} appears twice in one option")
+            seen.add(name)
+        if not any(known[name] < len(primary) for name in names):
+            raise DlxFormatError(f"{where}: the option has no primary item")
+        options.append(names)
+        option_lines.append(number)
+    if primary is None:
+        raise DlxFormatError(f"{path}: no item line: not an exact-cover file")
+    metadata = metadata_from_comments(comments, str(path), DlxFormatError)
+    return DlxFile(str(path), primary, secondary, options, option_lines, metadata)
+
+
+def cover_from_metadata(metadata: dict[str, str], where: str) -> SudokuExactCover:
+    """Rebuild the instance a file was written from, using its comment lines only."""
+    puzzle, clues = puzzle_from_metadata(metadata, where, DlxFormatError)
+    if clues not in CLUE_MODES:
+        raise DlxFormatError(f"{where}: unknown clue mode {clues!r} in the comments "
+                             f"(expected {' or '.join(CLUE_MODES)})")
+    return sudoku_exact_cover(puzzle, clues)
+
+
+def cover_from_dlx(path: str | Path) -> SudokuExactCover:
+    """The instance of a file written by :func:`write_dlx`, checked against the file."""
+    parsed = read_dlx(path)
+    cover = cover_from_metadata(parsed.metadata, str(path))
+    if parsed.primary != cover.item_names() or parsed.secondary:
+        raise DlxFormatError(f"{path}: the item line does not match the puzzle in the "
+                             f"comments: the file was changed")
+    if len(parsed.options) != cover.num_options:
+        raise DlxFormatError(f"{path}: {len(parsed.options)} options, but the puzzle in the "
+                             f"comments gives {cover.num_options}: the file was changed")
+    for k, (names, line) in enumerate(zip(parsed.options, parsed.option_lines)):
+        if names != cover.option_names(k):
+            raise DlxFormatError(f"{path} line {line}: option {k + 1} differs from the "
+                                 f"model ({' '.join(cover.option_names(k))}): the file "
+                                 f"was changed")
+    return cover
+
+
+# ----------------------------------------------------------------------------- answers
+
+@dataclass
+class DlxAnswer:
+    """Chosen options (local numbers), one list per solution in the answer file;
+    ``reported_count`` is dlx1's 'Altogether K solutions' when the file holds it."""
+
+    solutions: list[list[int]]
+    reported_count: int | None = None
+
+
+def _option_from_names(cover: SudokuExactCover, names: list[str], where: str) -> int:
+    """The local option whose items are exactly ``names`` (in any order)."""
+    shape = cover.shape
+    n = shape.size
+    cell = row = None
+    for name in names:
+        item = parse_item_name(shape, name)
+        if item is None:
+            raise DlxFormatError(f"{where}: {name!r} is not an item of a {n}x{n} Sudoku "
+                                 f"(blocks {shape})")
+        kind, rest = divmod(item, n * n)
+        if ITEM_LETTERS[kind] == "p":
+            cell = divmod(rest, n)
+        elif ITEM_LETTERS[kind] == "r":
+            row = divmod(rest, n)
+    option = None
+    if cell is not None and row is not None and cell[0] == row[0]:
+        option = cover.local_option(cell[0], cell[1], row[1] + 1)
+    if option is None or sorted(cover.option_names(option)) != sorted(names):
+        raise DlxFormatError(f"{where}: no option of the matrix has exactly the items "
+                             f"{' '.join(names)}")
+    return option
+
+
+def read_answer(path: str | Path, cover: SudokuExactCover,
+                zero_based: bool = False) -> DlxAnswer:
+    """Read chosen options (dlx1 output, option lines or option numbers; see the module
+    docstring) into local option numbers."""
+    with reading(path, DlxFormatError), open(path, encoding="utf-8") as handle:
+        lines = handle.read().splitlines()
+    solutions: list[list[int]] = []
+    current: list[int] | None = None
+    reported = None
+    first_number = 0 if zero_based else 1
+    for number, raw in enumerate(lines, 1):
+        line = raw.strip()
+        where = f"{path} line {number}"
+        if not line or line.startswith("|") or _DLX1_STATS.match(line):
+            continue
+        total = _DLX1_TOTAL.match(line)
+        if total:
+            reported = int(total.group(1))
+            continue
+        if _DLX1_HEADER.match(line):
+            current = []
+            solutions.append(current)
+            continue
+        if current is None:
+            current = []
+            solutions.append(current)
+        tokens = line.split()
+        if all(t.lstrip("-").isdigit() for t in tokens):
+            for token in tokens:
+                k = int(token) - first_number
+                if not 0 <= k < cover.num_options:
+                    raise DlxFormatError(
+                        f"{where}: option number {token} is out of range: the matrix has "
+                        f"{cover.num_options} options, numbered from {first_number}")
+                current.append(k)
+            continue
+        names = _DLX1_COUNT.sub("", line).split()
+        current.append(_option_from_names(cover, names, where))
+    solutions = [s for s in solutions if s]
+    for index, solution in enumerate(solutions, 1):
+        if len(set(solution)) != len(solution):
+            raise DlxFormatError(f"{path}: solution {index} chooses an option twice")
+    if not solutions and reported != 0:
+        raise DlxFormatError(f"{path}: no chosen options found (dlx1 prints solutions only "
+                             f"when asked, e.g. 'dlx1 m1 < FILE')")
+    return DlxAnswer(solutions, reported)

@@ -1,0 +1,359 @@
+"""Solving the Sudoku ILP with CBC or HiGHS through PuLP; LP/MPS export; solution files.
+
+Solvers (``solver=``):
+
+* ``cbc`` — PuLP's ``COIN_CMD``, the supported way in PuLP 3.x (``PULP_CBC_CMD`` is
+  deprecated and goes away in PuLP 4). The binary is, in order: the ``cbc_path`` given, a
+  ``cbc`` on PATH (Debian's ``coinor-cbc``, or the one ``pip install pulp[cbc]`` brings), the
+  binary bundled inside older PuLP wheels. PuLP writes the model to a temporary MPS file and
+  runs CBC as a child process.
+* ``highs`` — ``pulp.HiGHS``, in process through ``highspy`` (an optional extra).
+
+Answers: an optimal (here: any feasible) solution is decoded and verified against the puzzle;
+"infeasible" is a proof of no solution; a time limit or any other status is "unknown", never
+"no solution". Uniqueness: after the first solution one no-good cut excludes it
+(:meth:`reductions.ilp.SudokuIlp.add_no_good`) and the model is solved again — infeasible
+means unique, a solution is a second, distinct, verified grid and is reported.
+
+Files: :func:`write_model` writes ``.lp`` or ``.mps`` (PuLP's ``writeLP`` / ``writeMPS``,
+names kept) with comment lines in front recording the shape, the clue mode and the puzzle
+(``\\`` comments in LP, ``*`` in MPS), so :func:`model_from_file` rebuilds the model from the
+file alone. Both load unchanged in the ``cbc`` command line (``cbc FILE solve solu OUT``).
+:func:`read_solution` reads CBC's solution file and HiGHS's (``writeSolution``).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pulp
+
+from reductions.errors import UserError, reading
+from reductions.grid import Grid
+from reductions.ilp import (CLUE_MODES, IlpError, SudokuIlp, parse_variable_name,
+                            sudoku_ilp)
+
+from .formats.atomic import atomic_write
+from .formats.dlx import metadata_from_comments, puzzle_comment_lines, puzzle_from_metadata
+from .outcome import NO_SOLUTION, SOLVED, UNKNOWN, Outcome, verified
+
+SOLVERS = ("cbc", "highs")
+MAGIC = "sudoku-bridge ILP"
+FORMATS = {".lp": "lp", ".mps": "mps"}
+COMMENT_PREFIX = {"lp": "\\", "mps": "*"}
+
+
+class SolverUnavailable(UserError):
+    """A solver that cannot be run here (binary or package missing)."""
+
+
+class ExternalSolverError(UserError):
+    """A solver ran but failed, or a solution file cannot be read."""
+
+
+# ----------------------------------------------------------------------------- solvers
+
+def bundled_cbc() -> str | None:
+    """The CBC binary shipped inside the PuLP wheel, when there is one and it runs."""
+    try:
+        from pulp.apis import coin_api
+    except ImportError:
+        return None
+    path = getattr(coin_api, "pulp_cbc_path", None)
+    if path and os.path.isfile(path) and os.access(path, os.X_OK):
+        return os.path.realpath(path)
+    return None
+
+
+def find_cbc(cbc_path: str | None = None) -> str:
+    """Path of the CBC binary to run, or :class:`SolverUnavailable` saying what to install."""
+    if cbc_path:
+        found = shutil.which(cbc_path)
+        if not found:
+            raise SolverUnavailable(f"cbc binary {cbc_path!r} not found or not executable")
+        return found
+    found = shutil.which("cbc") or bundled_cbc()
+    if not found:
+        raise SolverUnavailable("CBC not found: no 'cbc' on PATH and no binary bundled with "
+                                "PuLP (install Debian's coinor-cbc or 'pip install pulp[cbc]', "
+                                "or use --ilp-solver highs)")
+    return found
+
+
+_HIGHS_READY = False
+
+
+def _highs_ready() -> None:
+    """Import highspy and create the first ``Highs`` object with stdout muted: HiGHS prints
+    its banner from C on the first construction, which would corrupt our output."""
+    global _HIGHS_READY
+    if _HIGHS_READY:
+        return
+    try:
+        import highspy
+    except ImportError:
+        raise SolverUnavailable("HiGHS needs the 'highspy' package (pip install highspy), "
+                                "or use --ilp-solver cbc") from None
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        with open(os.devnull, "w") as devnull:
+            os.dup2(devnull.fileno(), 1)
+            highspy.Highs()
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+    _HIGHS_READY = True
+
+
+def make_solver(solver: str, time_limit: float | None = None, cbc_path: str | None = None):
+    """A configured PuLP solver object, quiet."""
+    if solver == "cbc":
+        return pulp.COIN_CMD(path=find_cbc(cbc_path), msg=False, timeLimit=time_limit)
+    if solver == "highs":
+        _highs_ready()
+        return pulp.HiGHS(msg=False, timeLimit=time_limit)
+    raise IlpError(f"unknown ILP solver {solver!r}; choose one of {', '.join(SOLVERS)}")
+
+
+@dataclass
+class IlpAnswer:
+    """One solver run: ``status`` (solved / no solution / unknown), the decoded grid (not yet
+    verified) and the solver's own status words."""
+
+    status: str
+    grid: Grid | None = None
+    detail: str = ""
+
+
+def run_solver(model: SudokuIlp, solver: str, time_limit: float | None = None,
+               cbc_path: str | None = None) -> IlpAnswer:
+    """Solve the model once and decode the values."""
+    if time_limit is not None and time_limit <= 0:
+        return IlpAnswer(UNKNOWN, None, "time limit reached")
+    backend = make_solver(solver, time_limit, cbc_path)
+    try:
+        status = model.problem.solve(backend)
+    except pulp.PulpSolverError as exc:
+        raise ExternalSolverError(f"{solver} failed: {str(exc).splitlines()[0]}") from None
+    detail = f"{pulp.LpStatus.get(status, status)}"
+    if status == pulp.LpStatusOptimal:
+        values = model.solver_values()
+        if any(v is None for v in values.values()):
+            return IlpAnswer(UNKNOWN, None, f"{detail} but no values")
+        return IlpAnswer(SOLVED, model.grid_from_values(values), detail)
+    if status == pulp.LpStatusInfeasible:
+        return IlpAnswer(NO_SOLUTION, None, detail)
+    reason = "time limit reached" if time_limit is not None else f"solver status {detail}"
+    return IlpAnswer(UNKNOWN, None, reason)
+
+
+def solve_puzzle(puzzle: Grid, solver: str = "cbc", unique: bool = False,
+                 time_limit: float | None = None, clues: str = "eliminate",
+                 cbc_path: str | None = None) -> Outcome:
+    """Solve through the ILP; with ``unique``, one no-good cut and a second solve."""
+    start = time.perf_counter()
+    model = sudoku_ilp(puzzle, clues)
+    stats = {"solver": solver, "variables": model.num_variables,
+             "constraints": model.num_constraints, "clues": clues}
+    first = run_solver(model, solver, time_limit, cbc_path)
+    if first.status != SOLVED:
+        stats["seconds"] = round(time.perf_counter() - start, 6)
+        if first.status == UNKNOWN:
+            stats["reason"] = first.detail
+        return Outcome(first.status, stats=stats)
+    grid = verified(puzzle, first.grid, f"ILP ({solver})")
+    if not unique:
+        stats["seconds"] = round(time.perf_counter() - start, 6)
+        return Outcome(SOLVED, grid, None, None, stats)
+    model.add_no_good(grid)
+    remaining = None if time_limit is None else time_limit - (time.perf_counter() - start)
+    second = run_solver(model, solver, remaining, cbc_path)
+    stats["seconds"] = round(time.perf_counter() - start, 6)
+    if second.status == NO_SOLUTION:
+        return Outcome(SOLVED, grid, True, None, stats)
+    if second.status == UNKNOWN:
+        return Outcome(SOLVED, grid, None, None, {**stats, "reason": second.detail})
+    other = verified(puzzle, second.grid, f"ILP ({solver})")
+    if other == grid:
+        raise ExternalSolverError(f"{solver} returned the excluded solution again after the "
+                                  f"no-good cut")
+    return Outcome(SOLVED, grid, False, other, stats)
+
+
+# ----------------------------------------------------------------------------- files
+
+def model_format(path: str | Path) -> str:
+    suffix = Path(path).suffix.lower()
+    if suffix not in FORMATS:
+        raise IlpError(f"{path}: unknown model format {suffix or '(no suffix)'!r}; "
+                       f"use .lp or .mps")
+    return FORMATS[suffix]
+
+
+def header_lines(model: SudokuIlp) -> list[str]:
+    n = model.shape.size
+    return [
+        f"{MAGIC} model (Bartlett et al. 2008) of a {n}x{n} Sudoku (blocks {model.shape})",
+        "x_R_C_D = 1 when digit D is in cell (R,C); rows, columns, blocks from 0, digits from 1",
+        "equalities: cell_R_C, row_R_D, col_C_D, blk_K_D (= 1); clue_R_C (= 1) for clues",
+        f"shape {model.shape}",
+        f"clues {model.clues}",
+        *puzzle_comment_lines(model.puzzle),
+        f"size {model.num_variables} variables, {model.num_constraints} constraints, "
+        f"{model.num_nonzeros} nonzeros",
+    ]
+
+
+def write_model(path: str | Path, model: SudokuIlp) -> str:
+    """Write the model as LP or MPS (by suffix), atomically, comments first; returns the
+    format."""
+    fmt = model_format(path)
+    prefix = COMMENT_PREFIX[fmt]
+    with tempfile.TemporaryDirectory(prefix="sudoku-bridge-") as tmp:
+        raw = Path(tmp) / f"model.{fmt}"
+        if fmt == "lp":
+            model.problem.writeLP(str(raw))
+        else:
+            model.problem.writeMPS(str(raw), rename=0)
+        with atomic_write(path) as out, open(raw, encoding="utf-8") as body:
+            for line in header_lines(model):
+                out.write(f"{prefix} {line}\n")
+            shutil.copyfileobj(body, out)
+    return fmt
+
+
+def read_metadata(path: str | Path) -> dict[str, str]:
+    """The ``key value`` comment lines at the top of a model file."""
+    fmt = model_format(path)
+    prefix = COMMENT_PREFIX[fmt]
+    comments = []
+    with reading(path, ExternalSolverError), open(path, encoding="utf-8") as handle:
+        for line in handle:
+            if not line.startswith(prefix):
+                break
+            comments.append(line[len(prefix):])
+    return metadata_from_comments(comments, str(path), ExternalSolverError)
+
+
+def model_from_file(path: str | Path) -> SudokuIlp:
+    """Rebuild the model a file was written from (:func:`write_model`), from its comments."""
+    metadata = read_metadata(path)
+    puzzle, clues = puzzle_from_metadata(metadata, str(path), ExternalSolverError)
+    if clues not in CLUE_MODES:
+        raise ExternalSolverError(f"{path}: unknown clue mode {clues!r} in the comments "
+                                  f"(expected {' or '.join(CLUE_MODES)})")
+    model = sudoku_ilp(puzzle, clues)
+    size = metadata.get("size", "")
+    expected = (f"{model.num_variables} variables, {model.num_constraints} constraints, "
+                f"{model.num_nonzeros} nonzeros")
+    if size != expected:
+        raise ExternalSolverError(f"{path}: the size comment says {size!r} but the puzzle "
+                                  f"gives {expected!r}: the file was changed")
+    return model
+
+
+@dataclass
+class SolutionFile:
+    """A solver's solution file: ``status`` (solved / no solution / unknown), the solver's
+    status words, and variable values by name (with the line each came from)."""
+
+    status: str
+    detail: str
+    values: dict[str, float] = field(default_factory=dict)
+    lines: dict[str, int] = field(default_factory=dict)
+
+
+def _cbc_status(words: str) -> str:
+    """Our status for CBC's first line, e.g. 'Optimal - objective value 0.00000000'."""
+    tokens = words.split()
+    if tokens[:1] == ["Optimal"]:
+        return SOLVED
+    if tokens[:1] == ["Infeasible"] or tokens[:2] == ["Integer", "infeasible"]:
+        return NO_SOLUTION
+    if tokens[:1] == ["Stopped"] and tokens[4:5] == ["objective"]:
+        return SOLVED      # stopped with a feasible point: decoded, then verified
+    return UNKNOWN
+
+
+def _read_cbc(path: str, lines: list[str]) -> SolutionFile:
+    result = SolutionFile(_cbc_status(lines[0].strip()), lines[0].strip())
+    for number, raw in enumerate(lines[1:], 2):
+        tokens = raw.split()
+        if not tokens:
+            continue
+        if tokens[0] == "**":
+            tokens = tokens[1:]
+        if len(tokens) < 3 or not tokens[0].isdigit():
+            raise ExternalSolverError(f"{path} line {number}: expected 'index name value "
+                                      f"[reduced cost]' as CBC writes, got {raw.strip()!r}")
+        try:
+            value = float(tokens[2])
+        except ValueError:
+            raise ExternalSolverError(f"{path} line {number}: value {tokens[2]!r} of "
+                                      f"{tokens[1]} is not a number") from None
+        result.values[tokens[1]] = value
+        result.lines[tokens[1]] = number
+    return result
+
+
+def _read_highs(path: str, lines: list[str]) -> SolutionFile:
+    status_words = lines[1].strip() if len(lines) > 1 else ""
+    lowered = status_words.lower()
+    status = SOLVED if lowered == "optimal" else NO_SOLUTION if lowered == "infeasible" \
+        else UNKNOWN
+    result = SolutionFile(status, status_words)
+    try:
+        start = next(i for i, line in enumerate(lines) if line.startswith("# Columns"))
+    except StopIteration:
+        if status == SOLVED:
+            raise ExternalSolverError(f"{path}: no '# Columns' section with the values") \
+                from None
+        return result
+    for number in range(start + 2, len(lines) + 1):
+        raw = lines[number - 1]
+        if raw.startswith("#") or not raw.strip():
+            break
+        tokens = raw.split()
+        try:
+            result.values[tokens[0]] = float(tokens[1])
+        except (IndexError, ValueError):
+            raise ExternalSolverError(f"{path} line {number}: expected 'name value', got "
+                                      f"{raw.strip()!r}") from None
+        result.lines[tokens[0]] = number
+    if status == UNKNOWN and result.values and "feasible" in "\n".join(lines[:8]).lower():
+        result.status = SOLVED      # e.g. time limit with a feasible point: decode, verify
+    return result
+
+
+def read_solution(path: str | Path) -> SolutionFile:
+    """Read a CBC solution file (``cbc MODEL solve solu FILE``) or a HiGHS one."""
+    with reading(path, ExternalSolverError), open(path, encoding="utf-8") as handle:
+        lines = handle.read().splitlines()
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    if not lines:
+        raise ExternalSolverError(f"{path}: empty solution file")
+    if lines[0].strip() == "Model status":
+        return _read_highs(str(path), lines)
+    return _read_cbc(str(path), lines)
+
+
+def grid_from_solution(model: SudokuIlp, solution: SolutionFile, path: str | Path) -> Grid:
+    """Decode a solution file's values with the model (names checked, 0/1 checked)."""
+    for name, number in solution.lines.items():
+        if parse_variable_name(name) is not None and model.index_of(name) is None:
+            raise ExternalSolverError(f"{path} line {number}: variable {name} is not in the "
+                                      f"model")
+    try:
+        return model.grid_from_values(solution.values)
+    except IlpError as exc:
+        name = str(exc).split()[1] if str(exc).startswith("variable ") else None
+        where = f" line {solution.lines[name]}" if name in solution.lines else ""
+        raise ExternalSolverError(f"{path}{where}: {exc}") from None

@@ -1,0 +1,274 @@
+"""Solving the ILP with CBC and HiGHS: closed loops, NO instances, uniqueness by a no-good cut,
+time limits, LP/MPS files through Debian's cbc command line, solution files, bad input."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+
+from reductions.grid import Grid, check_solution, parse_grid
+from reductions.ilp import CLUE_MODES, sudoku_ilp
+from solvers import ilp
+from solvers.outcome import NO_SOLUTION, SOLVED, UNKNOWN
+
+from .conftest import instance_pairs, instance_puzzles
+from .test_grid import PAPER_17, PAPER_17_SOLUTION
+from .test_solvers_exact_cover import hard_36
+
+
+def cbc_available() -> bool:
+    try:
+        ilp.find_cbc()
+    except ilp.SolverUnavailable:
+        return False
+    return True
+
+
+try:
+    import highspy
+except ImportError:
+    highspy = None
+HAVE_HIGHS = highspy is not None
+
+CBC_CLI = shutil.which("cbc")
+SOLVERS = [pytest.param("cbc", marks=pytest.mark.skipif(not cbc_available(),
+                                                        reason="no CBC binary")),
+           pytest.param("highs", marks=pytest.mark.skipif(not HAVE_HIGHS,
+                                                          reason="highspy not installed"))]
+needs_cbc_cli = pytest.mark.skipif(CBC_CLI is None, reason="no 'cbc' command on PATH "
+                                                           "(Debian: coinor-cbc)")
+
+
+# ----------------------------------------------------------------------------- closed loops
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_nine_by_nine_sample_closed_loop(solver):
+    for puzzle in instance_puzzles("royle17-sample300.txt", 8):
+        outcome = ilp.solve_puzzle(puzzle, solver, unique=True)
+        assert outcome.status == SOLVED and check_solution(puzzle, outcome.grid)
+        assert outcome.unique is True
+    # the forum's hardest puzzles take CBC about 2 s each (branching): one is enough here
+    puzzle = instance_puzzles("forum-hardest-sample100.txt", 1)[0]
+    outcome = ilp.solve_puzzle(puzzle, solver)
+    assert outcome.status == SOLVED and check_solution(puzzle, outcome.grid)
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+@pytest.mark.parametrize("name", ["4x4.txt", "6x6-2x3.txt", "16x16.txt"])
+def test_other_sizes_closed_loop(solver, name):
+    for puzzle, known in instance_pairs(name):
+        outcome = ilp.solve_puzzle(puzzle, solver, unique=name != "16x16.txt")
+        assert outcome.status == SOLVED and check_solution(puzzle, outcome.grid)
+        if name != "16x16.txt":
+            assert outcome.unique is True and outcome.grid == known
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_full_model_with_clue_equalities(solver):
+    outcome = ilp.solve_puzzle(parse_grid(PAPER_17), solver, unique=True, clues="equalities")
+    assert outcome.grid == parse_grid(PAPER_17_SOLUTION) and outcome.unique is True
+    assert outcome.stats["variables"] == 729 and outcome.stats["constraints"] == 341
+
+
+# ----------------------------------------------------------------------------- NO instances
+
+@pytest.mark.parametrize("solver", SOLVERS)
+@pytest.mark.parametrize("clues", CLUE_MODES)
+def test_unsolvable_puzzles_are_infeasible(solver, clues):
+    for puzzle in instance_puzzles("unsolvable.txt"):
+        outcome = ilp.solve_puzzle(puzzle, solver, unique=True, clues=clues)
+        assert outcome.status == NO_SOLUTION and outcome.grid is None
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_contradictory_clues_are_infeasible(solver):
+    values = Grid.empty(4).values.copy()
+    values[0, 0] = values[0, 3] = 2
+    for clues in CLUE_MODES:
+        assert ilp.solve_puzzle(Grid(values), solver, clues=clues).status == NO_SOLUTION
+
+
+# ----------------------------------------------------------------------------- uniqueness
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_several_solutions_reports_two_distinct_valid_grids(solver):
+    puzzle = instance_puzzles("multiple-solutions.txt")[0]
+    outcome = ilp.solve_puzzle(puzzle, solver, unique=True)
+    assert outcome.status == SOLVED and outcome.unique is False
+    assert outcome.second is not None and outcome.second != outcome.grid
+    assert check_solution(puzzle, outcome.grid) and check_solution(puzzle, outcome.second)
+
+
+# ----------------------------------------------------------------------------- limits
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_time_limit_gives_unknown(solver):
+    outcome = ilp.solve_puzzle(hard_36(), solver, time_limit=1.0)
+    assert outcome.status == UNKNOWN and outcome.grid is None
+    assert outcome.stats["reason"] == "time limit reached"
+
+
+def test_missing_cbc_binary_is_one_clear_error(monkeypatch):
+    with pytest.raises(ilp.SolverUnavailable, match="cbc binary '/nowhere/cbc' not found"):
+        ilp.solve_puzzle(parse_grid(PAPER_17), "cbc", cbc_path="/nowhere/cbc")
+    monkeypatch.setenv("PATH", "")
+    monkeypatch.setattr(ilp, "bundled_cbc", lambda: None)
+    with pytest.raises(ilp.SolverUnavailable, match="CBC not found: no 'cbc' on PATH"):
+        ilp.solve_puzzle(parse_grid(PAPER_17), "cbc")
+
+
+def test_unknown_solver():
+    with pytest.raises(ilp.IlpError, match="unknown ILP solver 'gurobi'"):
+        ilp.solve_puzzle(parse_grid(PAPER_17), "gurobi")
+
+
+# ----------------------------------------------------------------------------- files
+
+def run_cbc(model_path, solution_path):
+    result = subprocess.run([CBC_CLI, str(model_path), "solve", "solu", str(solution_path)],
+                            capture_output=True, text=True, timeout=120,
+                            stdin=subprocess.DEVNULL)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "error" not in result.stdout.lower().replace("0 errors", ""), result.stdout
+    return result
+
+
+@needs_cbc_cli
+@pytest.mark.parametrize("suffix", [".lp", ".mps"])
+@pytest.mark.parametrize("clues", CLUE_MODES)
+@pytest.mark.parametrize("name", ["4x4.txt", "6x6-2x3.txt", "16x16.txt"])
+def test_files_load_unchanged_in_the_cbc_command_line(tmp_path, name, clues, suffix):
+    puzzle = instance_puzzles(name)[0]
+    model_path = tmp_path / f"model{suffix}"
+    ilp.write_model(model_path, sudoku_ilp(puzzle, clues))
+    run_cbc(model_path, tmp_path / "out.sol")
+    solution = ilp.read_solution(tmp_path / "out.sol")
+    assert solution.status == SOLVED
+    model = ilp.model_from_file(model_path)
+    assert model.puzzle == puzzle and model.clues == clues
+    grid = ilp.grid_from_solution(model, solution, tmp_path / "out.sol")
+    assert check_solution(puzzle, grid)
+
+
+@needs_cbc_cli
+@pytest.mark.parametrize("suffix", [".lp", ".mps"])
+def test_cbc_command_line_proves_a_no_instance(tmp_path, suffix):
+    model_path = tmp_path / f"no{suffix}"
+    ilp.write_model(model_path, sudoku_ilp(instance_puzzles("unsolvable.txt")[0]))
+    run_cbc(model_path, tmp_path / "no.sol")
+    solution = ilp.read_solution(tmp_path / "no.sol")
+    assert solution.status == NO_SOLUTION and "nfeasible" in solution.detail
+
+
+@pytest.mark.skipif(not HAVE_HIGHS, reason="highspy not installed")
+@pytest.mark.parametrize("suffix", [".lp", ".mps"])
+def test_highs_reads_our_files_and_its_solution_file_decodes(tmp_path, suffix):
+    ilp._highs_ready()
+    puzzle = parse_grid(PAPER_17)
+    model_path = tmp_path / f"model{suffix}"
+    ilp.write_model(model_path, sudoku_ilp(puzzle, "equalities"))
+    highs = highspy.Highs()
+    highs.setOptionValue("output_flag", False)
+    assert highs.readModel(str(model_path)) == highspy.HighsStatus.kOk
+    highs.run()
+    highs.writeSolution(str(tmp_path / "highs.sol"), 0)
+    solution = ilp.read_solution(tmp_path / "highs.sol")
+    assert solution.status == SOLVED
+    grid = ilp.grid_from_solution(ilp.model_from_file(model_path), solution, "highs.sol")
+    assert grid == parse_grid(PAPER_17_SOLUTION)
+
+
+def test_model_file_header(tmp_path):
+    model = sudoku_ilp(parse_grid(PAPER_17))
+    ilp.write_model(tmp_path / "m.lp", model)
+    lines = (tmp_path / "m.lp").read_text().splitlines()
+    assert lines[3:7] == ["\\ shape 3x3", "\\ clues equalities", f"\\ puzzle {PAPER_17}",
+                          "\\ size 729 variables, 341 constraints, 2933 nonzeros"]
+    ilp.write_model(tmp_path / "m.mps", model)
+    assert (tmp_path / "m.mps").read_text().startswith("* sudoku-bridge ILP model")
+
+
+# ----------------------------------------------------------------------------- bad files
+
+def write_model_and(tmp_path, solution_text):
+    ilp.write_model(tmp_path / "m.lp", sudoku_ilp(parse_grid(PAPER_17), "eliminate"))
+    (tmp_path / "s.sol").write_text(solution_text)
+    return ilp.model_from_file(tmp_path / "m.lp"), ilp.read_solution(tmp_path / "s.sol")
+
+
+@pytest.mark.parametrize("text,message", [
+    ("Optimal - objective value 0\n      0 x_0_0_5 1 0\n  garbage here\n",
+     r"s.sol line 3: expected 'index name value"),
+    ("Optimal - objective value 0\n      0 x_0_0_5 one 0\n", r"line 2: value 'one' of x_0_0_5"),
+    ("", r"empty solution file"),
+])
+def test_broken_solution_files(tmp_path, text, message):
+    with pytest.raises(ilp.ExternalSolverError, match=message):
+        write_model_and(tmp_path, text)
+
+
+def test_solution_values_that_do_not_fit_the_model(tmp_path):
+    model, solution = write_model_and(tmp_path, "Optimal - objective value 0\n"
+                                                "      0 x_0_0_5 1 0\n      1 x_0_7_1 1 0\n")
+    with pytest.raises(ilp.ExternalSolverError, match=r"line 3: variable x_0_7_1 is not in"):
+        ilp.grid_from_solution(model, solution, tmp_path / "s.sol")
+    model, solution = write_model_and(tmp_path, "Optimal - objective value 0\n"
+                                                "      0 x_0_0_5 0.5 0\n")
+    with pytest.raises(ilp.ExternalSolverError, match=r"line 2: variable x_0_0_5 = 0.5"):
+        ilp.grid_from_solution(model, solution, tmp_path / "s.sol")
+
+
+@pytest.mark.parametrize("first_line,status", [
+    ("Optimal - objective value 0.00000000", SOLVED),
+    ("Infeasible - objective value 0.00000000", NO_SOLUTION),
+    ("Integer infeasible - objective value 0.00000000", NO_SOLUTION),
+    ("Stopped on time - objective value 0.00000000", SOLVED),
+    ("Stopped on time (no integer solution - continuous used) - objective value 0", UNKNOWN),
+    ("Stopped on iterations - objective value 0", SOLVED),
+    ("Status unknown", UNKNOWN),
+])
+def test_cbc_status_lines(tmp_path, first_line, status):
+    (tmp_path / "s.sol").write_text(first_line + "\n")
+    assert ilp.read_solution(tmp_path / "s.sol").status == status
+
+
+def test_changed_or_foreign_model_files(tmp_path):
+    ilp.write_model(tmp_path / "m.lp", sudoku_ilp(parse_grid(PAPER_17)))
+    text = (tmp_path / "m.lp").read_text()
+    (tmp_path / "changed.lp").write_text(text.replace("341 constraints", "340 constraints"))
+    with pytest.raises(ilp.ExternalSolverError, match="the file was changed"):
+        ilp.model_from_file(tmp_path / "changed.lp")
+    (tmp_path / "foreign.lp").write_text("Minimize\nobj: x\nEnd\n")
+    with pytest.raises(ilp.ExternalSolverError, match="no 'shape ...' comment line"):
+        ilp.model_from_file(tmp_path / "foreign.lp")
+    with pytest.raises(ilp.IlpError, match="unknown model format '.txt'"):
+        ilp.write_model(tmp_path / "m.txt", sudoku_ilp(parse_grid(PAPER_17)))
+    with pytest.raises(ilp.ExternalSolverError, match="no such file"):
+        ilp.model_from_file(tmp_path / "missing.mps")
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_complete_and_empty_grids(solver):
+    full = parse_grid(PAPER_17_SOLUTION)
+    for clues in CLUE_MODES:
+        outcome = ilp.solve_puzzle(full, solver, unique=True, clues=clues)
+        assert outcome.grid == full and outcome.unique is True
+    outcome = ilp.solve_puzzle(Grid.empty(9), solver, unique=True)
+    assert outcome.unique is False and check_solution(Grid.empty(9), outcome.second)
+
+
+@needs_cbc_cli
+def test_thirty_six_by_thirty_six_mps_loads_in_cbc(tmp_path):
+    # CBC's MPS reader fails on comment lines of ~1,000 characters: the puzzle is written
+    # one row per comment line. Only loading is checked (CBC needs long on this model).
+    values = Grid.empty(36).values.copy()
+    values[0] = range(1, 37)
+    model_path = tmp_path / "m36.mps"
+    ilp.write_model(model_path, sudoku_ilp(Grid(values), "eliminate"))
+    assert max(len(line) for line in model_path.read_text().splitlines()) < 300
+    result = subprocess.run([CBC_CLI, str(model_path), "quit"], capture_output=True, text=True,
+                            stdin=subprocess.DEVNULL, timeout=120)
+    assert "read with 0 errors" in result.stdout, result.stdout
+    assert ilp.model_from_file(model_path).puzzle == Grid(values)
