@@ -87,10 +87,16 @@ class Formula:
         return lines
 
 
-def _value_function(assignment: Mapping[int, bool] | Sequence[bool]):
+def literal_value(assignment: Mapping[int, bool] | Sequence[bool], lit: int) -> bool:
+    """The truth of literal ``lit`` (DIMACS sign convention) under ``assignment``: a mapping
+    variable → bool (missing variables are false) or a sequence whose item v−1 is variable v."""
     if isinstance(assignment, Mapping):
-        return lambda lit: bool(assignment.get(abs(lit), False)) == (lit > 0)
-    return lambda lit: bool(assignment[abs(lit) - 1]) == (lit > 0)
+        return bool(assignment.get(abs(lit), False)) == (lit > 0)
+    return bool(assignment[abs(lit) - 1]) == (lit > 0)
+
+
+def _value_function(assignment: Mapping[int, bool] | Sequence[bool]):
+    return lambda lit: literal_value(assignment, lit)
 
 
 def from_dimacs_clauses(num_vars: int, clauses: Sequence[Sequence[int]],
@@ -107,6 +113,23 @@ def from_dimacs_clauses(num_vars: int, clauses: Sequence[Sequence[int]],
         if len({abs(x) for x in clause}) != len(clause):
             raise FormulaError(f"{name}: clause {index} {list(clause)} repeats a variable")
     return Formula.of(clauses, num_vars)
+
+
+def random_cnf(num_vars: int, num_clauses: int, widths: Sequence[int] = (1, 2, 3),
+               seed: int | None = None) -> Formula:
+    """Random CNF: each clause takes a width drawn uniformly from ``widths``, then that many
+    distinct variables with random signs. Mixing 1- and 2-literal clauses into 3-literal ones
+    gives satisfiable and unsatisfiable formulas even at the tiny sizes gadgets allow."""
+    widths = tuple(widths)
+    if not widths or min(widths) < 1 or max(widths) > num_vars:
+        raise FormulaError(f"clause widths {list(widths)} need 1 <= width <= {num_vars} "
+                           f"(the number of variables)")
+    rng = random.Random(seed)
+    clauses = []
+    for _ in range(num_clauses):
+        variables = rng.sample(range(1, num_vars + 1), rng.choice(widths))
+        clauses.append(tuple(v if rng.random() < 0.5 else -v for v in variables))
+    return Formula(num_vars, tuple(clauses))
 
 
 def random_ksat(num_vars: int, num_clauses: int, k: int = 3, seed: int | None = None) -> Formula:

@@ -1,0 +1,388 @@
+"""CLI for single-digit (Nishio) deduction and its NP-hardness gadgets.
+
+* ``gadget nishio FORMULA.cnf -o S.txt [--variant thm2|thm3] [--order N] [--picture S.svg|S.png
+  [--view full|core] [--show-placement]] [--map S.json]`` — build the cell set S of Eppstein's
+  Theorem 2 (or 3) from a DIMACS formula (clauses of at most 3 literals).
+* ``gadget nishio --validate [FORMULA.cnf | --random V C COUNT [--widths 1,2,3] [--seed S]]
+  [--variant thm2|thm3|both] [--no-split]`` — the closed loop on each formula, one table row
+  per formula; exit 4 if any check fails. Without a formula or ``--random``: the fixed
+  examples of :func:`fixed_examples`.
+* ``nishio S.txt [--method auto|dag|dag-sweep|overlay|sat] [--box AxB] [--cell R,C] [--decide]
+  [-o NISHIO.txt] [--picture P.svg]`` — Nishio(S) of a cell-set file; exit 1 when S contains no
+  valid placement.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from reductions.errors import UserError
+from reductions.formulas import (Formula, all_sign_patterns, example_satisfiable, random_cnf,
+                                 from_dimacs_clauses, random_3sat)
+from reductions.nishio import DAG_VERTEX_LIMIT, CellSet, almost_balanced_count, nishio
+from reductions.nishio_gadget import (NishioGadget, nishio_gadget, placement_from_assignment,
+                                      theorem3_gadget, v0_false_cells)
+
+from . import cli
+from .formats.cellset import (Picture, format_cell_set, gadget_picture, read_cell_set,
+                              write_cell_set, write_picture)
+from .formats.atomic import atomic_write
+from .formats.dimacs import read_cnf
+from .nishio import PlacementModel, Validation, formula_model, validate_formula
+from .sat import DEFAULT_SOLVER, new_pysat_solver
+
+DAG_AUTO_LIMIT = 50_000
+"""``--method auto`` uses the DAG (array sweeps) up to this many vertices (16×16: 19,442),
+else SAT."""
+
+
+# ----------------------------------------------------------------------------- formulas
+
+def read_formula(path: str) -> Formula:
+    cnf = read_cnf(path)
+    return from_dimacs_clauses(cnf.num_vars, cnf.clauses, max_width=3, name=path)
+
+
+def fixed_examples() -> list[tuple[str, Formula]]:
+    """Small fixed formulas, both answers, every clause width, single and missing occurrences
+    (the same ones ship as ``instances/formulas/nishio-*.cnf``)."""
+    return [
+        ("example_satisfiable", example_satisfiable()),
+        ("mixed widths (sat)", Formula(5, ((1, 2, -3), (-1, 3), (-2,), (3, 4)))),
+        ("single occurrences (sat)", Formula(6, ((1, -2, 3), (-4, 5, -6)))),
+        ("8 sign patterns (unsat)", all_sign_patterns(3)),
+        ("short clauses (unsat)", Formula(3, ((1, 2), (1, -2), (-1, 3), (-1, -3)))),
+        ("unit chain (unsat)", Formula(3, ((1,), (-1, 2), (-2, 3), (-3,)))),
+    ]
+
+
+def parse_widths(text: str) -> tuple[int, ...]:
+    try:
+        widths = tuple(int(w) for w in text.split(","))
+    except ValueError:
+        raise UserError(f"--widths {text!r}: give clause widths like 3 or 1,2,3") from None
+    if not widths or min(widths) < 1 or max(widths) > 3:
+        raise UserError(f"--widths {text!r}: widths must be 1, 2 or 3")
+    return widths
+
+
+def random_formulas(args: argparse.Namespace) -> list[tuple[str, Formula]]:
+    num_vars, num_clauses, count = args.random
+    widths = parse_widths(args.widths)
+    if num_vars < max(widths) or num_clauses < 0 or count < 1:
+        raise UserError(f"--random {num_vars} {num_clauses} {count}: need V >= the widest "
+                        f"clause ({max(widths)}), C >= 0 and COUNT >= 1")
+    out = []
+    for i in range(count):
+        seed = args.seed + i
+        if widths == (3,):
+            formula = random_3sat(num_vars, num_clauses, seed=seed)
+        else:
+            formula = random_cnf(num_vars, num_clauses, widths, seed=seed)
+        out.append((f"random v{num_vars} c{num_clauses} seed {seed}", formula))
+    return out
+
+
+# ----------------------------------------------------------------------------- gadget nishio
+
+def gadget_map(gadget: NishioGadget, extra: dict | None = None) -> dict:
+    """The bookkeeping as JSON-ready data (0-based rows, columns, blocks; cells as [r, c])."""
+    return {
+        "order": gadget.order, "grid": gadget.shape.size,
+        "num_vars": gadget.formula.num_vars, "clauses": [list(c) for c in gadget.formula.clauses],
+        "terminal_stack": gadget.terminal_stack,
+        "variables": {str(v): {"band": g.band, "rows": list(g.rows), "blocks": list(g.blocks),
+                               "true_cells": [list(c) for c in g.true_cells],
+                               "false_cells": [list(c) for c in g.false_cells]}
+                      for v, g in gadget.variables.items()},
+        "clause_gadgets": [{"band": c.band, "truth_row": c.truth_row,
+                            "conflict_rows": list(c.conflict_rows),
+                            "terminal_block": c.terminal_block,
+                            "terminal_column": c.terminal_column,
+                            "terms": [{"literal": t.literal, "block": t.block,
+                                       "columns": list(t.columns),
+                                       "truth_cell": list(t.truth_cell),
+                                       "conflict_cells": [list(x) for x in t.conflict_cells]}
+                                      for t in c.terms]}
+                           for c in gadget.clauses],
+        **(extra or {}),
+    }
+
+
+def run_build(args: argparse.Namespace) -> int:
+    if len(args.formula) != 1:
+        raise UserError("gadget nishio: give one FORMULA.cnf to build (several only with "
+                        "--validate)")
+    if not (args.output or args.picture or args.map):
+        raise UserError("gadget nishio: nothing to write; give -o S.txt, --picture or --map")
+    path = args.formula[0]
+    formula = read_formula(path)
+    start = time.perf_counter()
+    extra = {}
+    if args.variant == "thm3":
+        instance, gadget = theorem3_gadget(formula, args.order)
+        false_cells = v0_false_cells(instance, gadget)
+        extra = {"theorem": 3, "v0": instance.v0,
+                 "split_variables": {str(j + 1): x for j, x in instance.split_variables.items()},
+                 "v0_false_cells": [list(c) for c in false_cells]}
+    else:
+        instance, gadget = None, nishio_gadget(formula, args.order)
+        extra = {"theorem": 2}
+    seconds = time.perf_counter() - start
+    n, size = gadget.order, gadget.shape.size
+    if args.output:
+        write_cell_set(args.output, gadget.cells)
+    built = gadget.formula
+    print(f"{args.output or 'S'}: n = {n}, a {size}x{size} grid with {n}x{n} blocks, "
+          f"|S| = {gadget.cells.count():,} cells ({6 * gadget.occurrences} in gadgets); "
+          f"built in {seconds:.2f} s")
+    print(f"gadgets: {len(gadget.variables)} variable bands, {len(gadget.clauses)} clause bands, "
+          f"{gadget.occurrences} occurrence stacks + terminal stack {gadget.terminal_stack + 1}")
+    if instance is not None:
+        print(f"Theorem 3: X' has {built.num_vars} variables and {built.num_clauses} clauses "
+              f"(v0 = x{instance.v0}); Nishio(S) is never empty, and v0's false cells "
+              f"(e.g. row {false_cells[0][0] + 1}, column {false_cells[0][1] + 1}) are in it "
+              f"iff {path} is satisfiable" if false_cells else
+              "Theorem 3: the formula has no clause; v0 does not occur")
+    else:
+        print("Theorem 2: S contains a valid placement iff the formula is satisfiable")
+    if args.map:
+        with atomic_write(args.map) as out:
+            json.dump(gadget_map(gadget, extra), out)
+            out.write("\n")
+    if args.picture:
+        placement = None
+        if args.show_placement:
+            model = formula_model(built, args.solver)
+            if model is None:
+                print("no placement to show: the formula is unsatisfiable")
+            else:
+                placement = placement_from_assignment(gadget, model)
+        write_picture(args.picture, gadget_picture(gadget, placement, args.view))
+        print(f"picture: {args.picture}")
+    return cli.EXIT_OK
+
+
+def _mark(value: bool | None) -> str:
+    return "-" if value is None else ("yes" if value else "no")
+
+
+def print_validation_table(results: list[Validation], variants: list[str]) -> None:
+    head = f"{'formula':<32} {'v':>3} {'c':>3} {'SAT':>4}"
+    if "thm2" in variants:
+        head += f" | {'n':>4} {'|S|':>11} {'placement':>9} {'extract':>7} {'forward':>7} {'sec':>6}"
+    if "thm3" in variants:
+        head += f" | {'n3':>4} {'|S3|':>12} {'nonempty':>8} {'v0false':>7} {'maps':>4} {'sec':>6}"
+    head += " | ok"
+    print(head)
+    print("-" * len(head))
+    for r in results:
+        line = f"{r.name[:32]:<32} {r.num_vars:>3} {r.num_clauses:>3} {_mark(r.satisfiable):>4}"
+        if "thm2" in variants:
+            line += (f" | {r.order:>4} {r.cells:>11,} {_mark(r.placement_found):>9} "
+                     f"{_mark(r.extraction_ok):>7} {_mark(r.forward_ok):>7} {r.seconds:>6.2f}")
+        if "thm3" in variants:
+            line += (f" | {r.thm3_order:>4} {r.thm3_cells:>12,} {_mark(r.thm3_nonempty):>8} "
+                     f"{_mark(r.thm3_v0_false):>7} {_mark(r.thm3_checks_ok):>4} "
+                     f"{r.thm3_seconds:>6.2f}")
+        line += f" | {'ok' if r.ok else 'FAIL'}"
+        print(line, flush=True)
+        for problem in r.problems:
+            print(f"    {problem}")
+
+
+def run_validate(args: argparse.Namespace) -> int:
+    if args.formula and args.random:
+        raise UserError("gadget nishio --validate: give FORMULA or --random, not both")
+    if args.formula:
+        formulas = [(Path(path).name, read_formula(path)) for path in args.formula]
+    elif args.random:
+        formulas = random_formulas(args)
+    else:
+        formulas = fixed_examples()
+    variants = ["thm2", "thm3"] if args.variant in (None, "both") else [args.variant]
+    results = []
+    progress = cli.Progress(len(formulas), "validate")
+    for name, formula in formulas:
+        results.append(validate_formula(formula, name, variants, args.solver,
+                                        split=not args.no_split, order=args.order))
+        progress.step()
+    progress.close()
+    print_validation_table(results, variants)
+    sat = sum(r.satisfiable for r in results)
+    failed = sum(not r.ok for r in results)
+    total = sum(r.seconds + r.thm3_seconds for r in results)
+    print(f"{len(results)} formulas: {sat} satisfiable, {len(results) - sat} unsatisfiable; "
+          f"{'all checks passed' if not failed else f'{failed} FAILED'} "
+          f"({total:.2f} s in gadgets and placement models)")
+    return cli.EXIT_MISMATCH if failed else cli.EXIT_OK
+
+
+def run_gadget_nishio(args: argparse.Namespace) -> int:
+    if args.validate:
+        if args.output or args.picture or args.map:
+            raise UserError("gadget nishio --validate writes no files; drop -o/--picture/--map")
+        return run_validate(args)
+    if args.random:
+        raise UserError("gadget nishio: --random goes with --validate")
+    if args.variant == "both":
+        raise UserError("gadget nishio: --variant both goes with --validate")
+    return run_build(args)
+
+
+# ----------------------------------------------------------------------------- nishio
+
+def parse_cell_arg(text: str, size: int) -> tuple[int, int]:
+    """``R,C`` (1-based, as people count) → a 0-based cell."""
+    parts = text.replace("r", "").replace("R", "").replace("c", ",").replace("C", ",").split(",")
+    parts = [p for p in parts if p.strip()]
+    try:
+        r, c = (int(p) for p in parts)
+    except ValueError:
+        raise UserError(f"--cell {text!r}: give ROW,COLUMN counted from 1, e.g. 9,5") from None
+    if not (1 <= r <= size and 1 <= c <= size):
+        raise UserError(f"--cell {text!r}: outside the {size}x{size} grid")
+    return r - 1, c - 1
+
+
+def choose_method(cells: CellSet, method: str) -> str:
+    if method != "auto":
+        return method
+    return "dag-sweep" if almost_balanced_count(cells.shape) <= DAG_AUTO_LIMIT else "sat"
+
+
+def run_nishio(args: argparse.Namespace) -> int:
+    cells = read_cell_set(args.cells, args.box)
+    n = cells.size
+    method = choose_method(cells, args.method)
+    if method == "sat" or args.cell or args.decide:
+        new_pysat_solver(args.solver).delete()        # an unknown name fails here, first
+    if method in ("dag", "dag-sweep") and almost_balanced_count(cells.shape) > DAG_VERTEX_LIMIT:
+        raise UserError(f"--method dag: the DAG for blocks {cells.shape} would have "
+                        f"{almost_balanced_count(cells.shape):,} vertices; use --method sat")
+    print(f"S: {cells.count():,} cells of a {n}x{n} grid (blocks {cells.shape})")
+    start = time.perf_counter()
+    if args.cell or args.decide:
+        target = parse_cell_arg(args.cell, n) if args.cell else None
+        with PlacementModel(cells, args.solver) as model:
+            placement = model.find(target)
+        seconds = time.perf_counter() - start
+        where = (f" containing row {target[0] + 1}, column {target[1] + 1}" if target else "")
+        if placement is None:
+            print(f"no valid placement inside S{where} ({seconds:.3f} s, sat)")
+            if target is not None and not args.decide:
+                print("the cell is not in Nishio(S): the digit can be eliminated there")
+            return cli.EXIT_NO_SOLUTION
+        print(f"a valid placement inside S{where} ({seconds:.3f} s, sat)"
+              + (":" if n <= 81 else f" ({n} cells; -o FILE saves it)"))
+        if n <= 81:
+            print(" ".join(f"r{r + 1}c{c + 1}" for r, c in placement))
+        if args.output:
+            write_cell_set(args.output, CellSet.from_cells(cells.shape, placement))
+            print(f"wrote the placement to {args.output}")
+        return cli.EXIT_OK
+    if method == "sat":
+        with PlacementModel(cells, args.solver) as model:
+            kept = model.nishio()
+            stats = model.stats
+        detail = (f", {stats['solver_calls']} solver calls, "
+                  f"{stats['cell_variables']:,} cell variables")
+    else:
+        kept = nishio(cells, method)
+        detail = ""
+    seconds = time.perf_counter() - start
+    eliminated = [cell for cell in cells.cells() if not kept.mask[cell]] if n <= 400 else []
+    print(f"Nishio(S): {kept.count():,} cells; {cells.count() - kept.count():,} eliminated "
+          f"(method {method}, {seconds * 1000:.1f} ms{detail})")
+    if eliminated and len(eliminated) <= 40:
+        print("eliminated: " + " ".join(f"r{r + 1}c{c + 1}" for r, c in eliminated))
+    if n <= 36 and not args.quiet:
+        print(format_cell_set(cells, spaced=True, kept=kept))
+    if args.output:
+        write_cell_set(args.output, kept)
+        print(f"wrote {args.output}")
+    if args.picture:
+        write_picture(args.picture, Picture(cells, kept=kept, title=(
+            f"S: {cells.count()} cells; Nishio(S): {kept.count()} (pale: eliminated)")))
+        print(f"picture: {args.picture}")
+    return cli.EXIT_OK if kept.count() else cli.EXIT_NO_SOLUTION
+
+
+# ----------------------------------------------------------------------------- register
+
+def register(commands: cli.Commands) -> None:
+    gadget = commands.gadget.add_parser(
+        "nishio", help="3-CNF -> Nishio decision instance (Eppstein 2012, Theorems 2 and 3)",
+        description="Build the cell set S of Eppstein's reduction from 3SAT to single-digit "
+                    "Sudoku deduction: S contains a valid placement (one cell per row, column "
+                    "and block) iff the formula is satisfiable. With --validate, run the "
+                    "closed loop (SAT solver vs placement model, extraction, forward map, "
+                    "Theorem 3) on formulas and print a table.")
+    gadget.add_argument("formula", nargs="*", metavar="FORMULA.cnf",
+                        help="DIMACS CNF with clauses of 1 to 3 literals (with --validate: "
+                             "any number, or none)")
+    gadget.add_argument("-o", "--output", metavar="S.txt", help="write S (one row per line, "
+                        "# in S, . not)")
+    gadget.add_argument("--variant", choices=["thm2", "thm3", "both"], default=None,
+                        help="thm2: S for the formula (default when building); thm3: add v0 "
+                             "and split, so Nishio(S) is never empty; both: validate both "
+                             "(default with --validate)")
+    gadget.add_argument("--order", type=int, metavar="N",
+                        help="block side n (default: Theorem 2's max(v + c, 3c + 1))")
+    gadget.add_argument("--picture", metavar="FILE", help="draw S (.svg, or .png with "
+                        "matplotlib) with the gadget blocks shaded and labelled")
+    gadget.add_argument("--view", choices=["full", "core"], default="full",
+                        help="full grid, or only the gadgets' rows and columns (default full)")
+    gadget.add_argument("--show-placement", action="store_true",
+                        help="draw a valid placement (from a satisfying assignment) on top")
+    gadget.add_argument("--map", metavar="S.json", help="write which rows, columns, blocks "
+                        "and cells belong to which variable, clause and term (0-based)")
+    gadget.add_argument("--validate", action="store_true",
+                        help="validate on FORMULA, on --random formulas, or on fixed examples")
+    gadget.add_argument("--random", nargs=3, type=int, metavar=("V", "C", "COUNT"),
+                        help="with --validate: COUNT random formulas of V variables, C clauses")
+    gadget.add_argument("--widths", default="3", help="clause widths for --random, e.g. 3 "
+                        "(random 3-SAT, the default) or 1,1,2,3 (mixed: both answers at "
+                        "small sizes)")
+    gadget.add_argument("--seed", type=int, default=0, help="first seed for --random (default 0)")
+    gadget.add_argument("--no-split", action="store_true",
+                        help="validate with every cell of S in the SAT model (no independent-"
+                             "part presolve; about 1 s per 361x361 grid)")
+    gadget.add_argument("--solver", default=DEFAULT_SOLVER,
+                        help=f"pysat solver (default {DEFAULT_SOLVER})")
+    gadget.set_defaults(run=lambda args: run_gadget_nishio(_default_variant(args)))
+
+    top = commands.top.add_parser(
+        "nishio", help="Nishio(S): the cells of S that lie in some valid placement",
+        description="Single-digit deduction: read a cell set S (the candidates of one digit) "
+                    "and keep the cells lying in some valid placement inside S (one cell per "
+                    "row, column and block). Printed grid: # kept, x eliminated, . not in S. "
+                    "Exit code 1 when S contains no valid placement.")
+    top.add_argument("cells", metavar="S.txt", help="cell set: one row per line, # or 1 in S")
+    top.add_argument("--method", choices=["auto", "dag", "dag-sweep", "overlay", "sat"],
+                     default="auto",
+                     help="dag: Eppstein's almost-balanced-matrix DAG, one DFS (to 16x16); "
+                          "dag-sweep: the same DAG by two array sweeps (faster); overlay: all "
+                          "placements (9x9 and smaller); sat: placement model, any size; auto: "
+                          "dag-sweep when small, else sat (default)")
+    cli.add_shape_option(top)
+    top.add_argument("--cell", metavar="R,C", help="only decide whether a placement contains "
+                     "this cell (counted from 1), by the SAT model")
+    top.add_argument("--decide", action="store_true",
+                     help="only decide whether S contains a valid placement, by the SAT model")
+    top.add_argument("-o", "--output", metavar="FILE", help="write Nishio(S) as a cell set "
+                     "(with --cell/--decide: the placement found)")
+    top.add_argument("--picture", metavar="FILE", help="draw S with the eliminated cells pale")
+    top.add_argument("--quiet", action="store_true", help="do not print the grid")
+    top.add_argument("--solver", default=DEFAULT_SOLVER,
+                     help=f"pysat solver for --method sat (default {DEFAULT_SOLVER})")
+    top.set_defaults(run=run_nishio)
+
+
+def _default_variant(args: argparse.Namespace) -> argparse.Namespace:
+    if args.variant is None:
+        args.variant = "both" if args.validate else "thm2"
+    return args

@@ -1,0 +1,396 @@
+"""Nishio(S) at any size by SAT: "is there a valid placement inside S containing cell z?"
+
+The third method beside the DAG and pattern overlay of :mod:`reductions.nishio`, and the only
+one usable on the big grids the 3SAT reduction produces (a 361×361 grid for 6 clauses).
+
+Model (exact cover as CNF). One Boolean variable per cell *of S* (cells outside S are simply
+absent: the model is as sparse as S), numbered 1..m in row-major order; auxiliary variables come
+from pysat's ``IDPool``. Every row, column and block gets "exactly one of its cells in S": one
+at-least-one clause and an at-most-one from ``CardEnc`` (``seqcounter`` by default, pairwise
+for units of at most :data:`PAIRWISE_MAX` cells). Its models are exactly the valid placements
+inside S.
+
+One incremental solver (CaDiCaL 1.9.5 by default) answers every question by *assumptions*:
+"a placement containing z" is one call assuming z's variable. Nishio(S) asks, for each cell of
+S not yet covered by an earlier answer, whether a placement contains it; every model found
+covers N cells at once, and every refuted cell becomes a unit clause ¬z that the later calls
+keep.
+
+Presolve (``split=True``, the default). S falls apart into independent parts
+(:func:`reductions.nishio.independent_parts`): a placement inside S is one placement of each
+part. A part fails at once when some band (stack) has a different number of its rows
+(columns) and blocks. A *complete* part — S holds every cell of its rows × columns inside its
+blocks — with matching counts always has placements through every one of its cells
+(:func:`reductions.nishio.subgrid_placement` builds them), so it needs no solver. Only the
+other parts become SAT variables. This matters for the gadget grids: their filler (all cells
+away from the gadgets) is one huge complete part, while the gadgets are a part of a few hundred
+cells. ``split=False`` puts every cell of S into the SAT model (the tests check both agree).
+
+Every placement returned is checked (:func:`reductions.nishio.placement_problems`);
+a wrong one raises :class:`solvers.outcome.WrongAnswer`.
+
+Sizes and times (``benchmarks/results/nishio.md``): a 361×361 gadget grid (5 variables,
+6 clauses) has about 92,000 cells in S; the pure model has 365,000 variables and 820,000
+clauses and decides in about 1 s (mostly building the clauses), the split model in under
+10 ms. At 9×9 and 16×16 one Nishio(S) costs about 0.5 and 1.5 ms.
+
+:func:`validate_formula` runs the closed loop of the 3SAT reduction on one formula (the
+``gadget nishio --validate`` command): the formula's satisfiability by a SAT solver against
+the placement model on S, extraction, forward map, and the Theorem 3 instance.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import numpy as np
+from pysat.card import CardEnc, EncType
+from pysat.formula import IDPool
+
+from reductions.errors import UserError
+from reductions.formulas import Formula
+from reductions.nishio import (Cell, CellSet, NishioError, Part, independent_parts,
+                               is_valid_placement, nishio, placement_problems, subgrid_placement)
+from reductions.nishio_gadget import (GadgetError, assignment_from_placement, nishio_gadget,
+                                      placement_from_assignment, theorem3_gadget, v0_false_cells)
+
+from .outcome import WrongAnswer
+from .sat import DEFAULT_SOLVER, new_pysat_solver
+
+PAIRWISE_MAX = 4
+"""Units with at most this many cells of S get pairwise at-most-one clauses (≤ 6 clauses,
+no auxiliary variable); larger ones the sequential counter."""
+
+AMO_ENCODINGS = {"seqcounter": EncType.seqcounter, "ladder": EncType.ladder,
+                 "totalizer": EncType.totalizer, "pairwise": EncType.pairwise}
+
+
+class PlacementModel:
+    """The SAT model of the valid placements inside one cell set, with one shared solver.
+
+    ``find(z)`` returns a checked placement containing z (or any placement for z = None), or
+    None when there is none; ``nishio()`` is Nishio(S); ``stats`` records sizes and calls.
+    Use as a context manager (or call ``close``) to free the solver.
+    """
+
+    def __init__(self, cells: CellSet, solver: str = DEFAULT_SOLVER, split: bool = True,
+                 amo: str = "seqcounter"):
+        if amo not in AMO_ENCODINGS:
+            raise NishioError(f"unknown at-most-one encoding {amo!r} "
+                              f"(choose from {', '.join(AMO_ENCODINGS)})")
+        start = time.perf_counter()
+        self.cells = cells
+        self.shape = cells.shape
+        n = self.shape.size
+        a, b = self.shape.box_rows, self.shape.box_cols
+        self.impossible = False           # proved without the solver
+        self.complete_parts: list[Part] = []
+        self._complete_part_of_row: dict[int, Part] = {}
+        if split:
+            sat_rows = np.zeros(n, dtype=bool)
+            for part in independent_parts(cells):
+                if not part.counts_match(self.shape):
+                    self.impossible = True
+                elif part.is_complete(self.shape):
+                    self.complete_parts.append(part)
+                    self._complete_part_of_row.update(dict.fromkeys(part.rows, part))
+                else:
+                    sat_rows[list(part.rows)] = True
+            sat_cells = np.flatnonzero(cells.mask & sat_rows[:, None])
+        else:
+            sat_cells = cells.flat()
+        self.sat_cells = sat_cells                         # variable i+1 is cell sat_cells[i]
+        self._var_of = {c: i + 1 for i, c in enumerate(sat_cells.tolist())}
+        m = len(sat_cells)
+        pool = IDPool(occupied=[[1, m]] if m else [])
+        self.solver = new_pysat_solver(solver)
+        clauses = 0
+        covered = 0
+        if m:
+            rows, cols = sat_cells // n, sat_cells % n
+            blocks = (rows // a) * (n // b) + cols // b
+            units = np.concatenate([rows, n + cols, 2 * n + blocks])
+            variables = np.tile(np.arange(1, m + 1), 3)
+            order = np.argsort(units, kind="stable")
+            units, variables = units[order], variables[order]
+            bounds = np.flatnonzero(np.diff(units)) + 1
+            for lits in np.split(variables, bounds):
+                lits = lits.tolist()
+                self.solver.add_clause(lits)
+                clauses += 1
+                covered += 1
+                if len(lits) > 1:
+                    encoding = (EncType.pairwise if len(lits) <= PAIRWISE_MAX
+                                else AMO_ENCODINGS[amo])
+                    amo_clauses = CardEnc.atmost(lits, bound=1, vpool=pool,
+                                                 encoding=encoding).clauses
+                    self.solver.append_formula(amo_clauses)
+                    clauses += len(amo_clauses)
+        if not split and covered < 3 * n:
+            # A unit without any cell of S cannot be covered: no placement at all.
+            self.impossible = True
+        self.stats: dict[str, Any] = {
+            "cells": cells.count(),
+            "sat_variables": max(pool.top, m),
+            "cell_variables": m,
+            "clauses": clauses,
+            "parts": None if not split else len(self.complete_parts) + (1 if m else 0),
+            "complete_parts": len(self.complete_parts),
+            "complete_cells": sum(p.cell_count for p in self.complete_parts),
+            "solver_calls": 0,
+            "build_seconds": round(time.perf_counter() - start, 4),
+            "solve_seconds": 0.0,
+        }
+
+    # -------------------------------------------------------------- solving
+
+    def _solve(self, assumptions: list[int]) -> bool:
+        start = time.perf_counter()
+        result = self.solver.solve(assumptions=assumptions)
+        self.stats["solver_calls"] += 1
+        self.stats["solve_seconds"] += time.perf_counter() - start
+        return bool(result)
+
+    def _model_cells(self) -> list[int]:
+        m = len(self.sat_cells)
+        if not m:
+            return []
+        model = np.asarray(self.solver.get_model()[:m])
+        return self.sat_cells[model > 0].tolist()
+
+    def find(self, containing: Cell | None = None) -> list[Cell] | None:
+        """A valid placement inside S (containing the given cell), checked; None if none."""
+        n = self.shape.size
+        if self.impossible:
+            return None
+        assumptions = []
+        forced_part = None
+        if containing is not None:
+            r, c = containing
+            if not (0 <= r < n and 0 <= c < n) or not self.cells.mask[r, c]:
+                return None
+            flat = r * n + c
+            if flat in self._var_of:
+                assumptions = [self._var_of[flat]]
+            else:
+                forced_part = self._complete_part_of_row[r]
+        if (self.sat_cells.size or assumptions) and not self._solve(assumptions):
+            return None
+        placement = [divmod(flat, n) for flat in self._model_cells()]
+        for part in self.complete_parts:
+            placement += subgrid_placement(self.shape, part.rows, part.cols, part.blocks,
+                                           containing if part is forced_part else None)
+        placement.sort()
+        problems = placement_problems(placement, self.shape, self.cells)
+        if containing is not None and tuple(containing) not in set(placement):
+            problems.append(f"cell ({containing[0] + 1},{containing[1] + 1}) was asked for "
+                            f"but is not in the placement")
+        if problems:
+            raise WrongAnswer("the placement model returned an invalid placement: "
+                              + "; ".join(problems[:3]))
+        return placement
+
+    def has_placement(self) -> bool:
+        """The decision version: Nishio(S) ≠ ∅."""
+        return self.find() is not None
+
+    def nishio(self) -> CellSet:
+        """Nishio(S): the cells of S lying in some valid placement inside S."""
+        n = self.shape.size
+        mask = np.zeros(n * n, dtype=bool)
+        first = self.find()
+        if first is None:
+            return CellSet(mask.reshape(n, n), self.shape)
+        for r, c in first:
+            mask[r * n + c] = True
+        complete_rows = np.zeros(n, dtype=bool)
+        complete_rows[list(self._complete_part_of_row)] = True
+        mask |= (self.cells.mask & complete_rows[:, None]).ravel()   # all usable (see above)
+        for flat in self.sat_cells.tolist():
+            if mask[flat]:
+                continue
+            var = self._var_of[flat]
+            if self._solve([var]):
+                mask[self._model_cells()] = True
+            else:
+                self.solver.add_clause([-var])   # no placement uses this cell: keep that
+        return CellSet(mask.reshape(n, n), self.shape)
+
+    # -------------------------------------------------------------- lifetime
+
+    def close(self) -> None:
+        if self.solver is not None:
+            self.solver.delete()
+            self.solver = None
+
+    def __enter__(self) -> "PlacementModel":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def nishio_sat(cells: CellSet, solver: str = DEFAULT_SOLVER, split: bool = True) -> CellSet:
+    """Nishio(S) by the placement SAT model."""
+    with PlacementModel(cells, solver, split) as model:
+        return model.nishio()
+
+
+def find_placement(cells: CellSet, containing: Cell | None = None,
+                   solver: str = DEFAULT_SOLVER, split: bool = True) -> list[Cell] | None:
+    """A valid placement inside S (through ``containing``), or None; checked."""
+    with PlacementModel(cells, solver, split) as model:
+        return model.find(containing)
+
+
+def has_valid_placement(cells: CellSet, solver: str = DEFAULT_SOLVER, split: bool = True) -> bool:
+    """The Nishio decision problem: does S contain a valid placement (Nishio(S) ≠ ∅)?"""
+    return find_placement(cells, None, solver, split) is not None
+
+
+METHODS = ("dag", "dag-sweep", "overlay", "sat")
+
+
+def compute_nishio(cells: CellSet, method: str = "dag", solver: str = DEFAULT_SOLVER) -> CellSet:
+    """Nishio(S) by any of the three methods."""
+    if method == "sat":
+        return nishio_sat(cells, solver)
+    if method in ("dag", "dag-sweep", "overlay"):
+        return nishio(cells, method)
+    raise UserError(f"unknown Nishio method {method!r} (choose from {', '.join(METHODS)})")
+
+
+# ----------------------------------------------------------------------------- validation
+
+def formula_model(formula: Formula, solver: str = DEFAULT_SOLVER) -> dict[int, bool] | None:
+    """A satisfying assignment of the formula itself (pysat), or None when unsatisfiable."""
+    with new_pysat_solver(solver, [list(c) for c in formula.clauses]) as sat:
+        if not sat.solve():
+            return None
+        model = sat.get_model() or []
+    assignment = {v: False for v in range(1, formula.num_vars + 1)}
+    assignment.update({abs(lit): lit > 0 for lit in model if abs(lit) <= formula.num_vars})
+    return assignment
+
+
+@dataclass
+class Validation:
+    """The closed loop on one formula; ``ok`` when every check passed."""
+
+    name: str
+    num_vars: int
+    num_clauses: int
+    satisfiable: bool
+    order: int | None = None
+    cells: int | None = None
+    placement_found: bool | None = None     # Theorem 2: S contains a valid placement
+    extraction_ok: bool | None = None       # the placement decodes to a satisfying assignment
+    forward_ok: bool | None = None          # the SAT solver's assignment maps to a placement
+    seconds: float = 0.0
+    thm3_order: int | None = None
+    thm3_cells: int | None = None
+    thm3_nonempty: bool | None = None       # Nishio(S') ≠ ∅ (always, by Theorem 3)
+    thm3_v0_false: bool | None = None       # v0's false cells in Nishio(S') (iff satisfiable)
+    thm3_checks_ok: bool | None = None      # extraction / forward maps of the Theorem 3 instance
+    thm3_seconds: float = 0.0
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def _validate_theorem2(result: Validation, formula: Formula, model: dict[int, bool] | None,
+                       solver: str, split: bool, order: int | None) -> None:
+    start = time.perf_counter()
+    gadget = nishio_gadget(formula, order)
+    result.order, result.cells = gadget.order, gadget.cells.count()
+    with PlacementModel(gadget.cells, solver, split) as placements:
+        placement = placements.find()
+    result.placement_found = placement is not None
+    if result.placement_found != result.satisfiable:
+        result.problems.append(f"formula {'satisfiable' if result.satisfiable else 'unsatisfiable'}"
+                               f" but S {'contains' if placement else 'has no'} valid placement")
+    if placement is not None:
+        try:
+            extraction = assignment_from_placement(gadget, placement)
+            result.extraction_ok = formula.is_satisfied_by(extraction.assignment)
+        except GadgetError as exc:
+            result.extraction_ok = False
+            result.problems.append(f"extraction: {exc}")
+    if model is not None:
+        try:
+            forward = placement_from_assignment(gadget, model)
+            back = assignment_from_placement(gadget, forward).assignment
+            result.forward_ok = (is_valid_placement(forward, gadget.shape, gadget.cells)
+                                 and all(back[v] == model[v] for v in gadget.variables))
+        except GadgetError as exc:
+            result.forward_ok = False
+            result.problems.append(f"forward map: {exc}")
+        if not result.forward_ok and not result.problems:
+            result.problems.append("forward map: the round trip changed the assignment")
+    result.seconds = time.perf_counter() - start
+
+
+def _validate_theorem3(result: Validation, formula: Formula, model: dict[int, bool] | None,
+                       solver: str, split: bool) -> None:
+    start = time.perf_counter()
+    instance, gadget = theorem3_gadget(formula)
+    result.thm3_order, result.thm3_cells = gadget.order, gadget.cells.count()
+    false_cells = v0_false_cells(instance, gadget)
+    checks = []
+    with PlacementModel(gadget.cells, solver, split) as placements:
+        any_placement = placements.find()
+        through_false = placements.find(false_cells[0]) if false_cells else any_placement
+    result.thm3_nonempty = any_placement is not None
+    result.thm3_v0_false = through_false is not None
+    if not result.thm3_nonempty:
+        result.problems.append("Theorem 3: Nishio(S') is empty")
+    if result.thm3_v0_false != result.satisfiable:
+        are = "are" if through_false else "are not"
+        answer = "satisfiable" if result.satisfiable else "unsatisfiable"
+        result.problems.append(f"Theorem 3: v0's false cells {are} in Nishio(S') but the "
+                               f"formula is {answer}")
+    try:
+        if through_false is not None:
+            chosen = set(through_false)
+            extraction = assignment_from_placement(gadget, through_false)
+            checks.append(all(cell in chosen for cell in false_cells))
+            checks.append(formula.is_satisfied_by(instance.restrict(extraction.assignment)))
+        all_false = {v: False for v in range(1, formula.num_vars + 1)}
+        lifted = [instance.lift(all_false, True)]
+        if model is not None:
+            lifted.append(instance.lift(model, False))
+        for assignment in lifted:
+            forward = placement_from_assignment(gadget, assignment)
+            checks.append(is_valid_placement(forward, gadget.shape, gadget.cells))
+    except GadgetError as exc:
+        checks.append(False)
+        result.problems.append(f"Theorem 3: {exc}")
+    result.thm3_checks_ok = all(checks)
+    if not result.thm3_checks_ok and not any(p.startswith("Theorem 3: ") for p in result.problems):
+        result.problems.append("Theorem 3: an extraction or forward-map check failed")
+    result.thm3_seconds = time.perf_counter() - start
+
+
+def validate_formula(formula: Formula, name: str = "formula",
+                     variants: Sequence[str] = ("thm2", "thm3"), solver: str = DEFAULT_SOLVER,
+                     split: bool = True, order: int | None = None) -> Validation:
+    """Run the closed loop on one formula.
+
+    Theorem 2: satisfiable (SAT solver on the formula) ⇔ S contains a valid placement
+    (placement model); a found placement decodes to a satisfying assignment; the solver's
+    assignment maps forward to a valid placement inside S and decodes back to itself.
+    Theorem 3: Nishio(S') ≠ ∅; v0's false cells lie in a placement ⇔ satisfiable; that
+    placement holds all of them and decodes to a satisfying assignment of the original; the
+    v0-true and (if satisfiable) v0-false lifts map forward to valid placements.
+    """
+    model = formula_model(formula, solver)
+    result = Validation(name, formula.num_vars, formula.num_clauses, model is not None)
+    if "thm2" in variants:
+        _validate_theorem2(result, formula, model, solver, split, order)
+    if "thm3" in variants:
+        _validate_theorem3(result, formula, model, solver, split)
+    return result
