@@ -1,0 +1,228 @@
+"""Labelled graphs in files: a plain edge list (read and write), DOT and GraphML (write).
+
+**Edge-list format** (``.txt``)::
+
+    # comment lines start with '#'
+    directed p=p q=q          <- header: 'directed' or 'undirected', then optional p=NAME q=NAME
+    p x1:in 1                 <- an edge: TAIL HEAD LABEL (three names without spaces)
+    lonely                    <- a vertex without edges: one name alone on a line
+
+The header is the first line that is not a comment or blank. ``p=`` and ``q=`` name two
+special vertices (the ends of the path in the Theorem 4 gadget); they are vertices of the
+graph even without edges. Names are any tokens without whitespace; labels are tokens too
+(the gadget uses 0 and 1). Errors name the file and line. Writing is streamed and atomic.
+
+**DOT** (:func:`write_dot`): Graphviz text, p and q drawn as double circles, labels on the
+arcs (0-arcs dashed, in the two-label case), an optional set of arcs highlighted (e.g. a
+path found). **GraphML** (:func:`write_graphml`): plain XML that networkx, yEd, Gephi read;
+each edge has a ``label`` attribute, each node a ``role`` (p / q / empty).
+:func:`to_networkx` returns a networkx multigraph (networkx is optional: ``pip install
+sudoku-bridge[graphs]``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Hashable, Iterable, Sequence
+from xml.sax.saxutils import escape, quoteattr
+
+import numpy as np
+
+from reductions.errors import UserError, reading
+from reductions.labelled_graph import GraphError, LabelledGraph
+
+from .atomic import atomic_write
+
+CHUNK = 65_536
+
+
+class EdgeListError(UserError):
+    """A malformed edge-list file; the message names the file and line."""
+
+
+@dataclass(frozen=True)
+class EdgeListFile:
+    """A graph read from a file, with its special vertices p and q (ids, or None)."""
+
+    graph: LabelledGraph
+    p: int | None = None
+    q: int | None = None
+
+
+# ----------------------------------------------------------------------------- edge list
+
+def parse_labelled_edges(lines: Iterable[str], name: str = "<edges>") -> EdgeListFile:
+    """Parse the edge-list format from lines of text."""
+    vertex_ids: dict[str, int] = {}
+    label_ids: dict[str, int] = {}
+    tails: list[int] = []
+    heads: list[int] = []
+    labels: list[int] = []
+    directed: bool | None = None
+    ends: dict[str, str] = {}
+    for number, raw in enumerate(lines, start=1):
+        tokens = raw.split()
+        if not tokens or tokens[0].startswith("#"):
+            continue
+        if directed is None:
+            directed, ends = _parse_header(tokens, name, number)
+            for key in ("p", "q"):
+                if key in ends:
+                    vertex_ids.setdefault(ends[key], len(vertex_ids))
+            continue
+        if len(tokens) == 3:
+            tail, head, label = tokens
+            tails.append(vertex_ids.setdefault(tail, len(vertex_ids)))
+            heads.append(vertex_ids.setdefault(head, len(vertex_ids)))
+            labels.append(label_ids.setdefault(label, len(label_ids)))
+        elif len(tokens) == 1:
+            vertex_ids.setdefault(tokens[0], len(vertex_ids))
+        else:
+            raise EdgeListError(f"{name} line {number}: expected 'TAIL HEAD LABEL' (or one "
+                                f"vertex name), found {len(tokens)} fields: {raw.strip()[:60]!r}")
+    if directed is None:
+        raise EdgeListError(f"{name}: no header line ('directed' or 'undirected')")
+    graph = LabelledGraph(len(vertex_ids), np.array(tails, dtype=np.int64),
+                          np.array(heads, dtype=np.int64), np.array(labels, dtype=np.int64),
+                          directed, tuple(vertex_ids), tuple(label_ids))
+    p = vertex_ids[ends["p"]] if "p" in ends else None
+    q = vertex_ids[ends["q"]] if "q" in ends else None
+    return EdgeListFile(graph, p, q)
+
+
+def _parse_header(tokens: list[str], name: str, number: int) -> tuple[bool, dict[str, str]]:
+    kind = tokens[0].lower()
+    if kind not in ("directed", "undirected"):
+        raise EdgeListError(f"{name} line {number}: expected the header 'directed' or "
+                            f"'undirected' (optionally with p=NAME q=NAME), found "
+                            f"{' '.join(tokens)[:60]!r}")
+    ends: dict[str, str] = {}
+    for token in tokens[1:]:
+        key, sep, value = token.partition("=")
+        if not sep or key not in ("p", "q") or not value:
+            raise EdgeListError(f"{name} line {number}: header field {token!r} is not "
+                                f"p=NAME or q=NAME")
+        if key in ends:
+            raise EdgeListError(f"{name} line {number}: {key}= given twice")
+        ends[key] = value
+    return kind == "directed", ends
+
+
+def read_labelled_edges(path: str | Path) -> EdgeListFile:
+    """Read an edge-list file; errors name the file and line."""
+    with reading(path, EdgeListError), open(path, encoding="utf-8") as handle:
+        return parse_labelled_edges(handle, str(path))
+
+
+def _token(name: Hashable, what: str) -> str:
+    text = str(name)
+    if not text or any(ch.isspace() for ch in text) or text.startswith("#"):
+        raise GraphError(f"{what} {text!r} cannot be written to an edge list: names must be "
+                         f"non-empty, without spaces, and not start with '#'")
+    return text
+
+
+def write_labelled_edges(path: str | Path, graph: LabelledGraph, p: int | None = None,
+                         q: int | None = None, comments: Iterable[str] = ()) -> None:
+    """Write ``graph`` in the edge-list format (atomic, streamed in chunks)."""
+    vertex_text = [_token(graph.vertex_name(v), "vertex") for v in range(graph.num_vertices)]
+    label_text = [_token(graph.label_name(x), "label") for x in range(graph.num_labels)]
+    header = "directed" if graph.directed else "undirected"
+    if p is not None:
+        header += f" p={vertex_text[p]}"
+    if q is not None:
+        header += f" q={vertex_text[q]}"
+    has_edge = bytearray(graph.num_vertices)
+    for v in graph.tails.tolist() + graph.heads.tolist():
+        has_edge[v] = 1
+    with atomic_write(path) as out:
+        for line in comments:
+            out.write(f"# {line}\n" if line else "#\n")
+        out.write(header + "\n")
+        for v in range(graph.num_vertices):
+            if not has_edge[v] and v not in (p, q):
+                out.write(vertex_text[v] + "\n")
+        for start in range(0, graph.num_edges, CHUNK):
+            stop = start + CHUNK
+            out.write("".join(
+                f"{vertex_text[t]} {vertex_text[h]} {label_text[x]}\n"
+                for t, h, x in zip(graph.tails[start:stop].tolist(),
+                                   graph.heads[start:stop].tolist(),
+                                   graph.labels[start:stop].tolist())))
+
+
+# ----------------------------------------------------------------------------- DOT, GraphML
+
+def _dot_id(name: Hashable) -> str:
+    return '"' + str(name).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _highlighted_edges(graph: LabelledGraph, arcs: Iterable[int]) -> set[int]:
+    edge = graph.arcs().edge
+    return {int(edge[a]) for a in arcs}
+
+
+def write_dot(path: str | Path, graph: LabelledGraph, p: int | None = None, q: int | None = None,
+              highlight: Sequence[int] = (), title: str | None = None) -> None:
+    """Write Graphviz DOT; ``highlight`` is a set of arcs (e.g. a path) drawn bold red."""
+    marked = _highlighted_edges(graph, highlight)
+    two_labels = {str(graph.label_name(x)) for x in range(graph.num_labels)} <= {"0", "1"}
+    arrow = "->" if graph.directed else "--"
+    with atomic_write(path) as out:
+        out.write(f"{'digraph' if graph.directed else 'graph'} G {{\n")
+        if title:
+            out.write(f"  label={_dot_id(title)};\n  labelloc=t;\n")
+        out.write("  rankdir=LR;\n  node [shape=circle, fontsize=10];\n"
+                  "  edge [fontsize=9];\n")
+        for v in range(graph.num_vertices):
+            shape = ", shape=doublecircle" if v in (p, q) else ""
+            out.write(f"  {_dot_id(graph.vertex_name(v))} [label="
+                      f"{_dot_id(graph.vertex_name(v))}{shape}];\n")
+        for e in range(graph.num_edges):
+            tail, head, label = graph.edge_names(e)
+            style = [f"label={_dot_id(label)}"]
+            if two_labels and str(label) == "0":
+                style.append("style=dashed")
+            if e in marked:
+                style.append("color=red, penwidth=2.5")
+            out.write(f"  {_dot_id(tail)} {arrow} {_dot_id(head)} [{', '.join(style)}];\n")
+        out.write("}\n")
+
+
+def write_graphml(path: str | Path, graph: LabelledGraph, p: int | None = None,
+                  q: int | None = None) -> None:
+    """Write GraphML (node ids are the vertex names; edges carry ``label``)."""
+    with atomic_write(path) as out:
+        out.write('<?xml version="1.0" encoding="UTF-8"?>\n'
+                  '<graphml xmlns="http://graphml.graphdrawing.org/xmlns">\n'
+                  '  <key id="label" for="edge" attr.name="label" attr.type="string"/>\n'
+                  '  <key id="role" for="node" attr.name="role" attr.type="string"/>\n'
+                  f'  <graph id="G" edgedefault="{"directed" if graph.directed else "undirected"}"'
+                  '>\n')
+        for v in range(graph.num_vertices):
+            role = "p" if v == p else "q" if v == q else ""
+            out.write(f'    <node id={quoteattr(str(graph.vertex_name(v)))}>'
+                      f'<data key="role">{role}</data></node>\n')
+        for e in range(graph.num_edges):
+            tail, head, label = graph.edge_names(e)
+            out.write(f'    <edge id="e{e}" source={quoteattr(str(tail))} '
+                      f'target={quoteattr(str(head))}><data key="label">'
+                      f'{escape(str(label))}</data></edge>\n')
+        out.write("  </graph>\n</graphml>\n")
+
+
+def to_networkx(graph: LabelledGraph):
+    """The graph as a networkx MultiDiGraph / MultiGraph (nodes by name, edge attribute
+    ``label``). Needs networkx (optional)."""
+    try:
+        import networkx as nx
+    except ImportError:
+        raise UserError("networkx is not installed (pip install "
+                        "'sudoku-bridge[graphs]')") from None
+    result = nx.MultiDiGraph() if graph.directed else nx.MultiGraph()
+    result.add_nodes_from(graph.vertex_name(v) for v in range(graph.num_vertices))
+    for e in range(graph.num_edges):
+        tail, head, label = graph.edge_names(e)
+        result.add_edge(tail, head, key=e, label=label)
+    return result

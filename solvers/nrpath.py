@@ -1,0 +1,343 @@
+"""Exact search for simple nonrepetitive paths and cycles: a SAT model and a brute force.
+
+Finding a simple nonrepetitive path in a labelled digraph is NP-complete (Eppstein 2005,
+Theorem 4; ``reductions.nrpath_gadget``), so the exact check is a SAT model.
+
+**SAT model** (:func:`path_model`). One variable per arc (1 = the arc is used) and:
+
+* every vertex v other than p and q: a variable ``used(v)`` with exactly one of
+  ``in-arcs(v) ∪ {¬used(v)}`` and exactly one of ``out-arcs(v) ∪ {¬used(v)}`` — i.e. at most
+  one arc in, at most one out, and in = out (``CardEnc.equals`` with ``vpool``);
+* path version: exactly one arc leaves p and none enters it; exactly one enters q and none
+  leaves it. The used arcs form one p → q path plus possibly vertex-disjoint cycles; those
+  cycles obey the same label rule and do no harm: the answer is decoded by following arcs
+  from p, and it is a simple nonrepetitive path by itself;
+* cycle version (an arc e = u → w must be on the cycle): the unit clause e and in = out ≤ 1
+  at every vertex. The decoded cycle is the one through e, followed from w back to u; other
+  cycles in the model are ignored (they are not the answer);
+* labels: for a vertex v and label x, a variable ``in(v, x)`` implied by every in-arc of v
+  labelled x, and excluding every out-arc of v labelled x — the arc after an arc labelled x
+  must have another label. (A self-loop is thus never used: it would follow itself.)
+
+Size: one variable per arc and per vertex, plus one per (vertex, label) pair with both an
+in- and an out-arc of that label; clauses linear in the arcs (pairwise exactly-one up to 6
+literals, sequential counter above).
+
+**Brute force** (:func:`brute_force_paths`): depth-first enumeration of the simple
+nonrepetitive paths, for tiny graphs, to check the model itself.
+
+:func:`validate_formula` runs the closed loop of the 3SAT reduction on one formula:
+satisfiable (pysat on the formula) ⇔ path found (SAT model on the gadget); the extracted
+assignment satisfies the formula; the forward map gives a valid path; nr(G) finds a
+nonrepetitive (not necessarily simple) walk p → q; brute force agrees on tiny gadgets.
+Undirected graphs work too (each edge is two arcs; using both directions of one edge would
+repeat its label).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from pysat.card import CardEnc, EncType
+from pysat.formula import IDPool
+
+from reductions.formulas import Formula, example_satisfiable, example_unsatisfiable
+from reductions.labelled_graph import LabelledGraph
+from reductions.nonrepetitive import (nonrepetitive_path, simple_cycle_problems,
+                                      simple_path_problems, walk_problems)
+from reductions.nrpath_gadget import (NrPathGadget, assignment_from_cycle,
+                                      assignment_from_path, cycle_from_assignment,
+                                      expected_size, nrpath_gadget, path_from_assignment)
+
+from .outcome import WrongAnswer
+from .sat import DEFAULT_SOLVER, new_pysat_solver
+
+PAIRWISE_UP_TO = 6
+BRUTE_FORCE_ARCS = 200
+"""validate_formula also runs the brute force when the gadget has at most this many arcs."""
+
+
+# ----------------------------------------------------------------------------- SAT model
+
+@dataclass
+class PathModel:
+    """The clauses of the model and the variable of every arc (``arc_var[a]``)."""
+
+    clauses: list[list[int]]
+    arc_var: list[int]
+    pool: IDPool
+
+    @property
+    def num_vars(self) -> int:
+        return self.pool.top
+
+
+def _exactly_one(lits: list[int], pool: IDPool) -> list[list[int]]:
+    if not lits:
+        return [[]]
+    encoding = EncType.pairwise if len(lits) <= PAIRWISE_UP_TO else EncType.seqcounter
+    return CardEnc.equals(lits=lits, bound=1, vpool=pool, encoding=encoding).clauses
+
+
+def path_model(graph: LabelledGraph, p: int | None, q: int | None,
+               cycle_arc: int | None = None) -> PathModel:
+    """The model for a simple nonrepetitive p → q path (p ≠ q), or, with ``cycle_arc``
+    (and p = q = None), for a simple nonrepetitive cycle through that arc."""
+    if cycle_arc is None and (p is None or q is None or p == q):
+        raise ValueError("the path model needs two different end vertices")
+    pool = IDPool()
+    arcs = graph.arcs()
+    arc_var = [pool.id(("arc", a)) for a in range(len(arcs))]
+    outgoing, incoming = graph.adjacency()
+    clauses: list[list[int]] = []
+    for v in range(graph.num_vertices):
+        ins = [arc_var[a] for a in incoming[v]]
+        outs = [arc_var[a] for a in outgoing[v]]
+        if cycle_arc is None and v == p:
+            clauses += _exactly_one(outs, pool) + [[-x] for x in ins]
+        elif cycle_arc is None and v == q:
+            clauses += _exactly_one(ins, pool) + [[-x] for x in outs]
+        else:
+            used = pool.id(("used", v))
+            clauses += _exactly_one(ins + [-used], pool) + _exactly_one(outs + [-used], pool)
+    labels = arcs.labels.tolist()
+    for v in range(graph.num_vertices):
+        in_labels = {labels[a] for a in incoming[v]}
+        for b in outgoing[v]:
+            x = labels[b]
+            if x in in_labels:
+                clauses.append([-pool.id(("in", v, x)), -arc_var[b]])
+        out_labels = {labels[b] for b in outgoing[v]}
+        for a in incoming[v]:
+            if labels[a] in out_labels:
+                clauses.append([-arc_var[a], pool.id(("in", v, labels[a]))])
+    if cycle_arc is not None:
+        clauses.append([arc_var[cycle_arc]])
+    return PathModel(clauses, arc_var, pool)
+
+
+def _solve(model: PathModel, solver_name: str) -> set[int] | None:
+    with new_pysat_solver(solver_name, model.clauses) as solver:
+        if not solver.solve():
+            return None
+        true = {lit for lit in solver.get_model() if lit > 0}
+    return {a for a, var in enumerate(model.arc_var) if var in true}
+
+
+def _follow(graph: LabelledGraph, chosen: set[int], start: int, stop: int) -> list[int]:
+    """Follow the chosen arcs from ``start`` until ``stop`` is reached."""
+    arcs = graph.arcs()
+    successor = {int(arcs.tails[a]): a for a in chosen}
+    path = []
+    v = start
+    while v != stop:
+        if v not in successor or len(path) > len(chosen):
+            raise WrongAnswer(f"the SAT model's arcs break off at vertex "
+                              f"{graph.vertex_name(v)!r}")
+        a = successor[v]
+        path.append(a)
+        v = int(arcs.heads[a])
+    return path
+
+
+def find_simple_path(graph: LabelledGraph, p: int, q: int,
+                     solver_name: str = DEFAULT_SOLVER) -> list[int] | None:
+    """A simple nonrepetitive p → q path (arc indices, checked), or None if none exists."""
+    if p == q:
+        return []
+    chosen = _solve(path_model(graph, p, q), solver_name)
+    if chosen is None:
+        return None
+    path = _follow(graph, chosen, p, q)
+    problems = simple_path_problems(graph, path, p, q)
+    if problems:
+        raise WrongAnswer("the SAT model gave an invalid path: " + "; ".join(problems[:3]))
+    return path
+
+
+def find_simple_cycle(graph: LabelledGraph, arc: int,
+                      solver_name: str = DEFAULT_SOLVER) -> list[int] | None:
+    """A simple nonrepetitive cycle starting with ``arc`` (checked), or None."""
+    chosen = _solve(path_model(graph, None, None, cycle_arc=arc), solver_name)
+    if chosen is None:
+        return None
+    arcs = graph.arcs()
+    head, tail = int(arcs.heads[arc]), int(arcs.tails[arc])
+    cycle = [arc] + (_follow(graph, chosen - {arc}, head, tail) if head != tail else [])
+    problems = simple_cycle_problems(graph, cycle)
+    if problems:
+        raise WrongAnswer("the SAT model gave an invalid cycle: " + "; ".join(problems[:3]))
+    return cycle
+
+
+# ----------------------------------------------------------------------------- brute force
+
+def brute_force_paths(graph: LabelledGraph, p: int, q: int, first_label_not: int | None = None,
+                      last_label_not: int | None = None) -> Iterator[list[int]]:
+    """Every simple nonrepetitive p → q path (p ≠ q), optionally with the first / last arc
+    not labelled as given. Exponential: for tiny graphs only."""
+    outgoing, _ = graph.adjacency()
+    arcs = graph.arcs()
+    heads, labels = arcs.heads.tolist(), arcs.labels.tolist()
+    path: list[int] = []
+    on_path = {p}
+    # Explicit stack of iterators over the arcs still to try at each depth.
+    stack = [iter(outgoing[p])]
+    while stack:
+        a = next(stack[-1], None)
+        if a is None:
+            stack.pop()
+            if path:
+                on_path.discard(heads[path.pop()])
+            continue
+        h, x = heads[a], labels[a]
+        if h in on_path:
+            continue
+        if path and labels[path[-1]] == x:
+            continue
+        if not path and x == first_label_not:
+            continue
+        if h == q:
+            if x != last_label_not:
+                yield path + [a]
+            continue
+        path.append(a)
+        on_path.add(h)
+        stack.append(iter(outgoing[h]))
+
+
+def brute_force_path(graph: LabelledGraph, p: int, q: int) -> list[int] | None:
+    if p == q:
+        return []
+    return next(brute_force_paths(graph, p, q), None)
+
+
+def brute_force_cycle(graph: LabelledGraph, arc: int) -> list[int] | None:
+    """A simple nonrepetitive cycle through ``arc`` = u → w: ``arc`` then a simple path
+    w → u whose first and last labels differ from ``arc``'s."""
+    arcs = graph.arcs()
+    tail, head, label = int(arcs.tails[arc]), int(arcs.heads[arc]), int(arcs.labels[arc])
+    if tail == head:
+        return None  # a loop alone follows itself: its label repeats
+    rest = next(brute_force_paths(graph, head, tail, label, label), None)
+    return None if rest is None else [arc] + rest
+
+
+# ----------------------------------------------------------------------------- validation
+
+def fixed_formulas() -> list[tuple[str, Formula]]:
+    """Small fixed formulas covering the special cases: clauses of 1–3 literals, a variable
+    without occurrences, pure literals, no clauses, no variables; both answers."""
+    return [
+        ("example-sat", example_satisfiable()),
+        ("example-unsat", example_unsatisfiable()),
+        ("mixed-widths-sat", Formula.of([(1,), (-1, 2), (2, -3, 4), (-4, -2, 3)], 5)),
+        ("units-unsat", Formula.of([(1,), (-1, 2), (-2,)], 2)),
+        ("pure-literal-sat", Formula.of([(1, 2, 3), (1, -2, 3), (1, 2, -3)], 3)),
+        ("pair-unsat", Formula.of([(1, 2), (1, -2), (-1, 2), (-1, -2)], 2)),
+        ("no-clauses-sat", Formula(3, ())),
+        ("empty-sat", Formula(0, ())),
+    ]
+
+
+def formula_satisfiable(formula: Formula, solver_name: str = DEFAULT_SOLVER
+                        ) -> tuple[bool, ...] | None:
+    """A satisfying assignment (pysat), or None if the formula is unsatisfiable."""
+    with new_pysat_solver(solver_name, [list(c) for c in formula.clauses]) as solver:
+        if not solver.solve():
+            return None
+        model = set(solver.get_model() or [])
+    values = tuple(v in model for v in range(1, formula.num_vars + 1))
+    if not formula.is_satisfied_by(values):
+        raise WrongAnswer("pysat returned an assignment that does not satisfy the formula")
+    return values
+
+
+@dataclass
+class FormulaCheck:
+    """The closed loop on one formula (see :func:`validate_formula`)."""
+
+    name: str
+    num_vars: int
+    num_clauses: int
+    vertices: int
+    arcs: int
+    size_as_expected: bool
+    satisfiable: bool
+    path_found: bool
+    extraction_ok: bool | None        # None: no path to extract from
+    forward_ok: bool | None           # None: formula unsatisfiable
+    walk_found: bool                  # nr(G) found a nonrepetitive p → q walk
+    walk_simple: bool | None
+    brute_force_agrees: bool | None   # None: too big for the brute force
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return (self.size_as_expected and self.satisfiable == self.path_found
+                and self.extraction_ok is not False and self.forward_ok is not False
+                and self.walk_found and self.brute_force_agrees is not False
+                and (self.satisfiable or self.walk_simple is False))
+
+
+def validate_formula(formula: Formula, name: str = "formula", cycle: bool = False,
+                     solver_name: str = DEFAULT_SOLVER,
+                     brute_force_arcs: int = BRUTE_FORCE_ARCS) -> FormulaCheck:
+    """Build the gadget and check the reduction both ways on one formula."""
+    seconds: dict[str, float] = {}
+    start = time.perf_counter()
+    gadget: NrPathGadget = nrpath_gadget(formula, cycle)
+    graph = gadget.graph
+    seconds["build"] = time.perf_counter() - start
+
+    start = time.perf_counter()
+    assignment = formula_satisfiable(formula, solver_name)
+    seconds["formula_sat"] = time.perf_counter() - start
+
+    forward_ok = None
+    if assignment is not None:
+        if cycle:
+            cycle_arcs = cycle_from_assignment(gadget, assignment)
+            forward_ok = not simple_cycle_problems(graph, cycle_arcs)
+        else:
+            path = path_from_assignment(gadget, assignment)
+            forward_ok = not simple_path_problems(graph, path, gadget.p, gadget.q)
+
+    start = time.perf_counter()
+    if cycle:
+        found = find_simple_cycle(graph, gadget.cycle_arc, solver_name)
+    else:
+        found = find_simple_path(graph, gadget.p, gadget.q, solver_name)
+    seconds["path_sat"] = time.perf_counter() - start
+    extraction_ok = None
+    if found is not None:
+        values = (assignment_from_cycle(gadget, found) if cycle
+                  else assignment_from_path(gadget, found))
+        extraction_ok = formula.is_satisfied_by(values)
+
+    start = time.perf_counter()
+    walk = nonrepetitive_path(graph, gadget.p, gadget.q)
+    seconds["nr_walk"] = time.perf_counter() - start
+    walk_simple = None
+    if walk is not None:
+        if walk_problems(graph, walk):
+            raise WrongAnswer("nr(G) returned a walk that is not nonrepetitive")
+        walk_simple = not simple_path_problems(graph, walk, gadget.p, gadget.q)
+
+    brute = None
+    if graph.num_arcs <= brute_force_arcs:
+        start = time.perf_counter()
+        if cycle:
+            exists = brute_force_cycle(graph, gadget.cycle_arc) is not None
+        else:
+            exists = brute_force_path(graph, gadget.p, gadget.q) is not None
+        brute = exists == (found is not None)
+        seconds["brute_force"] = time.perf_counter() - start
+
+    return FormulaCheck(name, formula.num_vars, formula.num_clauses, graph.num_vertices,
+                        graph.num_arcs,
+                        (graph.num_vertices, graph.num_arcs) == expected_size(formula, cycle),
+                        assignment is not None, found is not None, extraction_ok, forward_ok,
+                        walk is not None, walk_simple, brute, seconds)
