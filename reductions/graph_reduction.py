@@ -1,0 +1,539 @@
+"""Degree-2 reduction of an undirected Hamiltonian-cycle instance (Haythorpe 2016, §7).
+
+Both edges of a degree-2 vertex must be on every Hamiltonian cycle ("forced"). The paper's
+two rules, applied until nothing changes:
+
+1. two adjacent degree-2 vertices merge into one (they are walked consecutively);
+2. a vertex with two degree-2 neighbours loses all its other edges (its two cycle edges are
+   already known); this makes new degree-2 vertices, and so on.
+
+and one more, on by default (``closing=False`` gives the paper's rules alone):
+
+3. a maximal path of degree-2 vertices with outer neighbours p and q is walked p → … → q by
+   every Hamiltonian cycle, so an edge p–q would close a cycle that misses the rest of the
+   graph: it is removed (unless the path, p and q are all the vertices). On the 3-split of a
+   digraph this is the familiar "a forced arc u→v rules out v→u" and more.
+
+The same facts prove that no Hamiltonian cycle exists when: a vertex has degree < 2; a vertex
+has three or more degree-2 neighbours (three forced edges); degree-2 vertices close a ring that
+misses vertices; the remaining graph is disconnected. When the remaining edges form one cycle
+through every vertex, the reduction has *found* the Hamiltonian cycle (status ``solved``).
+
+How it runs (numpy, no Python object per vertex or edge). Rule 2 is propagated on the original
+numbering one frontier at a time (vertices whose degree changed, and neighbours of vertices
+that just reached degree 2), so each round costs time proportional to its frontier. Rule 3
+needs the outer ends of every path of degree-2 vertices; they are kept incrementally
+(:class:`_ChainEnds`: only path ends are remembered, and new degree-2 vertices can only extend
+paths at their ends), each update ranked by pointer jumping over a small compressed graph.
+Rules 2 and 3 alternate until neither applies; then rule 1 is applied at once: every maximal
+path of degree-2 vertices becomes one vertex (a *group*), its members ordered by list ranking.
+The fixpoint does not depend on the order: deleting an edge never makes another deletion
+wrong, and merging leaves degrees unchanged.
+
+Size: at most the input; every reduced vertex is a group of original vertices (a path, in
+walking order), every reduced edge is an original edge between the ends of two groups. The
+result has exactly the same Hamiltonian cycles (tested against brute force on random graphs):
+rules 2 and 3 remove only edges no cycle uses, rule 1 only contracts paths every cycle walks.
+:func:`expand_tour` maps a tour of the reduced graph back to the original graph (each group
+walked in the direction its end edges require, then checked); :func:`compress_tour` is the
+forward map.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .hcp import HcpError, hamiltonian_cycle_problem
+
+REDUCED, NO_CYCLE, SOLVED = "reduced", "no cycle", "solved"
+
+
+@dataclass(frozen=True)
+class Reduction:
+    """Outcome of :func:`reduce_degree_two`.
+
+    ``status``: ``reduced`` (a smaller equivalent graph), ``no cycle`` (proved: ``reason``
+    says why; the graph fields are then empty) or ``solved`` (the remaining edges are one
+    Hamiltonian cycle, ``forced_tour``; the reduced graph is then a triangle of three groups).
+    Group g is ``members[group_start[g]:group_start[g+1]]``, a path in walking order;
+    ``end_groups[g]`` are the groups adjacent to its first and last member (−1 for a single
+    vertex).
+    """
+
+    status: str
+    reason: str | None
+    num_vertices: int
+    edges: np.ndarray
+    group_start: np.ndarray
+    members: np.ndarray
+    end_groups: np.ndarray
+    original_vertices: int
+    original_edges: np.ndarray
+    rounds: int = 0
+    deleted_edges: int = 0
+    forced_tour: np.ndarray | None = None
+
+    @property
+    def infeasible(self) -> bool:
+        return self.status == NO_CYCLE
+
+    @property
+    def num_edges(self) -> int:
+        return len(self.edges)
+
+    def group(self, g: int) -> np.ndarray:
+        return self.members[self.group_start[g]:self.group_start[g + 1]]
+
+    def group_of(self) -> np.ndarray:
+        """Array: original vertex → its reduced vertex."""
+        out = np.empty(self.original_vertices, dtype=np.int64)
+        out[self.members] = np.repeat(np.arange(self.num_vertices), np.diff(self.group_start))
+        return out
+
+
+def _no_cycle(reason: str, n: int, edges: np.ndarray, rounds: int = 0,
+              deleted: int = 0) -> Reduction:
+    empty = np.zeros((0, 2), dtype=np.int64)
+    return Reduction(NO_CYCLE, reason, 0, empty, np.zeros(1, dtype=np.int64),
+                     np.zeros(0, dtype=np.int64), empty, n, edges, rounds, deleted)
+
+
+def _unique(values: np.ndarray) -> np.ndarray:
+    """Sorted distinct values (by sorting: faster here than numpy's hash-based unique)."""
+    values = np.sort(values)
+    if values.size:
+        values = values[np.concatenate(([True], values[1:] != values[:-1]))]
+    return values
+
+
+def _ragged_ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Concatenation of ``arange(s, s + c)`` for each (s, c)."""
+    total = int(counts.sum())
+    shift = np.repeat(starts - (np.cumsum(counts) - counts), counts)
+    return np.arange(total, dtype=np.int64) + shift
+
+
+def component_labels(num_vertices: int, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """Connected components: each vertex gets the smallest vertex id of its component.
+
+    Vectorised hooking and pointer jumping (each pass hooks every root onto the smallest
+    neighbouring root, then shortcuts all pointers), a few passes for these graphs.
+    """
+    label = np.arange(num_vertices, dtype=np.int64)
+    while True:
+        lu, lv = label[u], label[v]
+        differ = lu != lv
+        if not differ.any():
+            return label
+        lo = np.minimum(lu[differ], lv[differ])
+        hi = np.maximum(lu[differ], lv[differ])
+        np.minimum.at(label, hi, lo)
+        while True:
+            jumped = label[label]
+            if np.array_equal(jumped, label):
+                break
+            label = jumped
+
+
+class _ForcedEdges:
+    """The graph being reduced: live edges and degrees on the original numbering, with an
+    incidence table (CSR) to reach the edges of any set of vertices at once."""
+
+    def __init__(self, n: int, edges: np.ndarray, describe):
+        m = len(edges)
+        self.n, self.edges, self.describe = n, edges, describe
+        self.u, self.v = edges[:, 0], edges[:, 1]
+        ends = np.concatenate([self.u, self.v])
+        order = np.argsort(ends, kind="stable")
+        self.inc_nbr = np.concatenate([self.v, self.u])[order]
+        self.inc_edge = np.concatenate([np.arange(m), np.arange(m)])[order]
+        self.start = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(ends, minlength=n), out=self.start[1:])
+        self.deg = np.diff(self.start)
+        self.alive = np.ones(m, dtype=bool)
+        self.rounds = self.deleted = 0
+        keys = np.minimum(self.u, self.v) * n + np.maximum(self.u, self.v)
+        self.key_order = np.argsort(keys)                 # to look edges up by endpoints
+        self.sorted_keys = keys[self.key_order]
+        self.new_two = [np.flatnonzero(self.deg == 2)]   # degree-2 vertices not yet seen
+
+    def incidences(self, vertices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(position in ``vertices``, incidence index) of every incidence of ``vertices``."""
+        counts = self.start[vertices + 1] - self.start[vertices]
+        return (np.repeat(np.arange(vertices.size), counts),
+                _ragged_ranges(self.start[vertices], counts))
+
+    def delete(self, dead: np.ndarray) -> tuple[str | None, np.ndarray]:
+        """Remove edges; returns (reason there is no cycle, or None; vertices to look at)."""
+        self.alive[dead] = False
+        self.deleted += dead.size
+        touched_ends = np.concatenate([self.u[dead], self.v[dead]])
+        np.subtract.at(self.deg, touched_ends, 1)
+        touched = _unique(touched_ends)
+        low = touched[self.deg[touched] < 2]
+        if low.size:
+            return (f"vertex {self.describe(int(low[0]))} is left with degree "
+                    f"{self.deg[low[0]]} after removing edges no cycle can use"), touched
+        # A vertex that drops to degree 2 changes its neighbours' count of forced edges.
+        became2 = touched[self.deg[touched] == 2]
+        self.new_two.append(became2)
+        _, idx = self.incidences(became2)
+        nbrs = self.inc_nbr[idx][self.alive[self.inc_edge[idx]]]
+        return None, _unique(np.concatenate([touched, nbrs]))
+
+    def propagate(self, frontier: np.ndarray) -> str | None:
+        """Rule 2 until nothing changes; the reason there is no cycle, or None."""
+        while frontier.size:
+            self.rounds += 1
+            big = frontier[self.deg[frontier] > 2]
+            at, idx = self.incidences(big)
+            e = self.inc_edge[idx]
+            live = self.alive[e]
+            forced = live & (self.deg[self.inc_nbr[idx]] == 2)
+            fcount = np.bincount(at[forced], minlength=big.size)
+            if np.any(fcount > 2):
+                bad = int(big[np.flatnonzero(fcount > 2)[0]])
+                return (f"vertex {self.describe(bad)} has {fcount.max()} neighbours of degree "
+                        f"2 (each of those edges must be on the cycle)")
+            dead = _unique(e[live & ~forced & (fcount == 2)[at]])
+            if dead.size == 0:
+                return None
+            reason, frontier = self.delete(dead)
+            if reason:
+                return reason
+        return None
+
+    def live_neighbours(self, vertices: np.ndarray) -> np.ndarray:
+        """``(len, 2)``: the two live neighbours of each degree-2 vertex given."""
+        _, idx = self.incidences(vertices)
+        return self.inc_nbr[idx][self.alive[self.inc_edge[idx]]].reshape(-1, 2)
+
+    def closing_edges(self, p: np.ndarray, q: np.ndarray, length: np.ndarray) -> np.ndarray:
+        """Rule 3: live edges joining the outer ends p, q of a chain (p–chain–q–p would close
+        a cycle missing the rest of the graph), unless chain, p and q are all vertices."""
+        short = length + 2 < self.n
+        p, q = p[short], q[short]
+        wanted = np.minimum(p, q) * self.n + np.maximum(p, q)
+        keys = self.sorted_keys
+        if keys.size == 0 or wanted.size == 0:
+            return np.zeros(0, dtype=np.int64)
+        pos = np.minimum(np.searchsorted(keys, wanted), keys.size - 1)
+        found = self.key_order[pos[keys[pos] == wanted]]
+        return _unique(found[self.alive[found]])
+
+
+def _list_ranking(succ: np.ndarray, dist: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
+    """Pointer jumping: ``succ`` (a terminal points to itself) and ``dist`` (weight to the
+    successor's head) → (last element reached, total weight to it, converged). Elements on
+    a cycle never reach a terminal: then converged is False."""
+    for _ in range(int(np.ceil(np.log2(max(succ.size, 2)))) + 2):
+        jumped = succ[succ]
+        if np.array_equal(jumped, succ):
+            return succ, dist, True
+        dist = dist + dist[succ]
+        succ = jumped
+    return succ, dist, False
+
+
+class _ChainEnds:
+    """Incremental view of the chains (maximal paths of degree-2 vertices) for rule 3.
+
+    Only chain *ends* are remembered: ``mate[e]`` is the other end of e's chain and
+    ``length[e]`` its number of vertices. Vertices that reached degree 2 since the last call
+    join old chains only at their ends (an inner chain vertex has no edge to spare), so each
+    call ranks a small compressed graph: the new degree-2 vertices, the ends of the old chains
+    they touch, and one weighted edge per old chain between its ends.
+    """
+
+    def __init__(self, n: int):
+        self.was_chain = np.zeros(n, dtype=bool)
+        self.mate = np.arange(n, dtype=np.int64)
+        self.length = np.ones(n, dtype=np.int64)
+        self.pos = np.full(n, -1, dtype=np.int64)
+
+    def update(self, graph: _ForcedEdges) -> tuple[np.ndarray, ...] | str:
+        """(p, q, length) for every chain that is new or grew since the last call, or the
+        reason there is no cycle (a ring of degree-2 vertices)."""
+        fresh = _unique(np.concatenate(graph.new_two))
+        graph.new_two = []
+        fresh = fresh[~self.was_chain[fresh]]
+        empty = np.zeros(0, dtype=np.int64)
+        if fresh.size == 0:
+            return empty, empty, empty
+        chain = graph.deg == 2
+        is_fresh = np.zeros(graph.n, dtype=bool)
+        is_fresh[fresh] = True
+        fresh_nb = graph.live_neighbours(fresh)
+        touched_old = _unique(fresh_nb[self.was_chain[fresh_nb]])
+        nodes = _unique(np.concatenate([fresh, touched_old, self.mate[touched_old]]))
+        k = nodes.size
+        self.pos[nodes] = np.arange(k)
+        nb = graph.live_neighbours(nodes)                          # (k, 2)
+        old = self.was_chain[nodes][:, None]
+        inside = old & self.was_chain[nb]                          # edge inside an old chain
+        real = chain[nb] & (is_fresh[nodes][:, None] | is_fresh[nb])
+        target = np.where(inside, self.mate[nodes][:, None], np.where(real, nb, -1))
+        weight = np.where(inside, self.length[nodes][:, None] - 1, 1)
+        head = np.where(target >= 0, self.pos[np.maximum(target, 0)], -1).ravel()
+        weight = weight.ravel()
+        self.pos[nodes] = -1
+        tail = np.repeat(np.arange(k), 2)
+        exists = head >= 0
+        h = np.maximum(head, 0)
+        head_slots = head.reshape(k, 2)
+        back = (head_slots[h, 1] == tail).astype(np.int64)        # head's slot back to tail
+        nxt_slot = 2 * h + 1 - back
+        has_next = exists & (head_slots[h, 1 - back] >= 0)
+        succ = np.where(has_next, nxt_slot, np.arange(2 * k))
+        dist = np.where(has_next, weight[nxt_slot], 0)
+        last, total, converged = _list_ranking(succ, dist)
+        if not converged:
+            ring = int(nodes[tail[np.flatnonzero(last[last] != last)[0]]])
+            return (f"vertex {graph.describe(ring)} lies on a ring of degree-2 vertices that "
+                    f"misses the rest of the graph")
+        # Chain ends: nodes with at most one compressed neighbour; each path is read from
+        # the half-edge leaving its smaller end, a lone node is a chain of its own.
+        links = exists.reshape(k, 2).sum(axis=1)
+        leaving = exists & (links[tail] == 1)
+        start = nodes[tail[leaving]]
+        end = nodes[head[last[leaving]]]
+        keep = start < end
+        s, e = start[keep], end[keep]
+        steps = weight[leaving][keep] + total[leaving][keep]
+        lone = nodes[links == 0]
+        outer_of = np.where(target.reshape(k, 2) >= 0, -1, nb).max(axis=1)    # one outer nb
+        node_pos = np.searchsorted(nodes, np.concatenate([s, e]))
+        p, q = outer_of[node_pos[:s.size]], outer_of[node_pos[s.size:]]
+        lone_nb = nb[np.searchsorted(nodes, lone)]
+        p = np.concatenate([p, lone_nb[:, 0]])
+        q = np.concatenate([q, lone_nb[:, 1]])
+        length = np.concatenate([steps + 1, np.ones(lone.size, dtype=np.int64)])
+        ends_a, ends_b = np.concatenate([s, lone]), np.concatenate([e, lone])
+        self.mate[ends_a], self.mate[ends_b] = ends_b, ends_a
+        self.length[ends_a] = self.length[ends_b] = length
+        self.was_chain[fresh] = True
+        return p, q, length
+
+
+@dataclass(frozen=True)
+class _ChainWalks:
+    """Maximal paths ("chains") of degree-2 vertices, by list ranking on half-edges.
+
+    A half-edge a→b joins two chain vertices; it continues as b→c, c being the other chain
+    neighbour of b. Pointer jumping (O(log length) vectorised passes) gives each half-edge
+    ``dist``, the number of steps to the end of its path, and ``end``, the vertex there.
+    """
+
+    chain_vertices: np.ndarray
+    outer_nb: np.ndarray      # (n, 2): non-chain neighbours of chain vertices, −1 padded
+    tail: np.ndarray          # half-edges: tail, head, dist, end
+    head: np.ndarray
+    dist: np.ndarray
+    end: np.ndarray
+    reverse: np.ndarray       # index of the opposite half-edge
+
+    @staticmethod
+    def find(graph: _ForcedEdges) -> "_ChainWalks | str":
+        n = graph.n
+        chain = graph.deg == 2
+        cv = np.flatnonzero(chain)
+        k = cv.size
+        nb = graph.live_neighbours(cv)
+        is_chain_nb = chain[nb]
+        outer_nb = np.full((n, 2), -1, dtype=np.int64)
+        outer_nb[cv] = np.where(is_chain_nb, -1, nb)
+        # Chain vertices renumbered 0..k-1; half-edge 2i+s goes from chain vertex i to its
+        # s-th neighbour (a dummy, ending at once, when that neighbour is not in a chain).
+        pos = np.full(n, -1, dtype=np.int64)
+        pos[cv] = np.arange(k)
+        nbpos = np.where(is_chain_nb, pos[nb], -1)
+        tail = np.repeat(np.arange(k), 2)
+        head = nbpos.ravel()
+        real = head >= 0
+        h = np.where(real, head, 0)
+        back_slot = (nbpos[h, 1] == tail).astype(np.int64)    # head's slot back to tail
+        reverse = np.where(real, 2 * h + back_slot, -1)
+        nxt = np.where(real, nbpos[h, 1 - back_slot], -1)
+        own = np.arange(2 * k, dtype=np.int64)
+        succ = np.where(nxt >= 0, 2 * h + 1 - back_slot, own)
+        dist = (nxt >= 0).astype(np.int64)
+        succ, dist, converged = _list_ranking(succ, dist)
+        if not converged:
+            ring = int(cv[tail[np.flatnonzero(succ[succ] != succ)[0]]])
+            return (f"vertex {graph.describe(ring)} lies on a ring of degree-2 vertices that "
+                    f"misses the rest of the graph")
+        keep = np.flatnonzero(real)
+        end = cv[head[succ[keep]]]
+        return _ChainWalks(cv, outer_nb, cv[tail[keep]], cv[head[keep]], dist[keep], end,
+                           np.searchsorted(keep, reverse[keep]))
+
+    def ordered(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(members, start, outer): chain c is ``members[start[c]:start[c+1]]`` walked from
+        its smaller end; ``outer[c]`` the vertices beyond its first and last member."""
+        chosen = self.end > self.end[self.reverse]            # walk towards the larger end
+        n = self.outer_nb.shape[0]
+        key_end = np.arange(n, dtype=np.int64)                # singletons: their own id
+        key_pos = np.full(n, np.iinfo(np.int64).min)          # path starts come first
+        key_end[self.tail[chosen]] = self.end[chosen]
+        key_end[self.head[chosen]] = self.end[chosen]
+        key_pos[self.head[chosen]] = -self.dist[chosen]
+        cv = self.chain_vertices
+        order = np.lexsort((key_pos[cv], key_end[cv]))
+        members = cv[order]
+        ends_sorted = key_end[cv][order]
+        new_chain = np.ones(members.size, dtype=bool)
+        new_chain[1:] = ends_sorted[1:] != ends_sorted[:-1]
+        start = np.concatenate([np.flatnonzero(new_chain), [members.size]]).astype(np.int64)
+        firsts, lasts = members[start[:-1]], members[start[1:] - 1]
+        outer = np.stack([self.outer_nb[firsts].max(axis=1),
+                          self.outer_nb[lasts].max(axis=1)], axis=1)
+        single = firsts == lasts
+        outer[single] = self.outer_nb[firsts[single]]
+        return members, start, outer
+
+
+def reduce_degree_two(num_vertices: int, edges: np.ndarray, closing: bool = True,
+                      describe=str) -> Reduction:
+    """Apply the rules to a fixpoint (see the module docstring).
+
+    ``edges``: ``(m, 2)`` array of a simple undirected graph (no loops, no repeated edges).
+    ``closing`` adds rule 3 (not in the paper): an edge joining the two outer ends of a
+    maximal path of degree-2 vertices is removed, unless that path and its ends are the whole
+    graph. ``describe(vertex)`` names vertices in the reason given for "no cycle".
+    """
+    edges = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
+    n = num_vertices
+    graph = _ForcedEdges(n, edges, describe)
+
+    def no_cycle(reason: str) -> Reduction:
+        return _no_cycle(reason, n, edges, graph.rounds, graph.deleted)
+
+    low = np.flatnonzero(graph.deg < 2)
+    if low.size:
+        return no_cycle(f"vertex {describe(int(low[0]))} has degree {graph.deg[low[0]]}")
+    frontier = np.arange(n, dtype=np.int64)
+    chains = _ChainEnds(n)
+    while True:
+        reason = graph.propagate(frontier)
+        if reason:
+            return no_cycle(reason)
+        if np.all(graph.deg == 2):
+            break
+        grown = chains.update(graph)
+        if isinstance(grown, str):
+            return no_cycle(grown)
+        dead = graph.closing_edges(*grown) if closing else np.zeros(0, dtype=np.int64)
+        if dead.size == 0:
+            break
+        reason, frontier = graph.delete(dead)
+        if reason:
+            return no_cycle(reason)
+    keep = np.flatnonzero(graph.alive)
+    labels = component_labels(n, graph.u[keep], graph.v[keep])
+    pieces = _unique(labels).size
+    if pieces > 1:
+        return no_cycle(f"the graph falls apart into {pieces} pieces once edges no cycle "
+                        f"can use are removed")
+    if np.all(graph.deg == 2):
+        return _solved(graph)
+    walks = _ChainWalks.find(graph)
+    if isinstance(walks, str):            # cannot happen once the graph is connected
+        return no_cycle(walks)
+    return _contract(graph, *walks.ordered())
+
+
+def _contract(graph: _ForcedEdges, chain_members: np.ndarray, chain_start: np.ndarray,
+              chain_outer: np.ndarray) -> Reduction:
+    """Rule 1 at once: each chain becomes one vertex; groups numbered by smallest member."""
+    n = graph.n
+    chain = graph.deg == 2
+    singles = np.flatnonzero(~chain)
+    chain_sizes = np.diff(chain_start)
+    chain_min = (np.minimum.reduceat(chain_members, chain_start[:-1])
+                 if chain_members.size else chain_members)
+    keys = np.concatenate([chain_min, singles])
+    sizes = np.concatenate([chain_sizes, np.ones(singles.size, dtype=np.int64)])
+    block_start = np.cumsum(sizes) - sizes
+    pool = np.concatenate([chain_members, singles])
+    rank = np.argsort(keys, kind="stable")
+    counts = sizes[rank]
+    members = pool[_ragged_ranges(block_start[rank], counts)]
+    group_start = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+    num_groups = rank.size
+    group_of = np.empty(n, dtype=np.int64)
+    group_of[members] = np.repeat(np.arange(num_groups), counts)
+    live = np.flatnonzero(graph.alive)
+    u, v = graph.u[live], graph.v[live]
+    external = group_of[u] != group_of[v]
+    red_edges = np.stack([group_of[u[external]], group_of[v[external]]], axis=1)
+    end_groups = np.full((num_groups, 2), -1, dtype=np.int64)
+    position = np.empty(num_groups, dtype=np.int64)
+    position[rank] = np.arange(num_groups)
+    long = chain_sizes > 1
+    end_groups[position[np.flatnonzero(long)]] = group_of[chain_outer[long]]
+    return Reduction(REDUCED, None, num_groups, red_edges, group_start, members, end_groups,
+                     n, graph.edges, graph.rounds, graph.deleted)
+
+
+def _solved(graph: _ForcedEdges) -> Reduction:
+    """Every vertex has degree 2 and the graph is connected: it is one Hamiltonian cycle.
+    The reduced graph is a triangle of three consecutive stretches of it."""
+    n = graph.n
+    nbrs = graph.live_neighbours(np.arange(n, dtype=np.int64)).tolist()
+    tour = np.empty(n, dtype=np.int64)
+    prev, cur = -1, 0
+    for p in range(n):
+        tour[p] = cur
+        a, b = nbrs[cur]
+        prev, cur = cur, (a if a != prev else b)
+    group_start = np.array([0, n // 3, 2 * n // 3, n], dtype=np.int64)
+    red_edges = np.array([[0, 1], [1, 2], [2, 0]], dtype=np.int64)
+    end_groups = np.array([[2, 1], [0, 2], [1, 0]], dtype=np.int64)
+    return Reduction(SOLVED, None, 3, red_edges, group_start, tour.copy(), end_groups, n,
+                     graph.edges, graph.rounds, graph.deleted, forced_tour=tour)
+
+
+def expand_tour(reduction: Reduction, tour) -> np.ndarray:
+    """A tour of the reduced graph → the tour of the original graph it stands for (checked)."""
+    if reduction.infeasible:
+        raise HcpError(f"the reduced graph does not exist: {reduction.reason}")
+    tour = np.asarray(tour, dtype=np.int64)
+    problem = hamiltonian_cycle_problem(reduction.num_vertices, reduction.edges, tour, False)
+    if problem:
+        raise HcpError(f"not a Hamiltonian cycle of the reduced graph: {problem}")
+    prev = np.roll(tour, 1)
+    forward = reduction.end_groups[tour, 0] == prev
+    starts = reduction.group_start[tour]
+    counts = reduction.group_start[tour + 1] - starts
+    offsets = _ragged_ranges(np.zeros(tour.size, dtype=np.int64), counts)
+    within = np.where(np.repeat(forward, counts), offsets,
+                      np.repeat(counts - 1, counts) - offsets)
+    full = reduction.members[np.repeat(starts, counts) + within]
+    problem = hamiltonian_cycle_problem(reduction.original_vertices, reduction.original_edges,
+                                        full, False)
+    if problem:
+        raise HcpError(f"the expanded tour is not a Hamiltonian cycle of the original graph: "
+                       f"{problem}")
+    return full
+
+
+def compress_tour(reduction: Reduction, tour) -> np.ndarray:
+    """Forward map: a Hamiltonian cycle of the original graph → the reduced graph's tour
+    (every cycle survives the reduction, and walks each group consecutively)."""
+    if reduction.infeasible:
+        raise HcpError(f"the graph has no Hamiltonian cycle: {reduction.reason}")
+    groups = reduction.group_of()[np.asarray(tour, dtype=np.int64)]
+    change = groups != np.roll(groups, 1)
+    if not change.any():
+        raise HcpError("the tour lies inside one group")
+    first = int(np.flatnonzero(change)[0])
+    groups = np.roll(groups, -first)
+    change = np.roll(change, -first)
+    reduced = groups[change]
+    problem = hamiltonian_cycle_problem(reduction.num_vertices, reduction.edges, reduced,
+                                        False)
+    if problem:
+        raise HcpError(f"the tour does not survive the reduction: {problem}")
+    return reduced

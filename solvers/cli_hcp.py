@@ -1,0 +1,144 @@
+"""CLI for the Hamiltonian-cycle reduction: ``emit hcp`` and ``decode hcp``.
+
+* ``emit hcp PUZZLE [--directed|--undirected] [--triple] [--prune none|paper|peers]
+  [--reduce [--reduce-rules paper|extended]] -o FILE [--stats]`` — Haythorpe's graph of the
+  puzzle. Undirected graphs (the default) are written as TSPLIB HCP (EDGE_LIST), directed ones
+  as a plain arc list; either way a sidecar ``FILE.json`` records how to decode. ``--stats``
+  prints vertices and edges after every step beside the paper's figures.
+* ``decode hcp GRAPH TOUR`` — a tour of GRAPH (TSPLIB TOUR, or Concorde's ``-o`` output) →
+  the grid, verified against the puzzle, using GRAPH and its sidecar only.
+
+Exit codes: 0 written / decoded and valid; 1 the degree-2 reduction proved there is no
+Hamiltonian cycle (no file written); 2 bad input (including a tour that is not a Hamiltonian
+cycle of GRAPH); 4 the tour decodes to a grid that does not solve the puzzle (possible only
+with ``--prune none``, whose graph does not encode the clues).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from reductions.graph_reduction import NO_CYCLE, SOLVED
+from reductions.grid import format_grid, solution_problems
+from reductions.hcp import PRUNE_MODES, check_square
+
+from . import cli
+from .formats.sidecar import (HcpOptions, HcpPipeline, build_hcp_pipeline, load_hcp_export,
+                              write_sidecar)
+from .formats.tsplib import read_tour, write_arc_list, write_hcp
+
+
+def graph_comment(pipeline: HcpPipeline) -> str:
+    options = pipeline.options
+    steps = [f"prune {options.prune}",
+             "directed" if options.directed else "undirected 3-split"]
+    if options.triple:
+        steps.append("triple trick")
+    if options.reduce:
+        steps.append("degree-2 reduced")
+    return (f"Haythorpe Sudoku->HCP, {pipeline.puzzle.size}x{pipeline.puzzle.size} puzzle "
+            f"{format_grid(pipeline.puzzle, 'line') if pipeline.puzzle.size <= 35 else ''}; "
+            f"{', '.join(steps)}; decode with the sidecar .json")
+
+
+def print_stats(pipeline: HcpPipeline, out=None) -> None:
+    out = out or sys.stdout
+    print(f"{'stage':<38} {'vertices':>10} {'edges':>10}   paper (vertices / edges)",
+          file=out)
+    for stage in pipeline.stages:
+        paper = f"{stage.paper[0]:,} / {stage.paper[1]:,}" if stage.paper else "-"
+        print(f"{stage.name:<38} {stage.vertices:>10,} {stage.edges:>10,}   {paper}", file=out)
+        if stage.note:
+            print(f"{'':<4}{stage.note}", file=out)
+    print("paper's formulas, blank grid: directed 6N^3+5N^2+2N+2 / 19N^3+2N^2+2N+2; "
+          "undirected 18N^3+15N^2+6N+6 / 31N^3+12N^2+6N+6; triple trick 16N^3+15N^2+6N+6 / "
+          "29N^3+12N^2+6N+6", file=out)
+
+
+def run_emit_hcp(args: argparse.Namespace) -> int:
+    puzzle = cli.read_puzzle_arg(args, single=True)[0][1]
+    check_square(puzzle.shape)
+    options = HcpOptions(directed=args.directed, triple=args.triple, prune=args.prune,
+                         reduce=args.reduce, closing=args.reduce_rules == "extended")
+    pipeline = build_hcp_pipeline(puzzle, options)
+    if args.stats:
+        print_stats(pipeline)
+    if pipeline.status == NO_CYCLE:
+        print(f"no Hamiltonian cycle: {pipeline.reduction.reason} — the puzzle has no "
+              f"solution; nothing written")
+        return cli.EXIT_NO_SOLUTION
+    comment = graph_comment(pipeline)
+    if options.directed:
+        write_arc_list(args.output, pipeline.num_vertices, pipeline.edges, [comment])
+        graph_format = "arc-list"
+    else:
+        write_hcp(args.output, pipeline.num_vertices, pipeline.edges,
+                  name=f"haythorpe-{puzzle.size}x{puzzle.size}-{options.prune}",
+                  comment=comment)
+        graph_format = "tsplib-hcp"
+    side = write_sidecar(args.output, pipeline, graph_format)
+    kind = "arcs (arc list)" if options.directed else "edges (TSPLIB HCP)"
+    print(f"wrote {args.output}: {pipeline.num_vertices:,} vertices, {len(pipeline.edges):,} "
+          f"{kind}; sidecar {side}")
+    if pipeline.status == SOLVED:
+        print("note: the degree-2 reduction alone determines the Hamiltonian cycle (the graph "
+              "written is a triangle standing for it)")
+    if options.prune == "none" and puzzle.clue_count():
+        print("note: --prune none builds the blank-grid graph: the clues are not encoded")
+    return cli.EXIT_OK
+
+
+def run_decode_hcp(args: argparse.Namespace) -> int:
+    pipeline, record = load_hcp_export(args.graph)
+    order = read_tour(args.tour, pipeline.num_vertices, pipeline.edges, pipeline.directed)
+    grid = pipeline.decode(order)
+    problems = solution_problems(pipeline.puzzle, grid)
+    if problems:
+        cli.print_grid(grid)
+        for problem in problems:
+            print(f"invalid: {problem}", file=sys.stderr)
+        return cli.EXIT_MISMATCH
+    cli.print_grid(grid)
+    return cli.EXIT_OK
+
+
+def register(commands: cli.Commands) -> None:
+    emit = commands.emit.add_parser(
+        "hcp", help="Haythorpe's Hamiltonian-cycle graph (TSPLIB HCP)",
+        description="Write Haythorpe's Sudoku → Hamiltonian cycle graph of a square (N = n²) "
+                    "puzzle: TSPLIB HCP for the undirected graph, a plain arc list for the "
+                    "directed one, with a sidecar FILE.json for 'decode hcp'.")
+    emit.add_argument("puzzle", help="the puzzle (text or a file holding one)")
+    emit.add_argument("-o", "--output", required=True, help="output graph file")
+    cli.add_shape_option(emit)
+    kind = emit.add_mutually_exclusive_group()
+    kind.add_argument("--undirected", dest="directed", action="store_false",
+                      help="undirected 3-split, TSPLIB HCP (default)")
+    kind.add_argument("--directed", dest="directed", action="store_true",
+                      help="the directed graph, as an arc list ('V A' then 'tail head', "
+                           "1-based)")
+    emit.add_argument("--triple", action="store_true",
+                      help="Haythorpe's triple trick: 2N³ fewer vertices and edges")
+    emit.add_argument("--prune", choices=PRUNE_MODES, default="paper",
+                      help="clue pruning: none (blank grid, clues NOT encoded), paper (the "
+                           "twelve arc sets of §5; default), peers (all arcs of every "
+                           "(cell, digit) a clue excludes)")
+    emit.add_argument("--reduce", action="store_true",
+                      help="apply the degree-2 reduction (§7); a puzzle it proves unsolvable "
+                           "exits 1 without writing")
+    emit.add_argument("--reduce-rules", choices=["paper", "extended"], default="extended",
+                      help="paper: the paper's two rules only; extended (default): also "
+                           "remove edges closing a forced path into a short cycle")
+    emit.add_argument("--stats", action="store_true",
+                      help="print vertices/edges after every step beside the paper's figures")
+    emit.set_defaults(run=run_emit_hcp, directed=False)
+
+    decode = commands.decode.add_parser(
+        "hcp", help="decode a tour of a graph written by emit hcp",
+        description="Decode a Hamiltonian cycle of a graph written by 'emit hcp' into the "
+                    "grid, using only GRAPH and its sidecar GRAPH.json; the grid is verified "
+                    "against the puzzle.")
+    decode.add_argument("graph", help="the graph file written by emit hcp")
+    decode.add_argument("tour", help="a TSPLIB TOUR file (1-based) or Concorde's -o output")
+    decode.set_defaults(run=run_decode_hcp)

@@ -1,0 +1,381 @@
+"""TSPLIB files for Hamiltonian cycle problems: HCP graphs, tours, and plain arc lists.
+
+* :func:`write_hcp` — ``TYPE : HCP`` with ``EDGE_DATA_FORMAT : EDGE_LIST``, vertices numbered
+  1..DIMENSION, one ``u v`` per line, closed by ``-1`` and ``EOF`` (the form LKH-3 and the
+  FHCP challenge set use). Written in chunks (numbers formatted by numpy, no Python object per
+  edge) through :func:`~solvers.formats.atomic.atomic_write`.
+* :func:`read_hcp` — the same format back, strictly (errors name the file and line).
+* :func:`write_tour` / :func:`read_tour` — ``TYPE : TOUR`` files (``TOUR_SECTION``, 1-based ids,
+  ``-1``). :func:`read_tour` also accepts Concorde's solution files (``concorde -o``: the
+  count, then 0-based ids). It checks that the tour is a permutation and, given the graph,
+  that consecutive vertices (and last → first) are joined; errors name the first bad line or
+  pair.
+* :func:`write_arc_list` / :func:`read_arc_list` — a directed graph as plain text: ``#``
+  comment lines, a line ``V A``, then one ``tail head`` per line (1-based).
+
+Arrays are 0-based in memory (``(m, 2)`` int64), 1-based in files.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+from reductions.errors import UserError, read_text
+
+from .atomic import atomic_write
+
+CHUNK_ROWS = 1 << 19
+
+
+class TsplibError(UserError):
+    """A malformed TSPLIB/arc-list file or a tour that does not fit its graph."""
+
+
+# ----------------------------------------------------------------------------- writing
+
+def format_int_rows(rows: np.ndarray) -> bytes:
+    """Rows of non-negative integers as text, one line per row, fields separated by a space.
+
+    Vectorised: every number is written right-aligned in a fixed-width byte field, and the
+    padding is dropped with one boolean mask.
+    """
+    rows = np.asarray(rows, dtype=np.int64)
+    if rows.ndim == 1:
+        rows = rows[:, None]
+    k, c = rows.shape
+    if k == 0:
+        return b""
+    if rows.min() < 0:
+        raise ValueError("format_int_rows takes non-negative integers only")
+    width = len(str(int(rows.max())))
+    field = np.empty((k, c, width + 1), dtype=np.uint8)
+    ndigits = np.ones((k, c), dtype=np.int64)
+    rest = rows.copy()
+    for p in range(width - 1, -1, -1):
+        field[:, :, p] = rest % 10 + ord("0")
+        rest //= 10
+        if p:
+            ndigits += rest > 0
+    field[:, :, width] = ord(" ")
+    field[:, -1, width] = ord("\n")
+    keep = np.empty((k, c, width + 1), dtype=bool)
+    keep[:, :, :width] = np.arange(width) >= (width - ndigits)[:, :, None]
+    keep[:, :, width] = True
+    return field[keep].tobytes()
+
+
+def _header(pairs: list[tuple[str, object]]) -> bytes:
+    lines = []
+    for key, value in pairs:
+        text = " ".join(str(value).split())          # one line, no stray newlines
+        lines.append(f"{key} : {text}\n")
+    return "".join(lines).encode("utf-8")
+
+
+def write_hcp(path: str | Path, num_vertices: int, edges: np.ndarray, name: str = "graph",
+              comment: str = "") -> None:
+    """Write an undirected graph as a TSPLIB HCP file (EDGE_LIST, 1-based), atomically."""
+    edges = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
+    header = [("NAME", name)]
+    if comment:
+        header.append(("COMMENT", comment))
+    header += [("TYPE", "HCP"), ("DIMENSION", num_vertices),
+               ("EDGE_DATA_FORMAT", "EDGE_LIST")]
+    with atomic_write(path, "wb") as out:
+        out.write(_header(header))
+        out.write(b"EDGE_DATA_SECTION\n")
+        for lo in range(0, len(edges), CHUNK_ROWS):
+            out.write(format_int_rows(edges[lo:lo + CHUNK_ROWS] + 1))
+        out.write(b"-1\nEOF\n")
+
+
+def write_tour(path: str | Path, order, name: str = "tour", comment: str = "") -> None:
+    """Write a tour (0-based vertex order) as a TSPLIB TOUR file, atomically."""
+    order = np.asarray(order, dtype=np.int64)
+    header = [("NAME", name)]
+    if comment:
+        header.append(("COMMENT", comment))
+    header += [("TYPE", "TOUR"), ("DIMENSION", order.size)]
+    with atomic_write(path, "wb") as out:
+        out.write(_header(header))
+        out.write(b"TOUR_SECTION\n")
+        for lo in range(0, order.size, CHUNK_ROWS):
+            out.write(format_int_rows(order[lo:lo + CHUNK_ROWS] + 1))
+        out.write(b"-1\nEOF\n")
+
+
+def write_arc_list(path: str | Path, num_vertices: int, arcs: np.ndarray,
+                   comments: list[str] = ()) -> None:
+    """Write a directed graph as ``#`` comments, ``V A``, then ``tail head`` lines (1-based)."""
+    arcs = np.asarray(arcs, dtype=np.int64).reshape(-1, 2)
+    with atomic_write(path, "wb") as out:
+        for line in comments:
+            out.write(("# " + " ".join(line.split()) + "\n").encode("utf-8"))
+        out.write(f"{num_vertices} {len(arcs)}\n".encode())
+        for lo in range(0, len(arcs), CHUNK_ROWS):
+            out.write(format_int_rows(arcs[lo:lo + CHUNK_ROWS] + 1))
+
+
+# ----------------------------------------------------------------------------- reading
+
+_KEYWORD = re.compile(r"^\s*([A-Za-z_]+)\s*(?::\s*(.*?))?\s*$")
+_END_MARKER = re.compile(r"(?<!\S)(?:-1|EOF)(?!\S)")
+
+
+class _Lines:
+    """A file's text, with 1-based line numbers for error messages (the list of lines is
+    only built when an error needs it: big files are parsed straight from the text)."""
+
+    def __init__(self, path: str | Path):
+        self.path = str(path)
+        self.text = read_text(path, TsplibError)
+
+    @functools.cached_property
+    def lines(self) -> list[str]:
+        return self.text.splitlines()
+
+    def iter_lines(self, start: int = 0):
+        """(line index, line, offset of the next line) from character ``start`` on."""
+        text, pos = self.text, start
+        index = self.text.count("\n", 0, start)
+        while pos < len(text):
+            end = text.find("\n", pos)
+            end = len(text) if end < 0 else end
+            yield index, text[pos:end], end + 1
+            pos, index = end + 1, index + 1
+
+    def error(self, line: int | None, message: str) -> TsplibError:
+        where = f"{self.path} line {line}" if line else self.path
+        return TsplibError(f"{where}: {message}")
+
+
+def _read_header(f: _Lines, sections: tuple[str, ...]) -> tuple[dict[str, tuple[str, int]],
+                                                                  str | None, int, int]:
+    """Keywords (value, line) up to the first data section; returns (keywords, section,
+    index of the first data line, its character offset)."""
+    keys: dict[str, tuple[str, int]] = {}
+    index, after = -1, 0
+    for index, raw, after in f.iter_lines():
+        line = raw.strip()
+        if not line:
+            continue
+        match = _KEYWORD.match(line)
+        if not match:
+            raise f.error(index + 1, f"expected 'KEYWORD : value' or a section name, got "
+                                     f"{line[:40]!r}")
+        key, value = match.group(1).upper(), (match.group(2) or "").strip()
+        if key in sections:
+            return keys, key, index + 1, after
+        if key == "EOF":
+            return keys, None, index + 1, after
+        if match.group(2) is None:
+            raise f.error(index + 1, f"unknown section {key!r} (expected "
+                                     f"{' or '.join(sections)})")
+        keys[key] = (value, index + 1)
+    return keys, None, index + 1, len(f.text)
+
+
+def _dimension(f: _Lines, keys, required: bool = True) -> int | None:
+    if "DIMENSION" not in keys:
+        if required:
+            raise f.error(None, "no DIMENSION line in the header")
+        return None
+    value, line = keys["DIMENSION"]
+    if not value.isdigit() or int(value) < 1:
+        raise f.error(line, f"DIMENSION must be a positive integer, got {value!r}")
+    return int(value)
+
+
+def _parse_ints(text: str) -> np.ndarray | None:
+    """Whitespace-separated integers, parsed by numpy in one pass; None when some token is
+    not an integer (the caller then reports the line)."""
+    if not text.strip():
+        return np.zeros(0, dtype=np.int64)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")          # a partial parse warns: make it fail
+            return np.fromstring(text, dtype=np.int64, sep=" ")
+    except (ValueError, DeprecationWarning, AttributeError):
+        return None
+
+
+def _slow_numbers(f: _Lines, first: int, what: str) -> None:
+    """Walk the data lines from index ``first`` and raise on the first bad token."""
+    for index in range(first, len(f.lines)):
+        for token in f.lines[index].split():
+            if token in ("-1", "EOF"):
+                return
+            try:
+                int(token)
+            except ValueError:
+                raise f.error(index + 1, f"{what}: {token!r} is not an integer") from None
+
+
+def _section_numbers(f: _Lines, first: int, offset: int, what: str) -> tuple[np.ndarray,
+                                                                               callable]:
+    """The integers of a data section (from line index ``first``, character ``offset``) up
+    to ``-1``/``EOF``/the end, and ``line_of(token index)`` for error messages."""
+    body = f.text[offset:]
+    marker = _END_MARKER.search(body)
+    chunk = body[:marker.start()] if marker else body
+    values = _parse_ints(chunk)
+    if values is None:
+        _slow_numbers(f, first, what)
+        raise f.error(None, f"{what}: unreadable numbers")       # not reached
+
+    def line_of(token_index: int) -> int:
+        count = 0
+        for index in range(first, len(f.lines)):
+            count += len(f.lines[index].split())
+            if count > token_index:
+                return index + 1
+        return len(f.lines)
+
+    return values, line_of
+
+
+def read_hcp(path: str | Path) -> tuple[int, np.ndarray]:
+    """Read a TSPLIB HCP file (EDGE_LIST): (number of vertices, 0-based edges)."""
+    f = _Lines(path)
+    keys, section, first, offset = _read_header(f, ("EDGE_DATA_SECTION",))
+    if "TYPE" in keys and keys["TYPE"][0].upper() != "HCP":
+        raise f.error(keys["TYPE"][1], f"TYPE is {keys['TYPE'][0]!r}, expected HCP")
+    n = _dimension(f, keys)
+    fmt = keys.get("EDGE_DATA_FORMAT", ("EDGE_LIST", 0))
+    if fmt[0].upper() != "EDGE_LIST":
+        raise f.error(fmt[1], f"EDGE_DATA_FORMAT {fmt[0]} is not supported (only EDGE_LIST)")
+    if section is None:
+        raise f.error(None, "no EDGE_DATA_SECTION")
+    values, line_of = _section_numbers(f, first, offset, "EDGE_DATA_SECTION")
+    if values.size % 2:
+        raise f.error(line_of(values.size - 1), "the last edge has only one end")
+    bad = np.flatnonzero((values < 1) | (values > n))
+    if bad.size:
+        raise f.error(line_of(int(bad[0])), f"vertex {values[bad[0]]} is out of range "
+                                            f"1..{n}")
+    edges = values.reshape(-1, 2) - 1
+    loops = np.flatnonzero(edges[:, 0] == edges[:, 1])
+    if loops.size:
+        raise f.error(line_of(2 * int(loops[0])), f"edge {edges[loops[0], 0] + 1} "
+                                                  f"{edges[loops[0], 1] + 1} is a loop")
+    keys_ = np.minimum(edges[:, 0], edges[:, 1]) * n + np.maximum(edges[:, 0], edges[:, 1])
+    order = np.argsort(keys_, kind="stable")
+    repeat = np.flatnonzero(keys_[order][1:] == keys_[order][:-1])
+    if repeat.size:
+        second = int(order[repeat[0] + 1])
+        first_seen = int(order[repeat[0]])
+        raise f.error(line_of(2 * second), f"edge {edges[second, 0] + 1} "
+                                           f"{edges[second, 1] + 1} repeats the edge of line "
+                                           f"{line_of(2 * first_seen)}")
+    return n, edges
+
+
+def read_arc_list(path: str | Path) -> tuple[int, np.ndarray]:
+    """Read a plain arc list written by :func:`write_arc_list`: (V, 0-based arcs)."""
+    f = _Lines(path)
+    for index, raw, after in f.iter_lines():
+        if raw.strip() and not raw.lstrip().startswith("#"):
+            break
+    else:
+        raise f.error(None, "no 'V A' line")
+    head = raw.split()
+    if len(head) != 2 or not all(t.isdigit() for t in head):
+        raise f.error(index + 1, f"expected 'VERTICES ARCS', got {raw.strip()!r}")
+    n, m = int(head[0]), int(head[1])
+    values = _parse_ints(f.text[after:])
+    if values is None:
+        _slow_numbers(f, index + 1, "arc list")
+        raise f.error(None, "arc list: unreadable numbers")       # not reached
+    if values.size != 2 * m:
+        raise f.error(index + 1, f"announces {m} arcs, the file has {values.size / 2:g}")
+    bad = np.flatnonzero((values < 1) | (values > n))
+    if bad.size:
+        raise f.error(index + 2 + int(bad[0]) // 2, f"vertex {values[bad[0]]} is out of "
+                                                   f"range 1..{n}")
+    return n, values.reshape(-1, 2) - 1
+
+
+def read_tour(path: str | Path, num_vertices: int, edges: np.ndarray | None = None,
+              directed: bool = False) -> np.ndarray:
+    """Read a tour (TSPLIB TOUR, or Concorde's ``-o`` output) as a 0-based vertex order.
+
+    Checks: DIMENSION (when given) equals ``num_vertices``; every vertex exactly once; with
+    ``edges``, each consecutive pair and the closing pair is an edge (an arc, if
+    ``directed``). :class:`TsplibError` names the first bad line or pair.
+    """
+    f = _Lines(path)
+    concorde = None if "TOUR_SECTION" in f.text.upper() else _parse_ints(f.text)
+    if concorde is not None and concorde.size == num_vertices + 1 \
+            and concorde[0] == num_vertices:
+        values = concorde[1:] + 1                     # Concorde: the count, then 0-based ids
+        line_of = _concorde_line_of(f)
+    elif concorde is not None and concorde.size:
+        raise f.error(None, f"no TOUR_SECTION, and not Concorde's output either (that is the "
+                            f"vertex count, {num_vertices}, then {num_vertices} vertex ids "
+                            f"from 0; this file has {concorde.size} numbers starting with "
+                            f"{concorde[0]})")
+    else:
+        keys, section, first, offset = _read_header(f, ("TOUR_SECTION",))
+        if "TYPE" in keys and keys["TYPE"][0].upper() != "TOUR":
+            raise f.error(keys["TYPE"][1], f"TYPE is {keys['TYPE'][0]!r}, expected TOUR")
+        dim = _dimension(f, keys, required=False)
+        if dim is not None and dim != num_vertices:
+            raise f.error(keys["DIMENSION"][1], f"DIMENSION {dim} does not match the graph's "
+                                                f"{num_vertices} vertices")
+        if section is None:
+            raise f.error(None, "no TOUR_SECTION")
+        values, line_of = _section_numbers(f, first, offset, "TOUR_SECTION")
+    bad = np.flatnonzero((values < 1) | (values > num_vertices))
+    if bad.size:
+        raise f.error(line_of(int(bad[0])), f"vertex {values[bad[0]]} is out of range "
+                                            f"1..{num_vertices}")
+    order = values - 1
+    firsts = np.full(num_vertices, order.size, dtype=np.int64)
+    np.minimum.at(firsts, order, np.arange(order.size))
+    repeats = np.flatnonzero(firsts[order] != np.arange(order.size))
+    if repeats.size:
+        p = int(repeats[0])
+        raise f.error(line_of(p), f"vertex {values[p]} appears a second time (first at line "
+                                  f"{line_of(int(firsts[order[p]]))})")
+    if order.size != num_vertices:
+        missing = np.setdiff1d(np.arange(num_vertices), order)
+        raise f.error(None, f"the tour has {order.size} vertices, the graph {num_vertices} "
+                            f"(vertex {missing[0] + 1} is missing)")
+    if edges is not None:
+        p = _first_non_edge(num_vertices, np.asarray(edges, dtype=np.int64), order, directed)
+        if p is not None:
+            q = (p + 1) % order.size
+            kind = "an arc" if directed else "an edge"
+            raise f.error(line_of(q) if q else line_of(p),
+                          f"vertices {order[p] + 1} (line {line_of(p)}) → {order[q] + 1} "
+                          f"(line {line_of(q)}) are consecutive in the tour but not {kind} "
+                          f"of the graph")
+    return order
+
+
+def _first_non_edge(n: int, edges: np.ndarray, order: np.ndarray, directed: bool) -> int | None:
+    def keys(a, b):
+        return a * n + b if directed else np.minimum(a, b) * n + np.maximum(a, b)
+    known = np.sort(keys(edges[:, 0], edges[:, 1]))
+    wanted = keys(order, np.roll(order, -1))
+    if known.size == 0:
+        return 0
+    pos = np.minimum(np.searchsorted(known, wanted), known.size - 1)
+    bad = np.flatnonzero(known[pos] != wanted)
+    return int(bad[0]) if bad.size else None
+
+
+def _concorde_line_of(f: _Lines):
+    def line_of(token_index: int) -> int:
+        count = -1                                   # the first token is the count
+        for index, line in enumerate(f.lines):
+            count += len(line.split())
+            if count > token_index:
+                return index + 1
+        return len(f.lines)
+    return line_of
