@@ -1,0 +1,804 @@
+"""Exact Hamiltonian-cycle solvers for any graph given as numpy arrays.
+
+Graphs are ``num_vertices`` and an ``(m, 2)`` int64 array: arcs ``(tail, head)`` for directed
+graphs, edges ``(u, v)`` for undirected ones (0-based ids). A Hamiltonian cycle is returned as
+the vertices in cycle order. Every answer is one of
+
+* ``hamiltonian`` — ``cycle`` holds a Hamiltonian cycle, checked against the graph;
+* ``no cycle`` — *proved*: the SAT formula is unsatisfiable, CP-SAT reports infeasible, or a
+  simple count shows it (a vertex without an arc in or out, a vertex set nothing leaves);
+* ``unknown`` — the time limit came first. Never "no cycle" on a time-out.
+
+Backends
+--------
+``sat`` (default): a SAT model with lazy subtour elimination, solved by one incremental pysat
+solver (CaDiCaL 1.9.5 by default) that keeps its learnt clauses across rounds.
+
+* Directed: one variable per arc; exactly one arc out of and one arc into every vertex
+  (pysat ``CardEnc`` with a shared ``IDPool``); the two arcs of a 2-cycle ``u→v→u`` never
+  both (for more than two vertices). A model is then a *cycle cover*: a permutation whose
+  cycles are read off. If it has one cycle, it is Hamiltonian. Otherwise, for *every* cycle
+  S of the cover, add "some arc leaves S" and "some arc enters S" (each a clause over the
+  arcs crossing S in that direction; every Hamiltonian cycle satisfies both, so no cycle is
+  lost), and solve again. Each round forbids the cover just found, so the loop ends: with
+  one cycle, or with an unsatisfiable formula — a proof that no Hamiltonian cycle exists
+  (this is the classical subtour-elimination formulation of the ATSP, with its cuts added
+  only when violated).
+* Undirected: one variable per edge; exactly two edges at every vertex; a model is a
+  2-factor (disjoint cycles). Each cycle S that is not the whole graph adds "some edge
+  crosses S" — the cut constraint. At least one crossing edge is enough: with exactly two
+  edges per vertex, the number of chosen edges crossing S is even, so one forces two.
+
+``cpsat``: OR-Tools CP-SAT's circuit constraint (``add_circuit``), one Boolean per arc, solved
+in one call (optional: the ``ortools`` package, extra ``cpsat``). On undirected graphs each
+edge becomes two opposite arcs; this works on generic graphs but was hopeless on the 3-split
+Sudoku graphs (see the benchmarks) — use the directed graph with CP-SAT.
+
+Both backends accept ``required`` pairs: arcs (edges) every returned cycle must use, enforced
+as unit clauses / fixed literals. "no cycle" then means: none through all of them.
+
+Time limits are wall-clock seconds for the whole solve. pysat solvers are run by rounds of a
+conflict budget (``conf_budget`` + ``solve_limited``, doubling), the clock checked between
+rounds, so the limit may be overrun by one round.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from pysat.card import CardEnc, EncType
+from pysat.formula import IDPool
+
+from reductions.errors import UserError
+
+from .sat import new_pysat_solver, solve_limited
+
+HAMILTONIAN = "hamiltonian"
+NO_CYCLE = "no cycle"
+UNKNOWN = "unknown"
+BACKENDS = ("sat", "cpsat")
+DEFAULT_SAT_SOLVER = "cadical195"
+
+
+class GraphInputError(UserError):
+    """A graph that is not a valid input (vertex out of range, wrong array shape)."""
+
+
+class BackendUnavailable(UserError):
+    """A backend whose package is not installed."""
+
+
+@dataclass
+class HcpResult:
+    """``status`` in {hamiltonian, no cycle, unknown}; ``cycle`` (vertex order) when found;
+    ``stats``: backend, seconds, iterations, cuts, model size, and ``reason`` when not found."""
+
+    status: str
+    cycle: np.ndarray | None = None
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def found(self) -> bool:
+        return self.status == HAMILTONIAN
+
+
+# ----------------------------------------------------------------------------- input
+
+def _as_pairs(num_vertices: int, pairs, what: str) -> np.ndarray:
+    pairs = np.asarray(pairs if pairs is not None else np.zeros((0, 2)), dtype=np.int64)
+    if pairs.size == 0:
+        return np.zeros((0, 2), dtype=np.int64)
+    if pairs.ndim != 2 or pairs.shape[1] != 2:
+        raise GraphInputError(f"{what} must be an (m, 2) array, got shape {pairs.shape}")
+    bad = np.flatnonzero(((pairs < 0) | (pairs >= num_vertices)).any(axis=1))
+    if bad.size:
+        u, v = pairs[bad[0]]
+        raise GraphInputError(f"{what} row {bad[0]}: ({u}, {v}) has a vertex outside "
+                              f"0..{num_vertices - 1}")
+    return pairs
+
+
+def _pair_keys(num_vertices: int, pairs: np.ndarray, directed: bool) -> np.ndarray:
+    if directed:
+        return pairs[:, 0] * num_vertices + pairs[:, 1]
+    lo, hi = np.minimum(pairs[:, 0], pairs[:, 1]), np.maximum(pairs[:, 0], pairs[:, 1])
+    return lo * num_vertices + hi
+
+
+def normalized_graph(num_vertices: int, pairs, directed: bool) -> np.ndarray:
+    """The distinct arcs (edges, as ``u < v``) of the graph, loops dropped, sorted."""
+    if num_vertices < 1:
+        raise GraphInputError(f"a graph needs at least one vertex, got {num_vertices}")
+    pairs = _as_pairs(num_vertices, pairs, "arcs" if directed else "edges")
+    pairs = pairs[pairs[:, 0] != pairs[:, 1]]
+    keys = np.unique(_pair_keys(num_vertices, pairs, directed))
+    return np.stack(np.divmod(keys, num_vertices), axis=1).astype(np.int64)
+
+
+def _required_indices(num_vertices: int, pairs: np.ndarray, required, directed: bool
+                      ) -> np.ndarray | str:
+    """Indices into ``pairs`` of the required arcs/edges; a reason string if one is absent."""
+    required = _as_pairs(num_vertices, required, "required")
+    if required.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    keys = _pair_keys(num_vertices, pairs, directed)
+    wanted = _pair_keys(num_vertices, required, directed)
+    pos = np.minimum(np.searchsorted(keys, wanted), max(len(keys) - 1, 0))
+    missing = np.flatnonzero(keys[pos] != wanted) if len(keys) else np.arange(len(wanted))
+    if missing.size:
+        u, v = required[missing[0]]
+        return f"the required {'arc' if directed else 'edge'} ({u}, {v}) is not in the graph"
+    return np.unique(pos)
+
+
+def count_non_edges(num_vertices: int, edges, order) -> int:
+    """How many consecutive pairs of the closed tour ``order`` are not edges of the
+    undirected graph: its cost in the HCP-as-TSP reading (0 = a Hamiltonian cycle)."""
+    edges = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
+    order = np.asarray(order, dtype=np.int64)
+    keys = _pair_keys(num_vertices, edges, directed=False)
+    steps = np.stack([order, np.roll(order, -1)], axis=1)
+    return int(np.count_nonzero(~np.isin(_pair_keys(num_vertices, steps, directed=False),
+                                         keys)))
+
+
+def _degree_problem(num_vertices: int, pairs: np.ndarray, directed: bool) -> str | None:
+    """A reason no Hamiltonian cycle can exist that degrees alone show, or None."""
+    if directed:
+        out_deg = np.bincount(pairs[:, 0], minlength=num_vertices)
+        in_deg = np.bincount(pairs[:, 1], minlength=num_vertices)
+        for name, deg in (("out", out_deg), ("in", in_deg)):
+            zero = np.flatnonzero(deg == 0)
+            if zero.size:
+                return f"vertex {zero[0]} has no arc {name}"
+        return None
+    deg = np.bincount(pairs.ravel(), minlength=num_vertices)
+    low = np.flatnonzero(deg < 2)
+    if low.size:
+        return f"vertex {low[0]} has degree {deg[low[0]]} (a cycle needs 2)"
+    forced = pairs[(deg[pairs[:, 0]] == 2) | (deg[pairs[:, 1]] == 2)]
+    fdeg = np.bincount(forced.ravel(), minlength=num_vertices)
+    many = np.flatnonzero(fdeg > 2)
+    if many.size:
+        return (f"vertex {many[0]} has {fdeg[many[0]]} neighbours of degree 2 (a cycle "
+                f"would need all those edges)")
+    return None
+
+
+def _simple_too_small(num_vertices: int, directed: bool) -> str | None:
+    """Why an undirected simple graph this small has no Hamiltonian cycle (it would need a
+    loop or two parallel edges), or None."""
+    if not directed and num_vertices <= 2:
+        return f"a simple graph on {num_vertices} vertices has no cycle"
+    return None
+
+
+def _cycle_order(successor: np.ndarray) -> np.ndarray:
+    """The vertices of a one-cycle permutation in cycle order, from vertex 0."""
+    n = successor.size
+    order = np.empty(n, dtype=np.int64)
+    succ = successor.tolist()
+    v = 0
+    for p in range(n):
+        order[p] = v
+        v = succ[v]
+    return order
+
+
+def cycle_labels(successor: np.ndarray) -> np.ndarray:
+    """For a permutation, each vertex's smallest cycle-mate (pointer doubling: after round
+    r every label is the minimum over 2^r successive vertices)."""
+    label = np.arange(successor.size, dtype=np.int64)
+    jump = successor.astype(np.int64)
+    span = 1
+    while span < successor.size:
+        label = np.minimum(label, label[jump])
+        jump = jump[jump]
+        span *= 2
+    return label
+
+
+def component_labels(num_vertices: int, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """Connected components of an undirected graph: each vertex gets a vertex id of its
+    component (the same for all of it). Hooking on the smaller label plus pointer jumping."""
+    label = np.arange(num_vertices, dtype=np.int64)
+    while True:
+        lu, lv = label[u], label[v]
+        differ = lu != lv
+        if not differ.any():
+            return label
+        lo, hi = np.minimum(lu[differ], lv[differ]), np.maximum(lu[differ], lv[differ])
+        np.minimum.at(label, hi, lo)
+        while True:
+            jumped = label[label]
+            if np.array_equal(jumped, label):
+                break
+            label = jumped
+
+
+def _groups(keys: np.ndarray, values: np.ndarray) -> list[np.ndarray]:
+    """``values`` split into groups of equal ``keys``."""
+    if keys.size == 0:
+        return []
+    order = np.argsort(keys, kind="stable")
+    keys, values = keys[order], values[order]
+    cuts = np.flatnonzero(keys[1:] != keys[:-1]) + 1
+    return np.split(values, cuts)
+
+
+# ----------------------------------------------------------------------------- SAT model
+
+def _exactly_template(degree: int, k: int) -> tuple[list[list[int]], int]:
+    """``CardEnc`` clauses for "exactly k of the literals 1..degree", and how many auxiliary
+    variables (numbered from degree + 1) they use. Pairwise where that is small, sequential
+    counter beyond."""
+    small = k in (0, degree) or (k == 1 and degree <= 8) or (k == 2 and degree <= 3)
+    encoding = EncType.pairwise if small else EncType.seqcounter
+    scratch = IDPool(start_from=degree + 1)
+    clauses = CardEnc.equals(lits=list(range(1, degree + 1)), bound=k, vpool=scratch,
+                             encoding=encoding).clauses
+    return clauses, scratch.top - degree
+
+
+def _degree_clauses(incidence_vertex: np.ndarray, incidence_lit: np.ndarray, need,
+                    vpool: IDPool) -> list[list[int]]:
+    """"Exactly need[v] of the literals at vertex v", for every vertex at once (``need`` an
+    int or an array over vertices).
+
+    Vertices of equal (degree, need) share one ``CardEnc`` template, instantiated with numpy
+    (one pysat call per vertex would dominate the whole solve on these graphs); each vertex
+    gets its own block of auxiliary variables from ``vpool``."""
+    order = np.argsort(incidence_vertex, kind="stable")
+    vertices, starts, degrees = np.unique(incidence_vertex[order], return_index=True,
+                                          return_counts=True)
+    needs = np.broadcast_to(np.asarray(need, dtype=np.int64), vertices.shape) \
+        if np.ndim(need) == 0 else np.asarray(need, dtype=np.int64)[vertices]
+    lits = incidence_lit[order]
+    clauses: list[list[int]] = []
+    for degree, k in np.unique(np.stack([degrees, needs], axis=1), axis=0).tolist():
+        rows = starts[(degrees == degree) & (needs == k)]
+        table = lits[rows[:, None] + np.arange(degree)]            # (count, degree)
+        template, aux = _exactly_template(degree, k)
+        aux_base = np.zeros(len(rows), dtype=np.int64)
+        if aux:                                  # reserve the block first..top
+            first = vpool.top + 1
+            vpool.top += aux * len(rows)
+            aux_base = first + aux * np.arange(len(rows), dtype=np.int64) - (degree + 1)
+        for clause in template:
+            clause = np.asarray(clause, dtype=np.int64)
+            var, sign = np.abs(clause), np.sign(clause)
+            is_aux = var > degree
+            cols = np.where(is_aux, 0, var - 1)
+            values = np.where(is_aux, aux_base[:, None] + var, table[:, cols])
+            clauses.extend((values * sign).tolist())
+    return clauses
+
+
+def _undirected_degree_clauses(num_vertices: int, edges: np.ndarray, lits: np.ndarray,
+                               vpool: IDPool) -> list[list[int]]:
+    """Exactly two chosen edges at every vertex, with the forced edges (those at a degree-2
+    vertex) as unit clauses and taken out of the cardinality constraints: a vertex with f
+    forced edges needs exactly 2 − f of its others (fewer, much smaller clauses — on a
+    3-split graph every in/out vertex becomes "exactly one"). A vertex with three forced
+    edges gets an empty constraint set that cannot be met (need −1 → unsatisfiable)."""
+    degree = np.bincount(edges.ravel(), minlength=num_vertices)
+    forced = (degree[edges[:, 0]] == 2) | (degree[edges[:, 1]] == 2)
+    fdeg = np.bincount(edges[forced].ravel(), minlength=num_vertices)
+    clauses = [[int(x)] for x in lits[forced]]
+    free = np.flatnonzero(~forced)
+    ends = np.concatenate([edges[free, 0], edges[free, 1]])
+    clauses += _degree_clauses(ends, np.concatenate([lits[free], lits[free]]), 2 - fdeg,
+                               vpool)
+    # Vertices whose every edge is forced are complete; no constraint needed for them.
+    return clauses
+
+
+def forced_paths(num_vertices: int, edges: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The paths every Hamiltonian cycle walks because of degree-2 vertices.
+
+    Both edges of a degree-2 vertex are on every Hamiltonian cycle ("forced"). The forced
+    edges form paths (or worse: a vertex with three forced edges, a forced cycle — then the
+    SAT model finds the contradiction itself; such components are skipped here). Returns
+    ``(path_of, side, path_size, on_path)``: for each vertex that ends a forced path, the
+    path's id and which end it is (0 or 1), −1 elsewhere; ``path_size[id]`` its number of
+    vertices; ``on_path`` marks every vertex with a forced edge. Path ids are vertex ids."""
+    path_of = np.full(num_vertices, -1, dtype=np.int64)
+    side = np.full(num_vertices, -1, dtype=np.int64)
+    degree = np.bincount(edges.ravel(), minlength=num_vertices)
+    forced = edges[(degree[edges[:, 0]] == 2) | (degree[edges[:, 1]] == 2)]
+    fdeg = np.bincount(forced.ravel(), minlength=num_vertices)
+    label = component_labels(num_vertices, forced[:, 0], forced[:, 1])
+    on_path = fdeg > 0
+    path_size = np.bincount(label[on_path], minlength=num_vertices)
+    ends_per = np.bincount(label[fdeg == 1], minlength=num_vertices)
+    worst = np.zeros(num_vertices, dtype=np.int64)
+    np.maximum.at(worst, label[on_path], fdeg[on_path])
+    ends = np.flatnonzero(fdeg == 1)
+    ends = ends[(ends_per[label[ends]] == 2) & (worst[label[ends]] <= 2)]
+    ends = ends[np.argsort(label[ends], kind="stable")]      # the two ends of a path adjacent
+    path_of[ends] = label[ends]
+    side[ends[0::2]], side[ends[1::2]] = 0, 1
+    return path_of, side, path_size, on_path
+
+
+def _short_closure_clauses(num_vertices: int, edges: np.ndarray) -> list[list[int]]:
+    """Clauses forbidding the shortest subtours: forced paths closed into a cycle by a few
+    edges and free vertices (vertices without forced edges).
+
+    With forced paths (:func:`forced_paths`) P = a…b and Q = c…d and free vertices u, w, a
+    Hamiltonian cycle of more vertices than the cycle named cannot use all of
+
+    1. the edge a–b (P closed on itself);
+    2. a–c and b–d, or a–d and b–c (P and Q closed into one cycle);
+    3. a–u and u–b (P closed through u);
+    4. a–u, u–w and w–b (P closed through the edge u–w);
+    5. a–u, u–c, d–w and w–b, any ends paired (P and Q closed through u and w).
+
+    One clause per such cycle, over its edges that are not forced. On a 3-split digraph
+    (``u_in – u_mid – u_out``) rule 2 is exactly "no 2-cycle u→v→u", the clause the directed
+    model adds; with Haythorpe's triple trick rules 4 and 5 are the 5- and 8-vertex cycles
+    each shortened triple allows (``x0`` with ``x1_in``, ``x1_out``; ``x0``, ``x1_in``,
+    ``x2``, ``x1_out``). Edge e has variable e + 1."""
+    n = num_vertices
+    path_of, side, path_size, on_path = forced_paths(n, edges)
+    keys = _pair_keys(n, edges, directed=False)            # sorted: edges are normalised
+
+    def lit(u, v) -> int:
+        return -(int(np.searchsorted(keys, min(u, v) * n + max(u, v))) + 1)
+
+    pu, pv = path_of[edges[:, 0]], path_of[edges[:, 1]]
+    joins = np.flatnonzero((pu >= 0) & (pv >= 0))
+    clauses: list[list[int]] = []
+    same = joins[pu[joins] == pv[joins]]
+    for e in same[path_size[pu[same]] < n]:                                  # rule 1
+        clauses.append([-int(e) - 1])
+    other = joins[pu[joins] != pv[joins]]
+    # Key of an edge joining end s of path p to end t of path q (p < q): (p, q, s, t); its
+    # partner closing the cycle is (p, q, 1-s, 1-t). Keys are distinct (simple graph).
+    a, b = pu[other], pv[other]
+    sa, sb = side[edges[other, 0]], side[edges[other, 1]]
+    swap = a > b
+    lo, hi = np.where(swap, b, a), np.where(swap, a, b)
+    slo, shi = np.where(swap, sb, sa), np.where(swap, sa, sb)
+    pkeys = ((lo * n + hi) * 2 + slo) * 2 + shi
+    partner = ((lo * n + hi) * 2 + (1 - slo)) * 2 + (1 - shi)
+    order = np.argsort(pkeys)
+    pos = np.searchsorted(pkeys[order], partner).clip(max=max(pkeys.size - 1, 0))
+    match = (pkeys[order][pos] == partner) & (pkeys < partner) if pkeys.size else pkeys > 0
+    small = path_size[lo] + path_size[hi] < n
+    for i in np.flatnonzero(match & small):                                  # rule 2
+        clauses.append([-int(other[i]) - 1, -int(other[order[pos[i]]]) - 1])
+    clauses += _bridge_clauses(n, edges, path_of, side, path_size, on_path, lit)
+    return clauses
+
+
+def _bridge_clauses(n: int, edges: np.ndarray, path_of: np.ndarray, side: np.ndarray,
+                    path_size: np.ndarray, on_path: np.ndarray, lit) -> list[list[int]]:
+    """Rules 3–5 of :func:`_short_closure_clauses` (closures through free vertices)."""
+    free = ~on_path
+    ends = np.flatnonzero(path_of >= 0)
+    if ends.size == 0 or not free.any():
+        return []
+    other_end = np.full(n, -1, dtype=np.int64)
+    first = np.full(n, -1, dtype=np.int64)
+    first[path_of[ends[side[ends] == 0]]] = ends[side[ends] == 0]
+    second = np.full(n, -1, dtype=np.int64)
+    second[path_of[ends[side[ends] == 1]]] = ends[side[ends] == 1]
+    other_end[ends] = np.where(side[ends] == 0, second[path_of[ends]], first[path_of[ends]])
+    both = np.concatenate([edges, edges[:, ::-1]])
+    # Free vertex x next to path end y.
+    near = both[free[both[:, 0]] & (path_of[both[:, 1]] >= 0)]
+    ends_near: dict[int, list[int]] = {}
+    for x, y in near.tolist():
+        ends_near.setdefault(x, []).append(y)
+    clauses: list[list[int]] = []
+    # Rule 3 (P through u), and the pairs (end, end) around each free vertex for rule 5.
+    around: dict[tuple[int, int], list[int]] = {}
+    for u, ys in ends_near.items():
+        for i, y1 in enumerate(ys):
+            for y2 in ys[i + 1:]:
+                if path_of[y1] == path_of[y2]:
+                    if path_size[path_of[y1]] + 1 < n:
+                        clauses.append([lit(y1, u), lit(u, y2)])
+                else:
+                    around.setdefault((min(y1, y2), max(y1, y2)), []).append(u)
+    # Rule 4 (P through the free edge u–w).
+    for u, w in both[free[both[:, 0]] & free[both[:, 1]]].tolist():
+        for y1 in ends_near.get(u, ()):
+            for y2 in ends_near.get(w, ()):
+                p = path_of[y1]
+                if y2 == other_end[y1] and y1 < y2 and path_size[p] + 2 < n:
+                    clauses.append([lit(y1, u), lit(u, w), lit(w, y2)])
+    # Rule 5 (P and Q through u and w): u next to ends y1 (of P) and y2 (of Q), w next to
+    # their other ends.
+    for (y1, y2), us in around.items():
+        z1, z2 = other_end[y1], other_end[y2]
+        ws = around.get((min(z1, z2), max(z1, z2)), ())
+        if (y1, y2) > (min(z1, z2), max(z1, z2)):
+            continue                          # each cycle once, from its smaller end pair
+        size = path_size[path_of[y1]] + path_size[path_of[y2]] + 2
+        if size >= n:
+            continue
+        for u in us:
+            for w in ws:
+                if u != w:
+                    clauses.append([lit(y1, u), lit(u, y2), lit(z1, w), lit(w, z2)])
+    return clauses
+
+
+class _Deadline:
+    def __init__(self, time_limit: float | None):
+        self.start = time.perf_counter()
+        self.at = None if time_limit is None else self.start + time_limit
+
+    def passed(self) -> bool:
+        return self.at is not None and time.perf_counter() >= self.at
+
+    def seconds(self) -> float:
+        return round(time.perf_counter() - self.start, 4)
+
+
+def _sat_loop(num_vertices: int, pairs: np.ndarray, directed: bool, required: np.ndarray,
+              deadline: _Deadline, solver_name: str, both_cuts: bool,
+              patching: bool) -> HcpResult:
+    m = len(pairs)
+    lits = np.arange(1, m + 1, dtype=np.int64)            # variable of pair e is e + 1
+    vpool = IDPool(start_from=m + 1)
+    if directed:
+        clauses = _degree_clauses(pairs[:, 0], lits, 1, vpool)
+        clauses += _degree_clauses(pairs[:, 1], lits, 1, vpool)
+        if num_vertices > 2:
+            # No 2-cycles: arcs u→v and v→u never both.
+            keys = pairs[:, 0] * num_vertices + pairs[:, 1]
+            back = pairs[:, 1] * num_vertices + pairs[:, 0]
+            pos = np.minimum(np.searchsorted(keys, back), m - 1)
+            has_back = (keys[pos] == back) & (pairs[:, 0] < pairs[:, 1])
+            clauses += np.stack([-lits[has_back], -lits[pos[has_back]]], axis=1).tolist()
+    else:
+        clauses = _undirected_degree_clauses(num_vertices, pairs, lits, vpool)
+        clauses += _short_closure_clauses(num_vertices, pairs)
+    clauses += [[int(e) + 1] for e in required]
+    stats: dict[str, Any] = {"backend": "sat", "solver": solver_name,
+                             "variables": vpool.top, "clauses": len(clauses),
+                             "iterations": 0, "cuts": 0, "largest_subtours": 0,
+                             "patch_merges": 0, "found_by_patching": False}
+    required_keys = _pair_keys(num_vertices, pairs[required], directed)
+    solver = new_pysat_solver(solver_name, clauses)
+    try:
+        while True:
+            if deadline.passed():
+                return _unknown(stats, deadline)
+            stats["iterations"] += 1
+            result = solve_limited(solver, [], deadline.at)
+            if result is None:
+                return _unknown(stats, deadline)
+            if result is False:
+                stats["seconds"] = deadline.seconds()
+                stats["reason"] = ("the SAT model is unsatisfiable after "
+                                   f"{stats['cuts']} subtour cuts")
+                return HcpResult(NO_CYCLE, None, stats)
+            model = np.asarray(solver.get_model()[:m], dtype=np.int64)
+            chosen = pairs[model > 0]
+            if directed:
+                successor = np.empty(num_vertices, dtype=np.int64)
+                successor[chosen[:, 0]] = chosen[:, 1]
+                label = cycle_labels(successor)
+            else:
+                label = component_labels(num_vertices, chosen[:, 0], chosen[:, 1])
+            subtours = np.unique(label).size
+            stats["largest_subtours"] = max(stats["largest_subtours"], subtours)
+            if subtours == 1:
+                stats["seconds"] = deadline.seconds()
+                return HcpResult(HAMILTONIAN, _order_of(num_vertices, chosen, directed), stats)
+            if patching:
+                patched, left, merges = patch_cover(num_vertices, pairs, chosen, directed,
+                                                    required_keys)
+                stats["patch_merges"] += merges
+                if left == 1:
+                    stats["seconds"] = deadline.seconds()
+                    stats["found_by_patching"] = True
+                    return HcpResult(HAMILTONIAN, _order_of(num_vertices, patched, directed),
+                                     stats)
+                # Steer the next solve towards the patched cover (phases only).
+                phase = np.full(m, -1, dtype=np.int64)
+                phase[_pair_index(num_vertices, pairs, patched, directed)] = 1
+                solver.set_phases((phase * lits).tolist())
+            cuts = _subtour_cuts(pairs, label, directed, both_cuts)
+            if isinstance(cuts, str):
+                stats["seconds"] = deadline.seconds()
+                stats["reason"] = cuts
+                return HcpResult(NO_CYCLE, None, stats)
+            for clause in cuts:
+                solver.add_clause(clause)
+            stats["cuts"] += len(cuts)
+    finally:
+        solver.delete()
+
+
+def _unknown(stats: dict[str, Any], deadline: _Deadline) -> HcpResult:
+    stats["seconds"] = deadline.seconds()
+    stats["reason"] = "time limit reached"
+    return HcpResult(UNKNOWN, None, stats)
+
+
+def _subtour_cuts(pairs: np.ndarray, label: np.ndarray, directed: bool,
+                  both_cuts: bool) -> list[list[int]] | str:
+    """One clause per subtour S (per direction for digraphs): some arc/edge crosses S.
+
+    Returns a reason string instead when some S has no crossing arc at all (then no
+    Hamiltonian cycle exists)."""
+    tail_label, head_label = label[pairs[:, 0]], label[pairs[:, 1]]
+    crossing = np.flatnonzero(tail_label != head_label)
+    lits = crossing + 1
+    subtours = np.unique(label)
+    if directed:
+        sides = [(tail_label[crossing], "leaves")]
+        if both_cuts:
+            sides.append((head_label[crossing], "enters"))
+    else:
+        keys = np.concatenate([tail_label[crossing], head_label[crossing]])
+        sides = [(keys, "crosses")]
+        lits = np.concatenate([lits, lits])
+    cuts: list[list[int]] = []
+    for keys, verb in sides:
+        groups = _groups(keys, lits)
+        if len(groups) < subtours.size:
+            lonely = np.setdiff1d(subtours, np.unique(keys))[0]
+            size = int(np.count_nonzero(label == lonely))
+            return (f"no {'arc' if directed else 'edge'} {verb} the set of {size} vertices "
+                    f"around vertex {lonely}")
+        cuts.extend(g.tolist() for g in groups)
+    return cuts
+
+
+def patch_cover(num_vertices: int, pairs: np.ndarray, chosen: np.ndarray, directed: bool,
+                protected: np.ndarray | None = None) -> tuple[np.ndarray, int, int]:
+    """Merge the cycles of a cycle cover by 2-exchanges (Karp's patching for the ATSP).
+
+    ``chosen`` are the cover's arcs (every vertex one out, one in) or, undirected, its edges
+    (two per vertex). An exchange removes two cover arcs a→b and c→d of different cycles and
+    puts in the graph arcs a→d and c→b; undirected, it removes edges a–b and c–d and puts in
+    a–c and b–d (either pairing closes one cycle). Each exchange turns two cycles into one.
+    Candidates are found with numpy, then applied greedily while still valid (both removed
+    pairs still in the cover, their cycles still different: union-find); pairs in
+    ``protected`` (required ones, as keys from :func:`_pair_keys`) are never removed.
+
+    Returns ``(chosen, cycles, merges)``: the patched cover, how many cycles it has, and how
+    many exchanges were made. Only a heuristic: with one cycle left the cover is a
+    Hamiltonian cycle of the graph (every pair put in is a graph pair), otherwise the caller
+    goes on with cuts.
+    """
+    n = num_vertices
+    keys = np.sort(_pair_keys(n, pairs, directed))
+    protected = np.zeros(0, dtype=np.int64) if protected is None else np.sort(protected)
+
+    def has_pair(u, v):
+        wanted = _pair_keys(n, np.stack([u, v], axis=1), directed)
+        pos = np.searchsorted(keys, wanted).clip(max=keys.size - 1)
+        return keys[pos] == wanted
+
+    def is_protected(u, v):
+        if protected.size == 0:
+            return np.zeros(np.shape(u), dtype=bool)
+        wanted = _pair_keys(n, np.stack([u, v], axis=1), directed)
+        pos = np.searchsorted(protected, wanted).clip(max=protected.size - 1)
+        return protected[pos] == wanted
+
+    if directed:
+        succ = np.empty(n, dtype=np.int64)
+        succ[chosen[:, 0]] = chosen[:, 1]
+        label = cycle_labels(succ)
+        pred = np.empty(n, dtype=np.int64)
+        pred[succ] = np.arange(n)
+        a, d = pairs[:, 0], pairs[:, 1]                 # put in a→d, then c→b
+        keep = label[a] != label[d]
+        a, d = a[keep], d[keep]
+        b, c = succ[a], pred[d]
+        ok = has_pair(c, b) & ~is_protected(a, b) & ~is_protected(c, d)
+        moves = np.stack([a[ok], b[ok], c[ok], d[ok]], axis=1)
+        nbr = succ[:, None]
+    else:
+        ends = np.concatenate([chosen, chosen[:, ::-1]])
+        ends = ends[np.argsort(ends[:, 0], kind="stable")]
+        nbr = ends[:, 1].reshape(n, 2)
+        label = component_labels(n, chosen[:, 0], chosen[:, 1])
+        both = np.concatenate([pairs, pairs[:, ::-1]])
+        a, c = both[:, 0], both[:, 1]                   # put in a–c, then b–d
+        keep = (label[a] != label[c]) & (a < c)
+        a, c = a[keep], c[keep]
+        found = []
+        for i in range(2):
+            for j in range(2):
+                b, d = nbr[a, i], nbr[c, j]
+                ok = has_pair(b, d) & ~is_protected(a, b) & ~is_protected(c, d)
+                found.append(np.stack([a[ok], b[ok], c[ok], d[ok]], axis=1))
+        moves = np.concatenate(found)
+    roots = np.unique(label)
+    parent = dict(zip(roots.tolist(), roots.tolist()))
+
+    def find(x):
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    cycles, merges = len(roots), 0
+    lab = label.tolist()
+    nb = nbr.tolist()
+    for a_, b_, c_, d_ in moves.tolist():
+        if cycles == 1:
+            break
+        ra, rc = find(lab[a_]), find(lab[c_])
+        if ra == rc or b_ not in nb[a_] or d_ not in nb[c_]:
+            continue
+        if directed:
+            nb[a_][0], nb[c_][0] = d_, b_
+        else:
+            for u, old, new in ((a_, b_, c_), (b_, a_, d_), (c_, d_, a_), (d_, c_, b_)):
+                nb[u][nb[u].index(old)] = new
+        parent[ra] = rc
+        cycles -= 1
+        merges += 1
+    nb = np.asarray(nb, dtype=np.int64)
+    if directed:
+        patched = np.stack([np.arange(n), nb[:, 0]], axis=1)
+    else:
+        patched = np.stack([np.repeat(np.arange(n), 2), nb.ravel()], axis=1)
+        patched = patched[patched[:, 0] < patched[:, 1]]
+    return patched, cycles, merges
+
+
+def _pair_index(num_vertices: int, pairs: np.ndarray, subset: np.ndarray,
+                directed: bool) -> np.ndarray:
+    """Positions in ``pairs`` (normalised, sorted by key) of the pairs in ``subset``."""
+    return np.searchsorted(_pair_keys(num_vertices, pairs, directed),
+                           _pair_keys(num_vertices, subset, directed))
+
+
+def _order_of(num_vertices: int, chosen: np.ndarray, directed: bool) -> np.ndarray:
+    """Vertex order of a cover that is one cycle."""
+    if directed:
+        successor = np.empty(num_vertices, dtype=np.int64)
+        successor[chosen[:, 0]] = chosen[:, 1]
+        return _cycle_order(successor)
+    return _undirected_order(num_vertices, chosen)
+
+
+def _undirected_order(num_vertices: int, chosen: np.ndarray) -> np.ndarray:
+    """The vertex order of a 2-regular connected edge set (one cycle), from vertex 0."""
+    ends = np.concatenate([chosen, chosen[:, ::-1]])
+    ends = ends[np.argsort(ends[:, 0], kind="stable")]
+    nbr = ends[:, 1].reshape(num_vertices, 2).tolist()
+    order = np.empty(num_vertices, dtype=np.int64)
+    prev, v = -1, 0
+    for p in range(num_vertices):
+        order[p] = v
+        a, b = nbr[v]
+        prev, v = v, (b if a == prev else a)
+    return order
+
+
+# ----------------------------------------------------------------------------- CP-SAT
+
+def _cpsat(num_vertices: int, pairs: np.ndarray, directed: bool, required: np.ndarray,
+           deadline: _Deadline, workers: int) -> HcpResult:
+    try:
+        from ortools.sat.python import cp_model
+    except ImportError:
+        raise BackendUnavailable("the cpsat backend needs OR-Tools: pip install "
+                                 "'sudoku-bridge[cpsat]' (or ortools)") from None
+    arcs = pairs if directed else np.concatenate([pairs, pairs[:, ::-1]])
+    model = cp_model.CpModel()
+    lits = [model.new_bool_var(f"a{e}") for e in range(len(arcs))]
+    model.add_circuit(list(zip(arcs[:, 0].tolist(), arcs[:, 1].tolist(), lits)))
+    for e in required.tolist():
+        if directed:
+            model.add(lits[e] == 1)
+        else:                                  # an edge is used in one direction or the other
+            model.add_bool_or([lits[e], lits[e + len(pairs)]])
+    stats: dict[str, Any] = {"backend": "cpsat", "variables": len(lits), "workers": workers,
+                             "iterations": 1, "cuts": 0}
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = workers
+    if deadline.at is not None:
+        solver.parameters.max_time_in_seconds = max(deadline.at - time.perf_counter(), 0.001)
+    status = solver.solve(model)
+    stats["seconds"] = deadline.seconds()
+    stats["cpsat_status"] = solver.status_name(status)
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        values = np.asarray(solver.response_proto.solution, dtype=np.int64)
+        index = np.array([lit.index for lit in lits], dtype=np.int64)
+        chosen = arcs[values[index] > 0]
+        successor = np.empty(num_vertices, dtype=np.int64)
+        successor[chosen[:, 0]] = chosen[:, 1]
+        return HcpResult(HAMILTONIAN, _cycle_order(successor), stats)
+    if status == cp_model.INFEASIBLE:
+        stats["reason"] = "CP-SAT proved the circuit constraint infeasible"
+        return HcpResult(NO_CYCLE, None, stats)
+    stats["reason"] = ("time limit reached" if deadline.at is not None
+                       else f"CP-SAT stopped with status {stats['cpsat_status']}")
+    return HcpResult(UNKNOWN, None, stats)
+
+
+# ----------------------------------------------------------------------------- entry points
+
+def _solve(num_vertices: int, pairs, directed: bool, time_limit: float | None, backend: str,
+           required, solver_name: str, workers: int, both_cuts: bool,
+           patching: bool) -> HcpResult:
+    if backend not in BACKENDS:
+        raise UserError(f"unknown Hamiltonian-cycle backend {backend!r}; choose one of "
+                        f"{', '.join(BACKENDS)}")
+    deadline = _Deadline(time_limit)
+    graph = normalized_graph(num_vertices, pairs, directed)
+    raw = _as_pairs(num_vertices, pairs, "arcs" if directed else "edges")
+    base = {"backend": backend, "vertices": num_vertices, "input_pairs": len(raw),
+            "iterations": 0, "cuts": 0}
+    if num_vertices == 1:
+        # The only possible cycle is a loop at vertex 0 (an arc 0→0).
+        has_loop = directed and bool(np.any((raw[:, 0] == 0) & (raw[:, 1] == 0)))
+        base["seconds"] = deadline.seconds()
+        if has_loop:
+            return HcpResult(HAMILTONIAN, np.zeros(1, dtype=np.int64), base)
+        return HcpResult(NO_CYCLE, None, {**base, "reason": "one vertex without a loop"})
+    required_idx = _required_indices(num_vertices, graph, required, directed)
+    problem = (_simple_too_small(num_vertices, directed)
+               or (required_idx if isinstance(required_idx, str) else None)
+               or _degree_problem(num_vertices, graph, directed))
+    if problem:
+        return HcpResult(NO_CYCLE, None, {**base, "reason": problem,
+                                          "seconds": deadline.seconds()})
+    if backend == "cpsat":
+        result = _cpsat(num_vertices, graph, directed, required_idx, deadline, workers)
+    else:
+        result = _sat_loop(num_vertices, graph, directed, required_idx, deadline,
+                           solver_name, both_cuts, patching)
+    result.stats = {**base, **result.stats}
+    if result.found:
+        _check_cycle(num_vertices, graph, result.cycle, directed, required_idx)
+    return result
+
+
+def _check_cycle(num_vertices: int, pairs: np.ndarray, cycle: np.ndarray, directed: bool,
+                 required: np.ndarray) -> None:
+    """Guard against bugs: the cycle visits every vertex once along pairs of the graph and
+    uses every required pair."""
+    ok = cycle.size == num_vertices and np.array_equal(np.sort(cycle), np.arange(num_vertices))
+    if ok:
+        keys = _pair_keys(num_vertices, pairs, directed)
+        steps = _pair_keys(num_vertices, np.stack([cycle, np.roll(cycle, -1)], axis=1),
+                           directed)
+        ok = bool(np.all(np.isin(steps, keys)) and np.all(np.isin(keys[required], steps)))
+    if not ok:
+        raise RuntimeError("internal error: the solver's cycle is not a Hamiltonian cycle of "
+                           "the graph")
+
+
+def solve_directed_hcp(num_vertices: int, arcs, time_limit: float | None = None,
+                       backend: str = "sat", required=None,
+                       solver_name: str = DEFAULT_SAT_SOLVER, workers: int = 1,
+                       both_cuts: bool = True, patching: bool = True) -> HcpResult:
+    """A Hamiltonian cycle of a digraph (``arcs`` rows are (tail, head)), or a proof that
+    there is none, or ``unknown`` past ``time_limit`` seconds.
+
+    ``backend``: ``sat`` (incremental SAT with lazy subtour cuts; ``solver_name`` a pysat
+    solver; ``both_cuts`` adds "enters S" besides "leaves S"; ``patching`` tries to merge
+    the subtours of each model into one cycle first, :func:`patch_cover`) or ``cpsat``
+    (OR-Tools circuit constraint, ``workers`` search threads). ``required``: arcs every
+    returned cycle must use. Loops and repeated arcs are ignored."""
+    return _solve(num_vertices, arcs, True, time_limit, backend, required, solver_name,
+                  workers, both_cuts, patching)
+
+
+def solve_undirected_hcp(num_vertices: int, edges, time_limit: float | None = None,
+                         backend: str = "sat", required=None,
+                         solver_name: str = DEFAULT_SAT_SOLVER, workers: int = 1,
+                         patching: bool = True) -> HcpResult:
+    """A Hamiltonian cycle of an undirected graph (``edges`` rows (u, v)), or a proof that
+    there is none, or ``unknown`` past ``time_limit`` seconds. The cycle may be read in
+    either direction. See :func:`solve_directed_hcp` for the options."""
+    return _solve(num_vertices, edges, False, time_limit, backend, required, solver_name,
+                  workers, True, patching)
