@@ -20,7 +20,6 @@ import argparse
 import json
 import multiprocessing
 import platform
-import resource
 import subprocess
 import sys
 import tempfile

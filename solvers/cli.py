@@ -51,6 +51,11 @@ EXIT_CODES = {
 # Modules adding command groups or solving routes; each has register(commands).
 COMMAND_MODULES = [
     "solvers.cli_sat",
+    "solvers.cli_exact_cover_ilp",
+    "solvers.cli_hcp",
+    "solvers.cli_hcp_solve",
+    "solvers.cli_nishio",
+    "solvers.cli_nonrepetitive",
     "solvers.cli_crosscheck",
 ]
 

@@ -168,7 +168,9 @@ def test_plot(tmp_path, capsys):
                  str(tmp_path / "r.jsonl")]) == EXIT_OK
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and out.stat().st_size > 10_000
     records = [json.loads(x) for x in (tmp_path / "r.jsonl").read_text().splitlines()]
-    assert {r["route"] for r in records} == {"sat", "sat-glucose"}
+    # the default routes: those of DEFAULT_ROUTES that can run here
+    expected = {r for r in crosscheck.DEFAULT_ROUTES if crosscheck.route_unavailable(r) is None}
+    assert {r["route"] for r in records} == expected and {"sat", "exact-cover"} <= expected
 
 
 def test_unsolvable_puzzles_agree_on_no_solution():
@@ -195,3 +197,47 @@ def test_shipped_sizes_through_crosscheck():
     results = run_crosscheck(puzzles, ["sat", "sat-glucose"])
     assert len(results) == 2 * len(puzzles)
     assert all(r.status == SOLVED and r.verified for r in results)
+
+
+# ----------------------------------------------------------------------------- every route
+
+def _runnable(routes):
+    """The routes that can run here; the rest skip with the reason route_unavailable gives."""
+    missing = {r: crosscheck.route_unavailable(r) for r in routes}
+    return [r for r, why in missing.items() if why is None], {r: w for r, w in missing.items() if w}
+
+
+ALL_ROUTES = list(crosscheck.ROUTES)
+
+
+def test_every_route_agrees_on_hard_and_unsolvable_puzzles():
+    routes, missing = _runnable(ALL_ROUTES)
+    assert {"sat", "exact-cover", "exact-cover-dlx", "hcp-directed", "hcp-undirected"} <= set(routes)
+    puzzles = ([(f"h{i}", format_grid(p)) for i, p in
+                enumerate(instance_puzzles("forum-hardest-sample100.txt", 3))]
+               + [(f"u{i}", format_grid(p)) for i, p in
+                  enumerate(instance_puzzles("unsolvable.txt"))])
+    results = run_crosscheck(puzzles, routes, unique=True, time_limit=120)
+    assert find_mismatches(results, unique=True) == []
+    for r in results:
+        expected = NO_SOLUTION if r.puzzle_id.startswith("u") else SOLVED
+        assert r.status == expected, (r.route, r.puzzle_id, r.error)
+        assert r.size is not None and r.size_kind, r.route
+    hcp_sizes = {r.route: r.size_kind for r in results if r.route.startswith("hcp")}
+    assert hcp_sizes == {"hcp-directed": "arcs", "hcp-undirected": "edges"}
+
+
+def test_routes_that_need_square_blocks_say_so():
+    puzzle = format_grid(instance_puzzles("6x6-2x3.txt")[0])
+    results = run_crosscheck([("six", puzzle)], ["exact-cover", "hcp-directed"])
+    by_route = {r.route: r for r in results}
+    assert by_route["exact-cover"].status == SOLVED and by_route["exact-cover"].verified
+    assert by_route["hcp-directed"].status == "error"
+    assert "square" in by_route["hcp-directed"].error or "n²" in by_route["hcp-directed"].error
+
+
+def test_unavailable_route_names_its_requirement(monkeypatch):
+    monkeypatch.setitem(crosscheck.ROUTE_REQUIREMENTS, "ilp-highs",
+                        ("module", "no_such_module_for_the_test"))
+    why = crosscheck.route_unavailable("ilp-highs")
+    assert "no_such_module_for_the_test" in why
