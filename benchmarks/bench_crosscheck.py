@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import statistics
@@ -45,6 +46,7 @@ def read_lines(path: Path) -> list[str]:
 def run_part(name: str, lines: list[str], routes: list[str], jobs: int,
              time_limit: float | None) -> dict:
     puzzles = [(f"{i + 1}", text) for i, text in enumerate(lines)]
+    load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
         start = time.perf_counter()
         results = run_crosscheck(puzzles, routes, jobs=jobs, time_limit=time_limit,
@@ -70,7 +72,8 @@ def run_part(name: str, lines: list[str], routes: list[str], jobs: int,
                      "max_s": round(max(times), 4), "route_seconds": round(total, 1),
                      "per_process_per_s": round(len(mine) / total, 1)})
     return {"part": name, "puzzles": len(lines), "routes": routes, "jobs": jobs,
-            "wall_seconds": round(wall, 1), "rows": rows, "mismatches": len(mismatches),
+            "wall_seconds": round(wall, 1), "rows": rows,
+            "load_average_1min": [round(load_before, 2), round(os.getloadavg()[0], 2)], "mismatches": len(mismatches),
             "puzzles_with_different_grids": differing,
             "mismatch_examples": [m.reason for m in mismatches[:5]]}
 
@@ -88,8 +91,10 @@ def markdown(report: dict) -> str:
                        f"{row['verified']:,} | {other or '-'} | {row['median_s'] * 1000:.2f} | "
                        f"{row['max_s'] * 1000:,.1f} | {row['route_seconds']:,} | "
                        f"{row['per_process_per_s']:,} |")
+        before, after = part["load_average_1min"]
         out += ["", f"Mismatches: {part['mismatches']}; puzzles where routes returned "
-                f"different grids: {part['puzzles_with_different_grids']}.", ""]
+                f"different grids: {part['puzzles_with_different_grids']}. Load average "
+                f"(1 min) {before} at the start, {after} at the end.", ""]
     return "\n".join(out)
 
 
