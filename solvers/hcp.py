@@ -65,6 +65,7 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
 from reductions.errors import UserError
+from reductions.graph_reduction import component_labels
 
 from .sat import BUDGET_START, new_pysat_solver
 
@@ -213,24 +214,6 @@ def cycle_labels(successor: np.ndarray) -> np.ndarray:
         jump = jump[jump]
         span *= 2
     return label
-
-
-def component_labels(num_vertices: int, u: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """Connected components of an undirected graph: each vertex gets a vertex id of its
-    component (the same for all of it). Hooking on the smaller label plus pointer jumping."""
-    label = np.arange(num_vertices, dtype=np.int64)
-    while True:
-        lu, lv = label[u], label[v]
-        differ = lu != lv
-        if not differ.any():
-            return label
-        lo, hi = np.minimum(lu[differ], lv[differ]), np.maximum(lu[differ], lv[differ])
-        np.minimum.at(label, hi, lo)
-        while True:
-            jumped = label[label]
-            if np.array_equal(jumped, label):
-                break
-            label = jumped
 
 
 def _groups(keys: np.ndarray, values: np.ndarray) -> list[np.ndarray]:
