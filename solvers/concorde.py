@@ -24,7 +24,6 @@ of a ``concorde`` binary, or put it on PATH.
 from __future__ import annotations
 
 import re
-import shutil
 import tempfile
 import time
 from pathlib import Path
@@ -37,7 +36,7 @@ from .formats.atomic import atomic_write
 from .formats.tsplib import CHUNK_ROWS, TsplibError, format_int_rows, read_tour
 from .hcp import HAMILTONIAN, UNKNOWN, HcpResult, count_non_edges, normalized_graph
 from .lkh import TimedOut, run_program
-from .sat import SolverUnavailable
+from .outcome import SolverUnavailable, find_executable
 
 CONCORDE_NAMES = ("concorde",)
 SPARSE_NORM = 10
@@ -51,16 +50,7 @@ class ConcordeError(UserError):
 def find_concorde(binary: str | None = None) -> str | None:
     """Path of the concorde executable: ``binary`` if given (checked), else ``concorde`` on
     PATH, else None."""
-    if binary:
-        found = shutil.which(binary)
-        if found is None:
-            raise SolverUnavailable(f"Concorde binary {binary!r} not found or not executable")
-        return found
-    for name in CONCORDE_NAMES:
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
+    return find_executable(binary, CONCORDE_NAMES, "Concorde")
 
 
 def write_concorde_edges(path: str | Path, num_vertices: int, edges, weight: int = 0) -> None:
@@ -92,7 +82,7 @@ def solve_hcp_concorde(num_vertices: int, edges, time_limit: float | None = None
                        binary: str | None = None, seed: int | None = 1,
                        keep_dir: str | Path | None = None) -> HcpResult:
     """Look for a Hamiltonian cycle of an undirected graph with Concorde (see the module
-    docstring). Raises :class:`~solvers.sat.SolverUnavailable` without a binary."""
+    docstring). Raises :class:`~solvers.outcome.SolverUnavailable` without a binary."""
     path = find_concorde(binary)
     if path is None:
         raise SolverUnavailable("no concorde binary found on PATH; Concorde is not packaged "

@@ -31,20 +31,15 @@ from typing import Sequence
 
 import numpy as np
 
-from reductions.errors import UserError
 from reductions.exact_cover import (DENSE_LIMIT_BYTES, ExactCoverError, SudokuExactCover,
                                     sudoku_exact_cover)
 from reductions.grid import Grid
 
-from .outcome import NO_SOLUTION, SOLVED, UNKNOWN, Outcome, verified
+from .outcome import NO_SOLUTION, SOLVED, UNKNOWN, Outcome, SolverUnavailable, verified
 
 BACKENDS = ("auto", "exact-cover", "dlx")
 DEADLINE_CHECK_NODES = 256
 """Search nodes between two looks at the clock in :func:`algorithm_x`."""
-
-
-class SolverUnavailable(UserError):
-    """A backend that cannot be used here (package not installed)."""
 
 
 def exact_cover_package():

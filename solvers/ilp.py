@@ -41,16 +41,12 @@ from reductions.ilp import (CLUE_MODES, IlpError, SudokuIlp, parse_variable_name
 
 from .formats.atomic import atomic_write
 from .formats.dlx import metadata_from_comments, puzzle_comment_lines, puzzle_from_metadata
-from .outcome import NO_SOLUTION, SOLVED, UNKNOWN, Outcome, verified
+from .outcome import NO_SOLUTION, SOLVED, UNKNOWN, Outcome, SolverUnavailable, verified
 
 SOLVERS = ("cbc", "highs")
 MAGIC = "sudoku-bridge ILP"
 FORMATS = {".lp": "lp", ".mps": "mps"}
 COMMENT_PREFIX = {"lp": "\\", "mps": "*"}
-
-
-class SolverUnavailable(UserError):
-    """A solver that cannot be run here (binary or package missing)."""
 
 
 class ExternalSolverError(UserError):

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -45,7 +44,7 @@ from reductions.errors import UserError
 from .formats.atomic import atomic_write
 from .formats.tsplib import TsplibError, read_tour, write_hcp
 from .hcp import HAMILTONIAN, UNKNOWN, HcpResult, count_non_edges, normalized_graph
-from .sat import SolverUnavailable
+from .outcome import SolverUnavailable, find_executable
 
 LKH_NAMES = ("LKH", "lkh", "LKH-3", "lkh3")
 DEFAULT_TIME_LIMIT = 60.0
@@ -60,16 +59,7 @@ class LkhError(UserError):
 def find_lkh(binary: str | None = None) -> str | None:
     """Path of the LKH executable: ``binary`` if given (checked), else the first of
     :data:`LKH_NAMES` on PATH, else None."""
-    if binary:
-        found = shutil.which(binary)
-        if found is None:
-            raise SolverUnavailable(f"LKH binary {binary!r} not found or not executable")
-        return found
-    for name in LKH_NAMES:
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
+    return find_executable(binary, LKH_NAMES, "LKH")
 
 
 def elkai_available() -> bool:
@@ -163,7 +153,7 @@ def solve_hcp_lkh(num_vertices: int, edges, time_limit: float | None = None,
     ``backend``: ``binary`` (an LKH executable, ``binary`` or on PATH), ``elkai`` (the PyPI
     package), or ``auto`` (the binary if there is one, else elkai). ``time_limit`` defaults to
     :data:`DEFAULT_TIME_LIMIT`. ``keep_dir``: write the files there instead of a temporary
-    directory (to inspect them). Raises :class:`~solvers.sat.SolverUnavailable` when neither
+    directory (to inspect them). Raises :class:`~solvers.outcome.SolverUnavailable` when neither
     is available."""
     edges = normalized_graph(num_vertices, edges, directed=False)
     if num_vertices < 3:

@@ -12,14 +12,35 @@ verified solution) or None (not checked, or the check ran out of time).
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterable
 
+from reductions.errors import UserError
 from reductions.grid import Grid, check_solution, solution_problems
 
 SOLVED = "solved"
 NO_SOLUTION = "no solution"
 UNKNOWN = "unknown"
+
+
+class SolverUnavailable(UserError):
+    """A solver that cannot be run here: unknown name, binary or package missing."""
+
+
+def find_executable(given: str | None, names: Iterable[str], what: str) -> str | None:
+    """Path of a solver binary: ``given`` (a name or path, which must exist, else
+    :class:`SolverUnavailable` naming it), else the first of ``names`` on PATH, else None."""
+    if given:
+        found = shutil.which(given)
+        if found is None:
+            raise SolverUnavailable(f"{what} binary {given!r} not found or not executable")
+        return found
+    for name in names:
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
 
 
 class WrongAnswer(RuntimeError):

@@ -38,15 +38,12 @@ from reductions.grid import (Grid, Shape, clue_array_from_line, clue_conflicts, 
                              solve_checks, solves_clues)
 
 from .formats.dimacs import DimacsError, parse_solver_output, write_cnf
-from .outcome import NO_SOLUTION, SOLVED, UNKNOWN, Outcome, WrongAnswer, verified
+from .outcome import (NO_SOLUTION, SOLVED, UNKNOWN, Outcome, SolverUnavailable, WrongAnswer,
+                      verified)
 
 DEFAULT_SOLVER = "cadical195"
 BUDGET_START = 2_000
 """Conflicts in the first round of a time-limited solve; each further round doubles it."""
-
-
-class SolverUnavailable(UserError):
-    """A solver that cannot be used here (unknown name, binary not found)."""
 
 
 class ExternalSolverError(UserError):
