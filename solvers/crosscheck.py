@@ -11,7 +11,9 @@ A **mismatch** is: a route returning a grid that does not solve the puzzle; "no 
 one route where another solved it (solved grids are verified, so the "no solution" is wrong);
 and, when uniqueness is checked, routes disagreeing about it or returning different grids for a
 puzzle they call unique. Different grids are *not* a mismatch when uniqueness is not checked —
-the puzzle may have several solutions. A route that crashes is an **error**, listed too.
+the puzzle may have several solutions. A route that crashes is an **error**, listed too. A
+route that does not apply to a puzzle's shape (the HCP routes on non-square blocks) is recorded
+as **not applicable**, which is neither.
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ from .formats.atomic import atomic_write
 from .outcome import NO_SOLUTION, SOLVED, UNKNOWN, Outcome, WrongAnswer
 
 ERROR = "error"
+NOT_APPLICABLE = "not applicable"
+TIMED = (SOLVED, NO_SOLUTION, UNKNOWN)      # statuses whose times are route times
 SIZE_KEYS = ("edges", "arcs", "clauses", "nonzeros", "options", "variables", "vertices")
 
 
@@ -115,6 +119,18 @@ peer pruning, solved exactly (SAT with lazy subtour cuts); ``hcp-undirected``: t
 made undirected (3-split) and degree-2 reduced, solved the same way. The HCP routes need
 N = n² (square blocks) and do not check uniqueness."""
 
+SQUARE_BLOCK_ROUTES = frozenset({"hcp-directed", "hcp-undirected"})
+"""Routes through Haythorpe's graph, which exists for N = n² with n×n blocks only."""
+
+
+def route_not_applicable(route: str, shape: Shape) -> str | None:
+    """Why ``route`` does not apply to puzzles of this shape (None when it does)."""
+    if route in SQUARE_BLOCK_ROUTES and not shape.is_square:
+        return (f"{route} needs square n×n blocks (Haythorpe's graph); this puzzle has "
+                f"{shape.box_rows}x{shape.box_cols} blocks")
+    return None
+
+
 ROUTE_REQUIREMENTS: dict[str, tuple[str, str]] = {
     "cadical": ("binary", "cadical"),
     "minisat": ("binary", "minisat"),
@@ -156,7 +172,7 @@ class RouteResult:
     puzzle_id: str
     puzzle: str
     route: str
-    status: str                       # solved / no solution / unknown / error
+    status: str                       # solved / no solution / unknown / error / not applicable
     seconds: float
     verified: bool | None = None      # the grid solves the puzzle (None: no grid)
     solution: str | None = None
@@ -179,6 +195,9 @@ def run_route(route: str, puzzle_id: str, puzzle_text: str, shape: Shape | None,
         puzzle = parse_grid(puzzle_text, shape)
     except UserError as exc:
         return RouteResult(puzzle_id, puzzle_text, route, ERROR, 0.0, error=str(exc))
+    reason = route_not_applicable(route, puzzle.shape)
+    if reason:
+        return RouteResult(puzzle_id, puzzle_text, route, NOT_APPLICABLE, 0.0, error=reason)
     try:
         outcome = ROUTES[route](puzzle, unique, time_limit)
     except WrongAnswer as exc:
@@ -375,7 +394,7 @@ def summary_rows(results: list[RouteResult], routes: list[str]) -> list[dict]:
     rows = []
     for route in routes:
         mine = [r for r in results if r.route == route]
-        times = [r.seconds for r in mine if r.status != ERROR]
+        times = [r.seconds for r in mine if r.status in TIMED]
         sizes = [r.size for r in mine if r.size is not None]
         rows.append({
             "route": route,
@@ -384,6 +403,7 @@ def summary_rows(results: list[RouteResult], routes: list[str]) -> list[dict]:
             "unknown": sum(r.status == UNKNOWN for r in mine),
             "invalid": sum(r.status == SOLVED and r.verified is False for r in mine),
             "error": sum(r.status == ERROR for r in mine),
+            "n/a": sum(r.status == NOT_APPLICABLE for r in mine),
             "median s": statistics.median(times) if times else None,
             "max s": max(times) if times else None,
             "median size": statistics.median(sizes) if sizes else None,
@@ -393,7 +413,7 @@ def summary_rows(results: list[RouteResult], routes: list[str]) -> list[dict]:
 
 
 def format_summary(rows: list[dict]) -> str:
-    head = ["route", "solved", "no solution", "unknown", "invalid", "error", "median s",
+    head = ["route", "solved", "no solution", "unknown", "invalid", "error", "n/a", "median s",
             "max s", "median size"]
     table = [head]
     for row in rows:
@@ -423,7 +443,7 @@ def plot_results(results: list[RouteResult], routes: list[str], path: Path) -> N
         raise CrosscheckError("--plot needs matplotlib: pip install "
                               "'sudoku-bridge[plots]'") from None
     fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
-    data = [[max(r.seconds, 1e-6) for r in results if r.route == route and r.status != ERROR]
+    data = [[max(r.seconds, 1e-6) for r in results if r.route == route and r.status in TIMED]
             for route in routes]
     left.boxplot([d or [float("nan")] for d in data], showfliers=True)
     left.set_xticks(range(1, len(routes) + 1), routes, rotation=20)

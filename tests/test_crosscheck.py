@@ -227,13 +227,20 @@ def test_every_route_agrees_on_hard_and_unsolvable_puzzles():
     assert hcp_sizes == {"hcp-directed": "arcs", "hcp-undirected": "edges"}
 
 
-def test_routes_that_need_square_blocks_say_so():
-    puzzle = format_grid(instance_puzzles("6x6-2x3.txt")[0])
-    results = run_crosscheck([("six", puzzle)], ["exact-cover", "hcp-directed"])
-    by_route = {r.route: r for r in results}
-    assert by_route["exact-cover"].status == SOLVED and by_route["exact-cover"].verified
-    assert by_route["hcp-directed"].status == "error"
-    assert "square" in by_route["hcp-directed"].error or "n²" in by_route["hcp-directed"].error
+def test_routes_that_need_square_blocks_are_not_applicable(tmp_path, capsys):
+    six = [(f"six{i}", format_grid(p)) for i, p in enumerate(instance_puzzles("6x6-2x3.txt"))]
+    results = run_crosscheck(six, ["exact-cover", "hcp-directed"])
+    hcp = [r for r in results if r.route == "hcp-directed"]
+    assert all(r.status == crosscheck.NOT_APPLICABLE and "square" in r.error for r in hcp)
+    assert all(r.verified for r in results if r.route == "exact-cover")
+    assert find_mismatches(results, unique=False) == []
+    rows = {row["route"]: row for row in summary_rows(results, ["exact-cover", "hcp-directed"])}
+    assert rows["hcp-directed"]["n/a"] == len(six) and rows["hcp-directed"]["error"] == 0
+    # a mixed file: the 6x6 puzzles are n/a for the HCP route, not errors, and exit code 0
+    path = tmp_path / "mixed.txt"
+    path.write_text(six[0][1] + "\n")
+    assert main(["crosscheck", str(path), "--routes", "sat,hcp-directed", "--jobs", "1"]) == EXIT_OK
+    assert "n/a" in capsys.readouterr().out
 
 
 def test_unavailable_route_names_its_requirement(monkeypatch):
