@@ -111,6 +111,7 @@ class IncrementalSudokuSolver:
             self.solver.append_formula(block.tolist() if isinstance(block, np.ndarray)
                                        else block)
         self.top = rules.num_vars
+        self.num_clauses = rules.num_clauses     # of the rules; clues come as assumptions
         self.puzzles_served = 0           # batch workers replace a solver after many
 
     def close(self) -> None:

@@ -248,3 +248,18 @@ def test_unavailable_route_names_its_requirement(monkeypatch):
                         ("module", "no_such_module_for_the_test"))
     why = crosscheck.route_unavailable("ilp-highs")
     assert "no_such_module_for_the_test" in why
+
+
+def test_incremental_sat_route_agrees_and_checks_uniqueness(monkeypatch):
+    monkeypatch.setattr(crosscheck, "INCREMENTAL_REFRESH", 3)     # exercise the replacement
+    puzzles = SAMPLE + [("several", SEVERAL)] + [
+        (f"u{i}", format_grid(p)) for i, p in enumerate(instance_puzzles("unsolvable.txt"))]
+    results = run_crosscheck(puzzles, ["sat", "sat-incremental"], unique=True)
+    assert find_mismatches(results, unique=True) == []
+    by = {(r.puzzle_id, r.route): r for r in results}
+    for pid, _ in SAMPLE:
+        assert by[pid, "sat-incremental"].unique is True
+        assert by[pid, "sat-incremental"].solution == by[pid, "sat"].solution
+    assert by["several", "sat-incremental"].unique is False
+    assert by["several", "sat-incremental"].second_solution is not None
+    assert all(by[f"u{i}", "sat-incremental"].status == NO_SOLUTION for i in range(4))
