@@ -1,7 +1,8 @@
 """``solve --via hcp``: solve a puzzle through Haythorpe's Hamiltonian-cycle graph.
 
 ``sudoku-bridge solve PUZZLE --via hcp [--graph directed|undirected] [--prune none|paper|peers]
-[--triple] [--reduce] [--hcp-solver sat|cpsat|lkh|concorde] [--time-limit S] [--json]``
+[--triple] [--reduce] [--hcp-solver sat|cpsat|lkh|concorde] [--break-symmetry]
+[--time-limit S] [--json]``
 
 The steps: build the graph of the puzzle (:func:`solvers.formats.sidecar.build_hcp_pipeline`:
 directed graph, clue pruning, optionally the undirected 3-split with the triple trick and the
@@ -94,16 +95,37 @@ def check_options(options: HcpOptions, solver: str, has_clues: bool) -> None:
                             "graph); use --prune paper or peers")
 
 
+def first_row_fixed(puzzle: Grid) -> Grid:
+    """The clue-free grid with its first row set to 1..N (digit-symmetry breaking).
+
+    With no clues, the digits are interchangeable: relabelling them maps any solution to one
+    whose first row is 1..N. So solving this grid instead loses no solution class, and its
+    answer also solves the empty puzzle; the graph is then pruned by N clues."""
+    values = np.zeros_like(puzzle.values)
+    values[0] = np.arange(1, puzzle.size + 1)
+    return Grid(values, puzzle.shape)
+
+
 def solve_hcp_puzzle(puzzle: Grid, graph: str | None = None, prune: str = "paper",
                      triple: bool = False, reduce: bool = False, solver: str = "sat",
                      time_limit: float | None = None, lkh_binary: str | None = None,
-                     concorde_binary: str | None = None, workers: int = 1) -> Outcome:
+                     concorde_binary: str | None = None, workers: int = 1,
+                     break_symmetry: bool = False) -> Outcome:
     """Solve ``puzzle`` through its Hamiltonian-cycle graph; see the module docstring.
 
     ``graph``: ``directed``/``undirected``, or None for the natural kind (directed for the
-    exact solvers unless ``triple``/``reduce`` ask for the undirected graph). The grid of
-    a ``solved`` outcome has been verified against the puzzle."""
+    exact solvers unless ``triple``/``reduce`` ask for the undirected graph).
+    ``break_symmetry``: for a puzzle without clues, solve :func:`first_row_fixed` instead
+    (no effect when there are clues). The grid of a ``solved`` outcome has been verified
+    against ``puzzle``."""
     start = time.perf_counter()
+    original = puzzle
+    symmetry = None
+    if break_symmetry:
+        if puzzle.clue_count():
+            symmetry = "none (the puzzle has clues)"
+        else:
+            puzzle, symmetry = first_row_fixed(puzzle), "first row fixed to 1..N"
     check_square(puzzle.shape)
     if graph not in (None, "directed", "undirected"):
         raise UserError(f"unknown --graph {graph!r}; choose directed or undirected")
@@ -120,6 +142,7 @@ def solve_hcp_puzzle(puzzle: Grid, graph: str | None = None, prune: str = "paper
     stats: dict[str, Any] = {
         "graph": "directed" if directed else "undirected", "prune": prune, "triple": triple,
         "reduce": reduce, "hcp_solver": solver,
+        **({"symmetry_breaking": symmetry} if symmetry else {}),
         "sizes": [{"stage": s.name, "vertices": int(s.vertices), "edges": int(s.edges)}
                   for s in pipeline.stages],
         "build_seconds": round(time.perf_counter() - start, 4)}
@@ -133,7 +156,7 @@ def solve_hcp_puzzle(puzzle: Grid, graph: str | None = None, prune: str = "paper
     result = run_hcp_solver(pipeline, solver, remaining, lkh_binary, concorde_binary, workers)
     stats["solver"] = result.stats
     if result.status == HAMILTONIAN:
-        grid = verified(puzzle, pipeline.decode(result.cycle), f"--via {ROUTE}")
+        grid = verified(original, pipeline.decode(result.cycle), f"--via {ROUTE}")
         stats["seconds"] = round(time.perf_counter() - start, 4)
         return Outcome(SOLVED, grid, stats=stats)
     stats["seconds"] = round(time.perf_counter() - start, 4)
@@ -165,7 +188,7 @@ def route_hcp(puzzle: Grid, args: argparse.Namespace) -> Outcome:
         raise UserError("--via hcp does not check uniqueness; use --via sat --unique")
     return solve_hcp_puzzle(puzzle, args.graph, args.prune, args.triple, args.reduce,
                             args.hcp_solver, args.time_limit, args.lkh_binary,
-                            args.concorde_binary, args.hcp_workers)
+                            args.concorde_binary, args.hcp_workers, args.break_symmetry)
 
 
 def register(commands: cli.Commands) -> None:
@@ -187,6 +210,10 @@ def register(commands: cli.Commands) -> None:
                        help="sat (default) and cpsat are exact; lkh is a heuristic (never "
                             "proves 'no solution'; 60 s unless --time-limit); concorde needs "
                             "a concorde binary")
+    group.add_argument("--break-symmetry", action="store_true",
+                       help="for a puzzle without clues, solve the grid with its first row "
+                            "fixed to 1..N (any solution relabels to one; the empty 25x25 "
+                            "needs it)")
     group.add_argument("--hcp-workers", type=int, default=1, metavar="N",
                        help="CP-SAT search workers (default 1)")
     group.add_argument("--lkh-binary", metavar="PATH",

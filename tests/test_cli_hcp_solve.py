@@ -183,6 +183,25 @@ PAPER_17 = (".......1.4.........2...........5.4.7..8...3....1.9....3..4..2...5.1
             "..8.6...")
 
 
+@pytest.mark.parametrize("box, graph", [(2, "directed"), (3, "directed"), (3, "undirected")])
+def test_symmetry_breaking_solves_empty_grids_with_the_first_row_fixed(box, graph):
+    empty = Grid.empty(Shape(box, box))
+    outcome = solve_hcp_puzzle(empty, graph, "peers", reduce=graph == "undirected",
+                               time_limit=120, break_symmetry=True)
+    assert outcome.status == SOLVED and check_solution(empty, outcome.grid)
+    assert list(outcome.grid.values[0]) == list(range(1, box * box + 1))
+    assert outcome.stats["symmetry_breaking"] == "first row fixed to 1..N"
+    # fixing the first row prunes the graph: fewer arcs than the blank graph
+    assert outcome.stats["sizes"][1]["edges"] < outcome.stats["sizes"][0]["edges"]
+
+
+def test_symmetry_breaking_leaves_puzzles_with_clues_alone(run):
+    code, out, _ = run("solve", PAPER_17, "--via", "hcp", "--break-symmetry", "--json")
+    record = json.loads(out)
+    assert code == cli.EXIT_OK and record["stats"]["symmetry_breaking"].startswith("none")
+    assert parse_grid(record["solution"]) == instance_pairs_haythorpe()[1]
+
+
 def test_cli_prints_the_grid(run):
     code, out, err = run("solve", PAPER_17, "--via", "hcp")
     puzzle, solution = instance_pairs_haythorpe()
