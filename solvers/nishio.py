@@ -57,7 +57,7 @@ from reductions.nishio_gadget import (GadgetError, assignment_from_placement, ni
                                       placement_from_assignment, theorem3_gadget, v0_false_cells)
 
 from .outcome import WrongAnswer
-from .sat import DEFAULT_SOLVER, new_pysat_solver
+from .sat import DEFAULT_SOLVER, new_pysat_solver, solve_formula
 
 PAIRWISE_MAX = 4
 """Units with at most this many cells of S get pairwise at-most-one clauses (≤ 6 clauses,
@@ -265,14 +265,10 @@ def compute_nishio(cells: CellSet, method: str = "dag", solver: str = DEFAULT_SO
 # ----------------------------------------------------------------------------- validation
 
 def formula_model(formula: Formula, solver: str = DEFAULT_SOLVER) -> dict[int, bool] | None:
-    """A satisfying assignment of the formula itself (pysat), or None when unsatisfiable."""
-    with new_pysat_solver(solver, [list(c) for c in formula.clauses]) as sat:
-        if not sat.solve():
-            return None
-        model = sat.get_model() or []
-    assignment = {v: False for v in range(1, formula.num_vars + 1)}
-    assignment.update({abs(lit): lit > 0 for lit in model if abs(lit) <= formula.num_vars})
-    return assignment
+    """A satisfying assignment of the formula itself as {variable: value}, or None when it is
+    unsatisfiable (:func:`solvers.sat.solve_formula`)."""
+    values = solve_formula(formula, solver)
+    return None if values is None else dict(enumerate(values, start=1))
 
 
 @dataclass

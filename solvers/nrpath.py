@@ -52,7 +52,7 @@ from reductions.nrpath_gadget import (NrPathGadget, assignment_from_cycle,
                                       expected_size, nrpath_gadget, path_from_assignment)
 
 from .outcome import WrongAnswer
-from .sat import DEFAULT_SOLVER, new_pysat_solver
+from .sat import DEFAULT_SOLVER, new_pysat_solver, solve_formula
 
 PAIRWISE_UP_TO = 6
 BRUTE_FORCE_ARCS = 200
@@ -242,19 +242,6 @@ def fixed_formulas() -> list[tuple[str, Formula]]:
     ]
 
 
-def formula_satisfiable(formula: Formula, solver_name: str = DEFAULT_SOLVER
-                        ) -> tuple[bool, ...] | None:
-    """A satisfying assignment (pysat), or None if the formula is unsatisfiable."""
-    with new_pysat_solver(solver_name, [list(c) for c in formula.clauses]) as solver:
-        if not solver.solve():
-            return None
-        model = set(solver.get_model() or [])
-    values = tuple(v in model for v in range(1, formula.num_vars + 1))
-    if not formula.is_satisfied_by(values):
-        raise WrongAnswer("pysat returned an assignment that does not satisfy the formula")
-    return values
-
-
 @dataclass
 class FormulaCheck:
     """The closed loop on one formula (see :func:`validate_formula`)."""
@@ -293,7 +280,7 @@ def validate_formula(formula: Formula, name: str = "formula", cycle: bool = Fals
     seconds["build"] = time.perf_counter() - start
 
     start = time.perf_counter()
-    assignment = formula_satisfiable(formula, solver_name)
+    assignment = solve_formula(formula, solver_name)
     seconds["formula_sat"] = time.perf_counter() - start
 
     forward_ok = None

@@ -33,6 +33,7 @@ import numpy as np
 from pysat.solvers import NoSuchSolverError, Solver, SolverNames
 
 from reductions.cnf import SudokuCnf, grid_from_model, sudoku_cnf
+from reductions.formulas import Formula
 from reductions.errors import UserError
 from reductions.grid import (Grid, Shape, clue_array_from_line, clue_conflicts, parse_grid,
                              solve_checks, solves_clues)
@@ -68,6 +69,19 @@ def new_pysat_solver(name: str, clauses=None) -> Solver:
     if clauses is not None:
         solver.append_formula(clauses)
     return solver
+
+
+def solve_formula(formula: Formula, solver: str = DEFAULT_SOLVER) -> tuple[bool, ...] | None:
+    """A satisfying assignment of a CNF :class:`~reductions.formulas.Formula` (value v−1 is
+    variable v), checked against the formula, or None when it is unsatisfiable."""
+    with new_pysat_solver(solver, [list(c) for c in formula.clauses]) as sat:
+        if not sat.solve():
+            return None
+        model = set(sat.get_model() or [])
+    values = tuple(v in model for v in range(1, formula.num_vars + 1))
+    if not formula.is_satisfied_by(values):
+        raise WrongAnswer(f"{solver} returned an assignment that does not satisfy the formula")
+    return values
 
 
 def solve_limited(solver: Solver, assumptions: Sequence[int],

@@ -17,7 +17,8 @@ from reductions.nonrepetitive import simple_cycle_problems, simple_path_problems
 from reductions.nrpath_gadget import assignment_from_path, chosen_terms, nrpath_gadget
 from solvers.nrpath import (_follow, brute_force_cycle, brute_force_path, brute_force_paths,
                             find_simple_cycle, find_simple_path, fixed_formulas,
-                            formula_satisfiable, path_model, validate_formula)
+                            path_model, validate_formula)
+from solvers.sat import solve_formula
 
 from .test_nrpath_gadget import FORMULA_FILES, formulas_1_to_3, read_formula
 
@@ -173,9 +174,9 @@ def test_brute_force_agrees_on_tiny_random_gadgets():
 
 def test_formula_satisfiable_returns_a_checked_assignment():
     f = random_3sat(8, 20, seed=4)
-    values = formula_satisfiable(f)
+    values = solve_formula(f)
     assert values is not None and f.is_satisfied_by(values)
-    assert formula_satisfiable(Formula.of([(1,), (-1,)])) is None
+    assert solve_formula(Formula.of([(1,), (-1,)])) is None
 
 
 @pytest.mark.slow
