@@ -34,7 +34,7 @@ from reductions.errors import UserError
 
 from .formats.atomic import atomic_write
 from .formats.tsplib import CHUNK_ROWS, TsplibError, format_int_rows, read_tour
-from .hcp import HAMILTONIAN, UNKNOWN, HcpResult, count_non_edges, normalized_graph
+from .hcp import UNKNOWN, HcpResult, heuristic_tour_result, normalized_graph
 from .lkh import TimedOut, run_program
 from .outcome import SolverUnavailable, find_executable
 
@@ -125,15 +125,5 @@ def solve_hcp_concorde(num_vertices: int, edges, time_limit: float | None = None
             order = read_tour(solution, num_vertices)
         except TsplibError as exc:
             raise ConcordeError(f"Concorde's solution file is unusable: {exc}") from None
-    return _accept_zero_cost(num_vertices, edges, order, stats)
-
-
-def _accept_zero_cost(num_vertices: int, edges: np.ndarray, order: np.ndarray,
-                      stats: dict) -> HcpResult:
-    cost = count_non_edges(num_vertices, edges, order)
-    stats["non_edges_in_tour"] = cost
-    if cost == 0:
-        return HcpResult(HAMILTONIAN, order.astype(np.int64), stats)
-    stats["reason"] = (f"Concorde's tour uses {cost} pair{'s' if cost > 1 else ''} that are "
-                       f"not edges: not a Hamiltonian cycle")
-    return HcpResult(UNKNOWN, None, stats)
+    return heuristic_tour_result(num_vertices, edges, order, stats, "Concorde",
+                                 cost_key="non_edges_in_tour")

@@ -160,6 +160,19 @@ def count_non_edges(num_vertices: int, edges, order) -> int:
                                          keys)))
 
 
+def heuristic_tour_result(num_vertices: int, edges, order, stats: dict, solver: str,
+                          cost_key: str = "tour_cost") -> HcpResult:
+    """A tour from a heuristic or outside solver (LKH, Concorde): accepted only when it is a
+    Hamiltonian cycle of the graph (cost 0); otherwise "unknown", its cost in ``stats``."""
+    cost = count_non_edges(num_vertices, edges, order)
+    stats[cost_key] = cost
+    if cost == 0:
+        return HcpResult(HAMILTONIAN, np.asarray(order, dtype=np.int64), stats)
+    stats["reason"] = (f"{solver}'s best tour uses {cost} non-edge{'s' if cost > 1 else ''} "
+                       f"(cost {cost} > 0): no Hamiltonian cycle found")
+    return HcpResult(UNKNOWN, None, stats)
+
+
 def _degree_problem(num_vertices: int, pairs: np.ndarray, directed: bool) -> str | None:
     """A reason no Hamiltonian cycle can exist that degrees alone show, or None."""
     if directed:

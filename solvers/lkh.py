@@ -43,7 +43,7 @@ from reductions.errors import UserError
 
 from .formats.atomic import atomic_write
 from .formats.tsplib import TsplibError, read_tour, write_hcp
-from .hcp import HAMILTONIAN, UNKNOWN, HcpResult, count_non_edges, normalized_graph
+from .hcp import UNKNOWN, HcpResult, heuristic_tour_result, normalized_graph
 from .outcome import SolverUnavailable, find_executable
 
 LKH_NAMES = ("LKH", "lkh", "LKH-3", "lkh3")
@@ -133,18 +133,6 @@ def _inner_limit(time_limit: float) -> float:
     return max(0.5 * time_limit, time_limit - max(2.0, 0.25 * time_limit))
 
 
-def _tour_result(num_vertices: int, edges: np.ndarray, order: np.ndarray,
-                 stats: dict) -> HcpResult:
-    """Accept a tour only if it is a Hamiltonian cycle; else unknown with its cost."""
-    cost = count_non_edges(num_vertices, edges, order)
-    stats["tour_cost"] = cost
-    if cost == 0:
-        return HcpResult(HAMILTONIAN, order.astype(np.int64), stats)
-    stats["reason"] = (f"LKH's best tour uses {cost} non-edge{'s' if cost > 1 else ''} "
-                       f"(cost {cost} > 0): no Hamiltonian cycle found")
-    return HcpResult(UNKNOWN, None, stats)
-
-
 def solve_hcp_lkh(num_vertices: int, edges, time_limit: float | None = None,
                   binary: str | None = None, backend: str = "auto", seed: int = 1,
                   keep_dir: str | Path | None = None) -> HcpResult:
@@ -208,7 +196,7 @@ def _run_binary(path: str, num_vertices: int, edges: np.ndarray, work: Path, pro
         order = read_tour(tour_file, num_vertices)
     except TsplibError as exc:
         raise LkhError(f"LKH's tour file is unusable: {exc}") from None
-    return _tour_result(num_vertices, edges, order, stats)
+    return heuristic_tour_result(num_vertices, edges, order, stats, "LKH")
 
 
 _ELKAI_CHILD = """
@@ -246,4 +234,4 @@ def _run_elkai(num_vertices: int, edges: np.ndarray, work: Path, problem: Path,
                                                          np.arange(num_vertices)):
         raise LkhError(f"LKH (elkai) returned {values.size} vertices that are not a "
                        f"permutation of the graph's {num_vertices}")
-    return _tour_result(num_vertices, edges, values, stats)
+    return heuristic_tour_result(num_vertices, edges, values, stats, "LKH")

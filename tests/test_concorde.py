@@ -15,10 +15,10 @@ import stat
 import numpy as np
 import pytest
 
-from solvers.concorde import (SPARSE_NORM, _accept_zero_cost, concorde_command,
+from solvers.concorde import (SPARSE_NORM, concorde_command,
                               find_concorde, solve_hcp_concorde, write_concorde_edges)
 from solvers.formats.tsplib import read_tour
-from solvers.hcp import HAMILTONIAN, UNKNOWN, normalized_graph
+from solvers.hcp import HAMILTONIAN, UNKNOWN, heuristic_tour_result, normalized_graph
 from solvers.sat import SolverUnavailable
 
 CONCORDE = shutil.which("concorde")
@@ -81,12 +81,12 @@ def test_solution_file_is_read_and_checked(tmp_path):
     write_solution(sol, order)
     read = read_tour(sol, n)
     assert np.array_equal(read, order)
-    result = _accept_zero_cost(n, edges, read, {})
+    result = heuristic_tour_result(n, edges, read, {}, "Concorde", "non_edges_in_tour")
     assert result.status == HAMILTONIAN and np.array_equal(result.cycle, order)
     # A tour using two pairs that are not edges (cost > 0): unknown, never a cycle.
     bad = order.copy()
     bad[[0, 3]] = bad[[3, 0]]
-    result = _accept_zero_cost(n, edges, bad, {})
+    result = heuristic_tour_result(n, edges, bad, {}, "Concorde", "non_edges_in_tour")
     assert result.status == UNKNOWN and result.stats["non_edges_in_tour"] > 0
 
 
