@@ -110,11 +110,18 @@ def base_option_items(shape: Shape) -> np.ndarray:
     return items
 
 
-def item_name(shape: Shape, item: int) -> str:
-    """Knuth-format name of a global item number (see the module docstring)."""
+def item_parts(shape: Shape, item: int) -> tuple[int, int, int]:
+    """(kind, first, second) of a global item number: kind 0 cell (row, column), 1 row
+    (row, digit−1), 2 column (column, digit−1), 3 block (block, digit−1)."""
     n = shape.size
     kind, rest = divmod(int(item), n * n)
     first, second = divmod(rest, n)
+    return kind, first, second
+
+
+def item_name(shape: Shape, item: int) -> str:
+    """Knuth-format name of a global item number (see the module docstring)."""
+    kind, first, second = item_parts(shape, item)
     if kind == 0:
         return f"p{first}_{second}"
     return f"{ITEM_LETTERS[kind]}{first}_{second + 1}"

@@ -44,7 +44,7 @@ import numpy as np
 import pulp
 
 from .errors import UserError
-from .exact_cover import base_option_items, candidate_mask, option_cells_digits
+from .exact_cover import base_option_items, candidate_mask, item_parts, option_cells_digits
 from .grid import Grid, Shape
 
 CLUE_MODES = ("equalities", "eliminate")
@@ -63,9 +63,7 @@ def variable_name(row: int, col: int, digit: int) -> str:
 
 def constraint_name(shape: Shape, item: int) -> str:
     """Name of the equality for a global exact-cover item number."""
-    n = shape.size
-    kind, rest = divmod(int(item), n * n)
-    first, second = divmod(rest, n)
+    kind, first, second = item_parts(shape, item)
     if kind == 0:
         return f"cell_{first}_{second}"
     return f"{CONSTRAINT_PREFIXES[kind]}_{first}_{second + 1}"
