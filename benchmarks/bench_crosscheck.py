@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from solvers.crosscheck import find_mismatches, run_crosscheck  # noqa: E402
-from solvers.outcome import SOLVED  # noqa: E402
+from solvers.outcome import Status  # noqa: E402
 
 ROYLE = "royle-17clue-49151.txt"
 
@@ -55,7 +55,7 @@ def run_part(name: str, lines: list[str], routes: list[str], jobs: int,
     mismatches = find_mismatches(results, unique=False)
     grids: dict[str, set[str]] = {}
     for r in results:
-        if r.status == SOLVED and r.verified:
+        if r.status == Status.SOLVED and r.verified:
             grids.setdefault(r.puzzle_id, set()).add(r.solution)
     differing = sum(1 for g in grids.values() if len(g) > 1)
     rows = []
@@ -86,8 +86,8 @@ def markdown(report: dict) -> str:
                 "| route | solved | verified | other | median ms | max ms | route s | "
                 "puzzles/s per process |", "|---|---|---|---|---|---|---|---|"]
         for row in part["rows"]:
-            other = {k: v for k, v in row["statuses"].items() if k != SOLVED}
-            out.append(f"| {row['route']} | {row['statuses'].get(SOLVED, 0):,} | "
+            other = {k: v for k, v in row["statuses"].items() if k != Status.SOLVED}
+            out.append(f"| {row['route']} | {row['statuses'].get(Status.SOLVED, 0):,} | "
                        f"{row['verified']:,} | {other or '-'} | {row['median_s'] * 1000:.2f} | "
                        f"{row['max_s'] * 1000:,.1f} | {row['route_seconds']:,} | "
                        f"{row['per_process_per_s']:,} |")

@@ -115,54 +115,54 @@ def main() -> None:
         royle_ilp = [parse_grid(line) for line in every_kth(lines, args.ilp_sample)]
         tag = f"17-clue sample of {len(royle)}"
         runs.append(timed(f"exact cover, C package, {tag}", royle,
-                          lambda p: ec.solve_puzzle(p, backend="exact-cover")))
+                          lambda p: ec.solve_puzzle(p, cover_solver="exact-cover")))
         runs.append(timed(f"exact cover, C package, unique, {tag}", royle,
-                          lambda p: ec.solve_puzzle(p, True, backend="exact-cover")))
+                          lambda p: ec.solve_puzzle(p, unique=True, cover_solver="exact-cover")))
         few = royle[:max(len(royle) // 10, 1)]
         runs.append(timed(f"exact cover, C package, time limit 10 s (child process), "
                           f"17-clue sample of {len(few)}", few,
-                          lambda p: ec.solve_puzzle(p, backend="exact-cover", time_limit=10)))
+                          lambda p: ec.solve_puzzle(p, cover_solver="exact-cover", time_limit=10)))
         small = royle[:max(len(royle) // 4, 1)]
         runs.append(timed(f"exact cover, own dlx, 17-clue sample of {len(small)}", small,
-                          lambda p: ec.solve_puzzle(p, backend="dlx")))
+                          lambda p: ec.solve_puzzle(p, cover_solver="dlx")))
         tag = f"17-clue sample of {len(royle_ilp)}"
         for solver in ilp.SOLVERS:
             for clues in ("eliminate", "equalities"):
                 runs.append(timed(f"ILP {solver}, clues {clues}, {tag}", royle_ilp,
-                                  lambda p: ilp.solve_puzzle(p, solver, clues=clues)))
+                                  lambda p: ilp.solve_puzzle(p, ilp_solver=solver, clues=clues)))
         runs.append(timed(f"ILP highs, clues eliminate, unique, {tag}", royle_ilp,
-                          lambda p: ilp.solve_puzzle(p, "highs", True)))
+                          lambda p: ilp.solve_puzzle(p, ilp_solver="highs", unique=True)))
     else:
         print(f"skip the 17-clue set: {royle_path} not found")
     if hardest_path.exists():
         hardest = [parse_grid(line) for line in read_lines(hardest_path)]
         runs.append(timed(f"exact cover, C package, forum-hardest {len(hardest)}", hardest,
-                          lambda p: ec.solve_puzzle(p, backend="exact-cover")))
+                          lambda p: ec.solve_puzzle(p, cover_solver="exact-cover")))
         few = hardest[:20]
         for solver in ilp.SOLVERS:
             runs.append(timed(f"ILP {solver}, clues eliminate, forum-hardest first {len(few)}",
-                              few, lambda p: ilp.solve_puzzle(p, solver)))
+                              few, lambda p: ilp.solve_puzzle(p, ilp_solver=solver)))
 
     big25 = [g for _, g in read_puzzles(ROOT / "instances" / "25x25.txt")]
     big36 = [holey_puzzle(Shape(6, 6), 0.4, seed) for seed in range(5)]
     for label, puzzles in (("25x25 (instances, 45% empty)", big25),
                            ("36x36 (40% empty)", big36)):
         runs.append(timed(f"exact cover, C package, {label}", puzzles,
-                          lambda p: ec.solve_puzzle(p, backend="exact-cover")))
+                          lambda p: ec.solve_puzzle(p, cover_solver="exact-cover")))
         runs.append(timed(f"exact cover, own dlx, {label}", puzzles,
-                          lambda p: ec.solve_puzzle(p, backend="dlx")))
+                          lambda p: ec.solve_puzzle(p, cover_solver="dlx")))
         for solver in ilp.SOLVERS:
             runs.append(timed(f"ILP {solver}, clues eliminate, {label}", puzzles,
-                              lambda p: ilp.solve_puzzle(p, solver)))
+                              lambda p: ilp.solve_puzzle(p, ilp_solver=solver)))
     if args.big_time_limit > 0:
         limit = args.big_time_limit
         hard = [holey_puzzle(Shape(6, 6), 0.5, 0)]
         label = f"36x36 (50% empty), time limit {limit:g} s"
         runs.append(timed(f"exact cover, C package, {label}", hard,
-                          lambda p: ec.solve_puzzle(p, backend="exact-cover", time_limit=limit)))
+                          lambda p: ec.solve_puzzle(p, cover_solver="exact-cover", time_limit=limit)))
         for solver in ilp.SOLVERS:
             runs.append(timed(f"ILP {solver}, clues eliminate, {label}", hard,
-                              lambda p: ilp.solve_puzzle(p, solver, time_limit=limit)))
+                              lambda p: ilp.solve_puzzle(p, ilp_solver=solver, time_limit=limit)))
 
     results["load_average_at_end"] = round(os.getloadavg()[0], 2)
     args.out.mkdir(parents=True, exist_ok=True)

@@ -6,7 +6,7 @@
 Puzzles: ``--royle`` sampled from ``royle-17clue-49151.txt`` and ``--hardest`` from
 ``forum-hardest-1106.txt`` (``random.Random(--seed)``), all under ``--data``. Every
 configuration (graph kind, pruning, triple trick, reduction, solver) solves every puzzle with
-:func:`solvers.cli_hcp_solve.solve_hcp_puzzle` in this process, one at a time: the time is the
+:func:`solvers.hcp_puzzle.solve_puzzle` in this process, one at a time: the time is the
 whole route per puzzle (build the graph, solve, decode, verify against the puzzle). Reported:
 median / mean / max seconds, how many were verified, unknown (time limit) or no solution.
 
@@ -36,9 +36,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from reductions.grid import Grid, Shape, parse_grid, read_puzzles  # noqa: E402
-from solvers.cli_hcp_solve import solve_hcp_puzzle  # noqa: E402
+from solvers.hcp_puzzle import solve_puzzle as solve_hcp_puzzle  # noqa: E402
 from solvers.lkh import LKH_NAMES, elkai_available, find_lkh  # noqa: E402
-from solvers.outcome import NO_SOLUTION, SOLVED, UNKNOWN  # noqa: E402
+from solvers.outcome import Status  # noqa: E402
 
 # name: (graph, prune, triple, reduce, solver)
 CONFIGS = {
@@ -69,8 +69,8 @@ def run_config(name: str, puzzles: list[tuple[str, Grid]], time_limit: float,
     rows = []
     for label, puzzle in puzzles:
         start = time.perf_counter()
-        outcome = solve_hcp_puzzle(puzzle, graph, prune, triple, reduce, solver,
-                                   time_limit=time_limit)
+        outcome = solve_hcp_puzzle(puzzle, graph=graph, prune=prune, triple=triple,
+                                   reduce=reduce, hcp_solver=solver, time_limit=time_limit)
         seconds = time.perf_counter() - start
         solver_stats = outcome.stats.get("solver", {})
         rows.append({"puzzle": label, "status": outcome.status, "seconds": round(seconds, 4),
@@ -84,10 +84,10 @@ def run_config(name: str, puzzles: list[tuple[str, Grid]], time_limit: float,
 
 def summarize(name: str, rows: list[dict], time_limit: float) -> dict:
     times = [r["seconds"] for r in rows]
-    count = {s: sum(r["status"] == s for r in rows) for s in (SOLVED, NO_SOLUTION, UNKNOWN)}
+    count = {s: sum(r["status"] == s for r in rows) for s in Status}
     iterations = [r["iterations"] for r in rows if r["iterations"] is not None]
-    return {"config": name, "puzzles": len(rows), "verified": count[SOLVED],
-            "no_solution": count[NO_SOLUTION], "unknown": count[UNKNOWN],
+    return {"config": name, "puzzles": len(rows), "verified": count[Status.SOLVED],
+            "no_solution": count[Status.NO_SOLUTION], "unknown": count[Status.UNKNOWN],
             "time_limit": time_limit,
             "median_s": round(statistics.median(times), 4) if times else None,
             "mean_s": round(statistics.mean(times), 4) if times else None,

@@ -34,9 +34,9 @@ from reductions.errors import UserError
 
 from .formats.atomic import atomic_write
 from .formats.tsplib import CHUNK_ROWS, TsplibError, format_int_rows, read_tour
-from .hcp import UNKNOWN, HcpResult, heuristic_tour_result, normalized_graph
-from .lkh import TimedOut, run_program
-from .outcome import SolverUnavailable, find_executable
+from .hcp import CycleStatus, HcpResult, heuristic_tour_result, normalized_graph
+from .external import find_program, run_program
+from .outcome import SolverUnavailable
 
 CONCORDE_NAMES = ("concorde",)
 SPARSE_NORM = 10
@@ -50,7 +50,7 @@ class ConcordeError(UserError):
 def find_concorde(binary: str | None = None) -> str | None:
     """Path of the concorde executable: ``binary`` if given (checked), else ``concorde`` on
     PATH, else None."""
-    return find_executable(binary, CONCORDE_NAMES, "Concorde")
+    return find_program(binary, CONCORDE_NAMES, what="Concorde")
 
 
 def write_concorde_edges(path: str | Path, num_vertices: int, edges, weight: int = 0) -> None:
@@ -78,7 +78,7 @@ def concorde_command(binary: str, edge_file: str, solution_file: str,
 _OPTIMUM = re.compile(r"Optimal Solution:\s*([-+0-9.eE]+)")
 
 
-def solve_hcp_concorde(num_vertices: int, edges, time_limit: float | None = None,
+def solve_hcp_concorde(num_vertices: int, edges, *, time_limit: float | None = None,
                        binary: str | None = None, seed: int | None = 1,
                        keep_dir: str | Path | None = None) -> HcpResult:
     """Look for a Hamiltonian cycle of an undirected graph with Concorde (see the module
@@ -99,28 +99,23 @@ def solve_hcp_concorde(num_vertices: int, edges, time_limit: float | None = None
         work.mkdir(parents=True, exist_ok=True)
         edge_file, solution = work / "graph.edg", work / "graph.sol"
         write_concorde_edges(edge_file, num_vertices, edges)
-        try:
-            proc = run_program(concorde_command(path, edge_file.name, solution.name, seed),
-                               work, time_limit)
-        except TimedOut:
-            stats["seconds"] = round(time.perf_counter() - start, 4)
-            stats["reason"] = f"time limit {time_limit:g} s reached before Concorde finished"
-            return HcpResult(UNKNOWN, None, stats)
-        except OSError as exc:
-            raise SolverUnavailable(f"cannot run Concorde at {path}: {exc}") from None
-        stats["exit_code"] = proc.returncode
+        run = run_program(concorde_command(path, edge_file.name, solution.name, seed),
+                          cwd=work, time_limit=time_limit)
         stats["seconds"] = round(time.perf_counter() - start, 4)
-        found = _OPTIMUM.search(proc.stdout)
+        if run.timed_out:
+            stats["reason"] = f"time limit {time_limit:g} s reached before Concorde finished"
+            return HcpResult(CycleStatus.UNKNOWN, None, stats)
+        stats["exit_code"] = run.exit_code
+        found = _OPTIMUM.search(run.stdout.decode("utf-8", "replace"))
         if found:
             stats["reported_optimum"] = float(found.group(1))
         if not solution.exists():
-            tail = (proc.stdout + proc.stderr).strip().splitlines()[-3:]
-            if proc.returncode != 0:
+            if run.exit_code != 0:
                 raise ConcordeError(f"Concorde ({path}) failed with exit code "
-                                    f"{proc.returncode} and wrote no tour: "
-                                    f"{' / '.join(tail) or 'no output'}")
+                                    f"{run.exit_code} and wrote no tour: "
+                                    f"{run.tail(3) or 'no output'}")
             stats["reason"] = "Concorde wrote no tour"
-            return HcpResult(UNKNOWN, None, stats)
+            return HcpResult(CycleStatus.UNKNOWN, None, stats)
         try:
             order = read_tour(solution, num_vertices)
         except TsplibError as exc:

@@ -1,8 +1,7 @@
 """Cross-checking: the same puzzles through several routes, every answer verified, and any
 disagreement shown plainly.
 
-A *route* is a function ``(puzzle, unique, time_limit) -> Outcome`` (see :data:`ROUTES` and
-:func:`available_routes`). :func:`run_crosscheck` runs every (puzzle, route) pair — in this
+The routes are those of :data:`solvers.routes.ROUTES`. :func:`run_crosscheck` runs every (puzzle, route) pair — in this
 process, on a local process pool, or on a Dask distributed cluster — streams one JSON record per
 pair to a JSON-lines file as results arrive (so an interrupted run keeps what finished, and
 ``resume`` skips it), and :func:`find_mismatches` then compares the routes puzzle by puzzle.
@@ -18,7 +17,6 @@ as **not applicable**, which is neither.
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import statistics
@@ -30,14 +28,15 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from reductions.errors import UserError
-from reductions.grid import Grid, Shape, format_grid, parse_grid, solution_problems
+from reductions.grid import Shape, format_grid, parse_grid, solution_problems
 
 from .formats.atomic import atomic_write
-from .outcome import NO_SOLUTION, SOLVED, UNKNOWN, Outcome, WrongAnswer
+from .outcome import Status, WrongAnswer
+from .routes import ROUTES
 
 ERROR = "error"
 NOT_APPLICABLE = "not applicable"
-TIMED = (SOLVED, NO_SOLUTION, UNKNOWN)      # statuses whose times are route times
+TIMED = (Status.SOLVED, Status.NO_SOLUTION, Status.UNKNOWN)      # statuses whose times are route times
 SIZE_KEYS = ("edges", "arcs", "clauses", "nonzeros", "options", "variables", "vertices")
 
 
@@ -45,144 +44,9 @@ class CrosscheckError(UserError):
     """Bad cross-check request: unknown route, unreadable results file, ..."""
 
 
-# ----------------------------------------------------------------------------- routes
-# Each route imports its solver lazily, so that a missing optional package only disables
-# that route (available_routes says why) instead of breaking the others.
-
-def _sat(puzzle: Grid, unique: bool, time_limit: float | None) -> Outcome:
-    from .sat import solve_puzzle
-    return solve_puzzle(puzzle, unique=unique, time_limit=time_limit)
-
-
-def _sat_glucose(puzzle: Grid, unique: bool, time_limit: float | None) -> Outcome:
-    from .sat import solve_puzzle
-    return solve_puzzle(puzzle, solver="glucose4", encoding="minimal",
-                        clue_mode="eliminate", unique=unique, time_limit=time_limit)
-
-
-_INCREMENTAL: dict = {}
-"""This process's incremental solvers, one per block shape (each pool worker has its own)."""
-INCREMENTAL_REFRESH = 2000
-"""Puzzles after which a worker's incremental solver is replaced (learnt clauses pile up)."""
-
-
-def _sat_incremental(puzzle: Grid, unique: bool, time_limit: float | None) -> Outcome:
-    from .sat import IncrementalSudokuSolver
-    solver = _INCREMENTAL.get(puzzle.shape)
-    if solver is None or solver.puzzles_served >= INCREMENTAL_REFRESH:
-        if solver is not None:
-            solver.close()
-        solver = _INCREMENTAL[puzzle.shape] = IncrementalSudokuSolver(puzzle.shape)
-    solver.puzzles_served += 1
-    outcome = solver.solve(puzzle, unique=unique, time_limit=time_limit)
-    outcome.stats["clauses"] = solver.num_clauses
-    return outcome
-
-
-def _binary(name: str) -> Callable[[Grid, bool, float | None], Outcome]:
-    def route(puzzle: Grid, unique: bool, time_limit: float | None) -> Outcome:
-        from .sat import solve_with_command
-        return solve_with_command(puzzle, name, unique=unique, time_limit=time_limit)
-    route.__name__ = f"_binary_{name}"
-    return route
-
-
-def _exact_cover(backend: str) -> Callable[[Grid, bool, float | None], Outcome]:
-    def route(puzzle: Grid, unique: bool, time_limit: float | None) -> Outcome:
-        from .exact_cover import solve_puzzle
-        return solve_puzzle(puzzle, unique=unique, backend=backend, time_limit=time_limit)
-    route.__name__ = f"_exact_cover_{backend}"
-    return route
-
-
-def _ilp(solver: str) -> Callable[[Grid, bool, float | None], Outcome]:
-    def route(puzzle: Grid, unique: bool, time_limit: float | None) -> Outcome:
-        from .ilp import solve_puzzle
-        return solve_puzzle(puzzle, solver, unique=unique, time_limit=time_limit)
-    route.__name__ = f"_ilp_{solver}"
-    return route
-
-
-def _hcp(graph: str, prune: str, reduce: bool) -> Callable[[Grid, bool, float | None], Outcome]:
-    # Uniqueness is not asked of the HCP routes (their outcome says unique=None, "not checked").
-    def route(puzzle: Grid, unique: bool, time_limit: float | None) -> Outcome:
-        from .cli_hcp_solve import solve_hcp_puzzle
-        outcome = solve_hcp_puzzle(puzzle, graph, prune, reduce=reduce, solver="sat",
-                                   time_limit=time_limit)
-        final = outcome.stats["sizes"][-1]      # the graph the solver saw
-        outcome.stats.setdefault("arcs" if graph == "directed" else "edges", final["edges"])
-        return outcome
-    route.__name__ = f"_hcp_{graph}"
-    return route
-
-
-ROUTES: dict[str, Callable[[Grid, bool, float | None], Outcome]] = {
-    "sat": _sat,
-    "sat-glucose": _sat_glucose,
-    "sat-incremental": _sat_incremental,
-    "cadical": _binary("cadical"),
-    "minisat": _binary("minisat"),
-    "exact-cover": _exact_cover("auto"),
-    "exact-cover-dlx": _exact_cover("dlx"),
-    "ilp": _ilp("cbc"),
-    "ilp-highs": _ilp("highs"),
-    "hcp-directed": _hcp("directed", "peers", reduce=False),
-    "hcp-undirected": _hcp("undirected", "peers", reduce=True),
-}
-"""Route name → function. ``sat``: pysat CaDiCaL 1.9.5, extended encoding, clues as units;
-``sat-glucose``: Glucose 4, minimal encoding, clues eliminated (a second, independent
-encoding); ``sat-incremental``: one CaDiCaL per worker process with the rules loaded once
-and the clues as assumptions (the fast path of ``solve`` on files: for corpora); ``cadical`` /
-``minisat``: the command-line solvers through DIMACS files;
-``exact-cover``: Knuth's exact cover, searched by the ``exact-cover`` package when installed,
-else by the built-in Algorithm X, which ``exact-cover-dlx`` always uses; ``ilp``: the 0-1 ILP
-solved by CBC, ``ilp-highs`` by HiGHS; ``hcp-directed``: Haythorpe's directed graph with
-peer pruning, solved exactly (SAT with lazy subtour cuts); ``hcp-undirected``: the same graph
-made undirected (3-split) and degree-2 reduced, solved the same way. The HCP routes need
-N = n² (square blocks) and do not check uniqueness."""
-
-SQUARE_BLOCK_ROUTES = frozenset({"hcp-directed", "hcp-undirected"})
-"""Routes through Haythorpe's graph, which exists for N = n² with n×n blocks only."""
-
-
-def route_not_applicable(route: str, shape: Shape) -> str | None:
-    """Why ``route`` does not apply to puzzles of this shape (None when it does)."""
-    if route in SQUARE_BLOCK_ROUTES and not shape.is_square:
-        return (f"{route} needs square n×n blocks (Haythorpe's graph); this puzzle has "
-                f"{shape.box_rows}x{shape.box_cols} blocks")
-    return None
-
-
-ROUTE_REQUIREMENTS: dict[str, tuple[str, str]] = {
-    "cadical": ("binary", "cadical"),
-    "minisat": ("binary", "minisat"),
-    "ilp-highs": ("module", "highspy"),
-}
-"""What a route needs beyond the base install: ('binary', name) or ('module', name)."""
-
 DEFAULT_ROUTES = ["sat", "sat-glucose", "exact-cover", "ilp"]
 """Four routes through three different reductions, each fast on 9×9 (milliseconds); the HCP
 routes (about 0.2 s a puzzle) are asked for by name."""
-
-
-def route_unavailable(name: str) -> str | None:
-    """Why a route cannot run here (None when it can)."""
-    import shutil
-    if name not in ROUTES:
-        return f"unknown route {name!r}; routes: {', '.join(ROUTES)}"
-    kind, what = ROUTE_REQUIREMENTS.get(name, (None, None))
-    if kind == "binary" and shutil.which(what) is None:
-        return f"route {name!r} needs the {what!r} binary on PATH"
-    if kind == "module":
-        try:
-            importlib.import_module(what)
-        except ImportError:
-            return f"route {name!r} needs the Python package {what!r} (see the README extras)"
-    return None
-
-
-def available_routes() -> list[str]:
-    return [name for name in ROUTES if route_unavailable(name) is None]
 
 
 # ----------------------------------------------------------------------------- records
@@ -217,14 +81,16 @@ def run_route(route: str, puzzle_id: str, puzzle_text: str, shape: Shape | None,
         puzzle = parse_grid(puzzle_text, shape)
     except UserError as exc:
         return RouteResult(puzzle_id, puzzle_text, route, ERROR, 0.0, error=str(exc))
-    reason = route_not_applicable(route, puzzle.shape)
+    chosen = ROUTES[route]
+    reason = chosen.not_applicable(puzzle.shape)
     if reason:
         return RouteResult(puzzle_id, puzzle_text, route, NOT_APPLICABLE, 0.0, error=reason)
     try:
-        outcome = ROUTES[route](puzzle, unique, time_limit)
+        outcome = chosen.solve(puzzle, unique=unique and chosen.checks_uniqueness,
+                               time_limit=time_limit)
     except WrongAnswer as exc:
         # the route produced a grid and the check refused it: recorded as unverified
-        return RouteResult(puzzle_id, puzzle_text, route, SOLVED,
+        return RouteResult(puzzle_id, puzzle_text, route, Status.SOLVED,
                            time.perf_counter() - start, verified=False, error=str(exc))
     except Exception as exc:  # noqa: BLE001 - a crashing route must not stop the batch
         detail = "" if isinstance(exc, UserError) else traceback.format_exc(limit=3)
@@ -278,8 +144,8 @@ def read_results(path: Path) -> list[RouteResult]:
     return records
 
 
-def run_crosscheck(puzzles: list[tuple[str, str]], routes: list[str], shape: Shape | None = None,
-                   unique: bool = False, time_limit: float | None = None, jobs: int = 1,
+def run_crosscheck(puzzles: list[tuple[str, str]], routes: list[str], *,
+                   shape: Shape | None = None, unique: bool = False, time_limit: float | None = None, jobs: int = 1,
                    results_path: Path | None = None, resume: bool = False,
                    scheduler: str | None = None,
                    on_result: Callable[[RouteResult], None] | None = None,
@@ -293,7 +159,9 @@ def run_crosscheck(puzzles: list[tuple[str, str]], routes: list[str], shape: Sha
     one (up to the measured times).
     """
     for route in routes:
-        reason = route_unavailable(route)
+        if route not in ROUTES:
+            raise CrosscheckError(f"unknown route {route!r}; routes: {', '.join(ROUTES)}")
+        reason = ROUTES[route].unavailable()
         if reason:
             raise CrosscheckError(reason)
     done: list[RouteResult] = []
@@ -383,10 +251,10 @@ def find_mismatches(results: Iterable[RouteResult], unique: bool) -> list[Mismat
             mismatches.append(Mismatch(pid, rows[0].puzzle, reason, answers))
 
         for r in rows:
-            if r.status == SOLVED and r.verified is False:
+            if r.status == Status.SOLVED and r.verified is False:
                 add(f"{r.route} returned an invalid grid: {r.error}")
-        solved = [r for r in rows if r.status == SOLVED and r.verified]
-        refuted = [r for r in rows if r.status == NO_SOLUTION]
+        solved = [r for r in rows if r.status == Status.SOLVED and r.verified]
+        refuted = [r for r in rows if r.status == Status.NO_SOLUTION]
         if solved and refuted:
             add(f"{', '.join(r.route for r in refuted)} said no solution, but "
                 f"{solved[0].route} found a valid one")
@@ -402,7 +270,7 @@ def find_mismatches(results: Iterable[RouteResult], unique: bool) -> list[Mismat
 
 
 def _answer_text(r: RouteResult) -> str:
-    if r.status == SOLVED:
+    if r.status == Status.SOLVED:
         text = f"solved {r.solution}" + ("" if r.verified else " (INVALID)")
         if r.unique is not None:
             text += f", unique={r.unique}"
@@ -420,10 +288,10 @@ def summary_rows(results: list[RouteResult], routes: list[str]) -> list[dict]:
         sizes = [r.size for r in mine if r.size is not None]
         rows.append({
             "route": route,
-            "solved": sum(r.status == SOLVED and r.verified is True for r in mine),
-            "no solution": sum(r.status == NO_SOLUTION for r in mine),
-            "unknown": sum(r.status == UNKNOWN for r in mine),
-            "invalid": sum(r.status == SOLVED and r.verified is False for r in mine),
+            "solved": sum(r.status == Status.SOLVED and r.verified is True for r in mine),
+            "no solution": sum(r.status == Status.NO_SOLUTION for r in mine),
+            "unknown": sum(r.status == Status.UNKNOWN for r in mine),
+            "invalid": sum(r.status == Status.SOLVED and r.verified is False for r in mine),
             "error": sum(r.status == ERROR for r in mine),
             "n/a": sum(r.status == NOT_APPLICABLE for r in mine),
             "median s": statistics.median(times) if times else None,

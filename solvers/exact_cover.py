@@ -35,7 +35,7 @@ from reductions.exact_cover import (DENSE_LIMIT_BYTES, ExactCoverError, SudokuEx
                                     sudoku_exact_cover)
 from reductions.grid import Grid
 
-from .outcome import NO_SOLUTION, SOLVED, UNKNOWN, Outcome, SolverUnavailable, verified
+from .outcome import Outcome, SolverUnavailable, Status, verified
 
 BACKENDS = ("auto", "exact-cover", "dlx")
 DEADLINE_CHECK_NODES = 256
@@ -283,12 +283,13 @@ def count_solutions(cover: SudokuExactCover, limit: int, backend: str = "auto",
 
 # ----------------------------------------------------------------------------- solve route
 
-def solve_puzzle(puzzle: Grid, unique: bool = False, backend: str = "auto",
-                 time_limit: float | None = None, clues: str = "eliminate") -> Outcome:
-    """Solve a puzzle through exact cover; with ``unique``, look for a second solution."""
+def solve_puzzle(puzzle: Grid, *, cover_solver: str = "auto", clues: str = "eliminate",
+                 unique: bool = False, time_limit: float | None = None) -> Outcome:
+    """Solve a puzzle through exact cover with the backend ``cover_solver`` (see
+    :data:`BACKENDS`); with ``unique``, look for a second solution."""
     start = time.perf_counter()
     cover = sudoku_exact_cover(puzzle, clues)
-    search = find_covers(cover, 2 if unique else 1, backend, time_limit)
+    search = find_covers(cover, 2 if unique else 1, cover_solver, time_limit)
     stats = {"backend": search.backend, "options": cover.num_options,
              "items": cover.num_items, "clues": clues,
              "seconds": round(time.perf_counter() - start, 6)}
@@ -296,12 +297,12 @@ def solve_puzzle(puzzle: Grid, unique: bool = False, backend: str = "auto",
              for s in search.solutions]
     if not grids:
         if search.complete:
-            return Outcome(NO_SOLUTION, stats=stats)
-        return Outcome(UNKNOWN, stats={**stats, "reason": "time limit reached"})
+            return Outcome(Status.NO_SOLUTION, stats=stats)
+        return Outcome(Status.UNKNOWN, stats={**stats, "reason": "time limit reached"})
     if not unique:
-        return Outcome(SOLVED, grids[0], None, None, stats)
+        return Outcome(Status.SOLVED, grids[0], None, None, stats)
     if len(grids) > 1:
         if grids[0] == grids[1]:
             raise ExactCoverError("the search returned the same grid twice")
-        return Outcome(SOLVED, grids[0], False, grids[1], stats)
-    return Outcome(SOLVED, grids[0], True if search.complete else None, None, stats)
+        return Outcome(Status.SOLVED, grids[0], False, grids[1], stats)
+    return Outcome(Status.SOLVED, grids[0], True if search.complete else None, None, stats)

@@ -50,12 +50,13 @@ as unit clauses / fixed literals. "no cycle" then means: none through all of the
 
 Time limits are wall-clock seconds for the whole solve. pysat solvers are run by rounds of a
 conflict budget (``conf_budget`` + ``solve_limited``), the clock checked between rounds; the
-budget doubles up to :data:`MAX_BUDGET` conflicts, so the limit is overrun by at most one
+budget doubles up to :data:`solvers.budget.MAX_BUDGET` conflicts, so the limit is overrun by at most one
 such round (a few seconds on the 25×25 graphs), not by as much again as was spent.
 """
 
 from __future__ import annotations
 
+import enum
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -67,15 +68,22 @@ from pysat.formula import IDPool
 from reductions.errors import UserError
 from reductions.graph_reduction import component_labels
 
-from .sat import BUDGET_START, new_pysat_solver
+from .budget import Deadline, solve_within
+from .sat import new_pysat_solver
 
-HAMILTONIAN = "hamiltonian"
-NO_CYCLE = "no cycle"
-UNKNOWN = "unknown"
+
+
+class CycleStatus(enum.StrEnum):
+    """What a Hamiltonian-cycle search found."""
+
+    HAMILTONIAN = "hamiltonian"
+    NO_CYCLE = "no cycle"
+    UNKNOWN = "unknown"
+
+
+
 BACKENDS = ("sat", "cpsat")
 DEFAULT_SAT_SOLVER = "cadical195"
-MAX_BUDGET = 100_000
-"""Largest conflict budget of one round of a time-limited SAT call (see the module docstring)."""
 
 
 class GraphInputError(UserError):
@@ -91,13 +99,13 @@ class HcpResult:
     """``status`` in {hamiltonian, no cycle, unknown}; ``cycle`` (vertex order) when found;
     ``stats``: backend, seconds, iterations, cuts, model size, and ``reason`` when not found."""
 
-    status: str
+    status: CycleStatus
     cycle: np.ndarray | None = None
     stats: dict[str, Any] = field(default_factory=dict)
 
     @property
     def found(self) -> bool:
-        return self.status == HAMILTONIAN
+        return self.status == CycleStatus.HAMILTONIAN
 
 
 # ----------------------------------------------------------------------------- input
@@ -167,10 +175,10 @@ def heuristic_tour_result(num_vertices: int, edges, order, stats: dict, solver: 
     cost = count_non_edges(num_vertices, edges, order)
     stats[cost_key] = cost
     if cost == 0:
-        return HcpResult(HAMILTONIAN, np.asarray(order, dtype=np.int64), stats)
+        return HcpResult(CycleStatus.HAMILTONIAN, np.asarray(order, dtype=np.int64), stats)
     stats["reason"] = (f"{solver}'s best tour uses {cost} non-edge{'s' if cost > 1 else ''} "
                        f"(cost {cost} > 0): no Hamiltonian cycle found")
-    return HcpResult(UNKNOWN, None, stats)
+    return HcpResult(CycleStatus.UNKNOWN, None, stats)
 
 
 def _degree_problem(num_vertices: int, pairs: np.ndarray, directed: bool) -> str | None:
@@ -440,20 +448,8 @@ def _bridge_clauses(n: int, edges: np.ndarray, path_of: np.ndarray, side: np.nda
     return clauses
 
 
-class _Deadline:
-    def __init__(self, time_limit: float | None):
-        self.start = time.perf_counter()
-        self.at = None if time_limit is None else self.start + time_limit
-
-    def passed(self) -> bool:
-        return self.at is not None and time.perf_counter() >= self.at
-
-    def seconds(self) -> float:
-        return round(time.perf_counter() - self.start, 4)
-
-
 def _sat_loop(num_vertices: int, pairs: np.ndarray, directed: bool, required: np.ndarray,
-              deadline: _Deadline, solver_name: str, both_cuts: bool,
+              deadline: Deadline, solver_name: str, both_cuts: bool,
               patching: bool) -> HcpResult:
     m = len(pairs)
     lits = np.arange(1, m + 1, dtype=np.int64)            # variable of pair e is e + 1
@@ -483,14 +479,14 @@ def _sat_loop(num_vertices: int, pairs: np.ndarray, directed: bool, required: np
             if deadline.passed():
                 return _unknown(stats, deadline)
             stats["iterations"] += 1
-            result = _solve_by_rounds(solver, deadline)
+            result = solve_within(solver, deadline)
             if result is None:
                 return _unknown(stats, deadline)
             if result is False:
                 stats["seconds"] = deadline.seconds()
                 stats["reason"] = ("the SAT model is unsatisfiable after "
                                    f"{stats['cuts']} subtour cuts")
-                return HcpResult(NO_CYCLE, None, stats)
+                return HcpResult(CycleStatus.NO_CYCLE, None, stats)
             model = np.asarray(solver.get_model()[:m], dtype=np.int64)
             chosen = pairs[model > 0]
             if directed:
@@ -503,7 +499,7 @@ def _sat_loop(num_vertices: int, pairs: np.ndarray, directed: bool, required: np
             stats["largest_subtours"] = max(stats["largest_subtours"], subtours)
             if subtours == 1:
                 stats["seconds"] = deadline.seconds()
-                return HcpResult(HAMILTONIAN, _order_of(num_vertices, chosen, directed), stats)
+                return HcpResult(CycleStatus.HAMILTONIAN, _order_of(num_vertices, chosen, directed), stats)
             if patching:
                 patched, left, merges = patch_cover(num_vertices, pairs, chosen, directed,
                                                     required_keys)
@@ -511,7 +507,7 @@ def _sat_loop(num_vertices: int, pairs: np.ndarray, directed: bool, required: np
                 if left == 1:
                     stats["seconds"] = deadline.seconds()
                     stats["found_by_patching"] = True
-                    return HcpResult(HAMILTONIAN, _order_of(num_vertices, patched, directed),
+                    return HcpResult(CycleStatus.HAMILTONIAN, _order_of(num_vertices, patched, directed),
                                      stats)
                 # Steer the next solve towards the patched cover (phases only).
                 phase = np.full(m, -1, dtype=np.int64)
@@ -521,7 +517,7 @@ def _sat_loop(num_vertices: int, pairs: np.ndarray, directed: bool, required: np
             if isinstance(cuts, str):
                 stats["seconds"] = deadline.seconds()
                 stats["reason"] = cuts
-                return HcpResult(NO_CYCLE, None, stats)
+                return HcpResult(CycleStatus.NO_CYCLE, None, stats)
             for clause in cuts:
                 solver.add_clause(clause)
             stats["cuts"] += len(cuts)
@@ -529,25 +525,10 @@ def _sat_loop(num_vertices: int, pairs: np.ndarray, directed: bool, required: np
         solver.delete()
 
 
-def _solve_by_rounds(solver, deadline: _Deadline) -> bool | None:
-    """``solver.solve()``, or by rounds of a conflict budget (doubling, capped at
-    :data:`MAX_BUDGET`) when there is a deadline; None when the deadline passed first."""
-    if deadline.at is None:
-        return solver.solve()
-    budget = BUDGET_START
-    while not deadline.passed():
-        solver.conf_budget(budget)
-        result = solver.solve_limited()
-        if result is not None:
-            return result
-        budget = min(2 * budget, MAX_BUDGET)
-    return None
-
-
-def _unknown(stats: dict[str, Any], deadline: _Deadline) -> HcpResult:
+def _unknown(stats: dict[str, Any], deadline: Deadline) -> HcpResult:
     stats["seconds"] = deadline.seconds()
     stats["reason"] = "time limit reached"
-    return HcpResult(UNKNOWN, None, stats)
+    return HcpResult(CycleStatus.UNKNOWN, None, stats)
 
 
 def _subtour_cuts(pairs: np.ndarray, label: np.ndarray, directed: bool,
@@ -710,7 +691,7 @@ def _undirected_order(num_vertices: int, chosen: np.ndarray) -> np.ndarray:
 # ----------------------------------------------------------------------------- CP-SAT
 
 def _cpsat(num_vertices: int, pairs: np.ndarray, directed: bool, required: np.ndarray,
-           deadline: _Deadline, workers: int) -> HcpResult:
+           deadline: Deadline, workers: int) -> HcpResult:
     try:
         from ortools.sat.python import cp_model
     except ImportError:
@@ -740,24 +721,24 @@ def _cpsat(num_vertices: int, pairs: np.ndarray, directed: bool, required: np.nd
         chosen = arcs[values[index] > 0]
         successor = np.empty(num_vertices, dtype=np.int64)
         successor[chosen[:, 0]] = chosen[:, 1]
-        return HcpResult(HAMILTONIAN, _cycle_order(successor), stats)
+        return HcpResult(CycleStatus.HAMILTONIAN, _cycle_order(successor), stats)
     if status == cp_model.INFEASIBLE:
         stats["reason"] = "CP-SAT proved the circuit constraint infeasible"
-        return HcpResult(NO_CYCLE, None, stats)
+        return HcpResult(CycleStatus.NO_CYCLE, None, stats)
     stats["reason"] = ("time limit reached" if deadline.at is not None
                        else f"CP-SAT stopped with status {stats['cpsat_status']}")
-    return HcpResult(UNKNOWN, None, stats)
+    return HcpResult(CycleStatus.UNKNOWN, None, stats)
 
 
 # ----------------------------------------------------------------------------- entry points
 
-def _solve(num_vertices: int, pairs, directed: bool, time_limit: float | None, backend: str,
-           required, solver_name: str, workers: int, both_cuts: bool,
+def _solve(num_vertices: int, pairs, *, directed: bool, time_limit: float | None,
+           backend: str, required, solver_name: str, workers: int, both_cuts: bool,
            patching: bool) -> HcpResult:
     if backend not in BACKENDS:
         raise UserError(f"unknown Hamiltonian-cycle backend {backend!r}; choose one of "
                         f"{', '.join(BACKENDS)}")
-    deadline = _Deadline(time_limit)
+    deadline = Deadline(time_limit)
     graph = normalized_graph(num_vertices, pairs, directed)
     raw = _as_pairs(num_vertices, pairs, "arcs" if directed else "edges")
     base = {"backend": backend, "vertices": num_vertices, "input_pairs": len(raw),
@@ -767,14 +748,14 @@ def _solve(num_vertices: int, pairs, directed: bool, time_limit: float | None, b
         has_loop = directed and bool(np.any((raw[:, 0] == 0) & (raw[:, 1] == 0)))
         base["seconds"] = deadline.seconds()
         if has_loop:
-            return HcpResult(HAMILTONIAN, np.zeros(1, dtype=np.int64), base)
-        return HcpResult(NO_CYCLE, None, {**base, "reason": "one vertex without a loop"})
+            return HcpResult(CycleStatus.HAMILTONIAN, np.zeros(1, dtype=np.int64), base)
+        return HcpResult(CycleStatus.NO_CYCLE, None, {**base, "reason": "one vertex without a loop"})
     required_idx = _required_indices(num_vertices, graph, required, directed)
     problem = (_simple_too_small(num_vertices, directed)
                or (required_idx if isinstance(required_idx, str) else None)
                or _degree_problem(num_vertices, graph, directed))
     if problem:
-        return HcpResult(NO_CYCLE, None, {**base, "reason": problem,
+        return HcpResult(CycleStatus.NO_CYCLE, None, {**base, "reason": problem,
                                           "seconds": deadline.seconds()})
     if backend == "cpsat":
         result = _cpsat(num_vertices, graph, directed, required_idx, deadline, workers)
@@ -802,7 +783,7 @@ def _check_cycle(num_vertices: int, pairs: np.ndarray, cycle: np.ndarray, direct
                            "the graph")
 
 
-def solve_directed_hcp(num_vertices: int, arcs, time_limit: float | None = None,
+def solve_directed_hcp(num_vertices: int, arcs, *, time_limit: float | None = None,
                        backend: str = "sat", required=None,
                        solver_name: str = DEFAULT_SAT_SOLVER, workers: int = 1,
                        both_cuts: bool = True, patching: bool = True) -> HcpResult:
@@ -814,16 +795,18 @@ def solve_directed_hcp(num_vertices: int, arcs, time_limit: float | None = None,
     the subtours of each model into one cycle first, :func:`patch_cover`) or ``cpsat``
     (OR-Tools circuit constraint, ``workers`` search threads). ``required``: arcs every
     returned cycle must use. Loops and repeated arcs are ignored."""
-    return _solve(num_vertices, arcs, True, time_limit, backend, required, solver_name,
-                  workers, both_cuts, patching)
+    return _solve(num_vertices, arcs, directed=True, time_limit=time_limit, backend=backend,
+                  required=required, solver_name=solver_name, workers=workers,
+                  both_cuts=both_cuts, patching=patching)
 
 
-def solve_undirected_hcp(num_vertices: int, edges, time_limit: float | None = None,
+def solve_undirected_hcp(num_vertices: int, edges, *, time_limit: float | None = None,
                          backend: str = "sat", required=None,
                          solver_name: str = DEFAULT_SAT_SOLVER, workers: int = 1,
                          patching: bool = True) -> HcpResult:
     """A Hamiltonian cycle of an undirected graph (``edges`` rows (u, v)), or a proof that
     there is none, or ``unknown`` past ``time_limit`` seconds. The cycle may be read in
     either direction. See :func:`solve_directed_hcp` for the options."""
-    return _solve(num_vertices, edges, False, time_limit, backend, required, solver_name,
-                  workers, True, patching)
+    return _solve(num_vertices, edges, directed=False, time_limit=time_limit, backend=backend,
+                  required=required, solver_name=solver_name, workers=workers,
+                  both_cuts=True, patching=patching)

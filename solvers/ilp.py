@@ -34,23 +34,20 @@ from pathlib import Path
 
 import pulp
 
-from reductions.errors import UserError, reading
+from reductions.errors import reading
 from reductions.grid import Grid
 from reductions.ilp import (CLUE_MODES, IlpError, SudokuIlp, parse_variable_name,
                             sudoku_ilp)
 
+from .external import ExternalSolverError
 from .formats.atomic import atomic_write
 from .formats.dlx import metadata_from_comments, puzzle_comment_lines, puzzle_from_metadata
-from .outcome import NO_SOLUTION, SOLVED, UNKNOWN, Outcome, SolverUnavailable, verified
+from .outcome import Outcome, SolverUnavailable, Status, verified
 
 SOLVERS = ("cbc", "highs")
 MAGIC = "sudoku-bridge ILP"
 FORMATS = {".lp": "lp", ".mps": "mps"}
 COMMENT_PREFIX = {"lp": "\\", "mps": "*"}
-
-
-class ExternalSolverError(UserError):
-    """A solver ran but failed, or a solution file cannot be read."""
 
 
 # ----------------------------------------------------------------------------- solvers
@@ -132,7 +129,7 @@ def run_solver(model: SudokuIlp, solver: str, time_limit: float | None = None,
                cbc_path: str | None = None) -> IlpAnswer:
     """Solve the model once and decode the values."""
     if time_limit is not None and time_limit <= 0:
-        return IlpAnswer(UNKNOWN, None, "time limit reached")
+        return IlpAnswer(Status.UNKNOWN, None, "time limit reached")
     backend = make_solver(solver, time_limit, cbc_path)
     try:
         status = model.problem.solve(backend)
@@ -142,45 +139,47 @@ def run_solver(model: SudokuIlp, solver: str, time_limit: float | None = None,
     if status == pulp.LpStatusOptimal:
         values = model.solver_values()
         if any(v is None for v in values.values()):
-            return IlpAnswer(UNKNOWN, None, f"{detail} but no values")
-        return IlpAnswer(SOLVED, model.grid_from_values(values), detail)
+            return IlpAnswer(Status.UNKNOWN, None, f"{detail} but no values")
+        return IlpAnswer(Status.SOLVED, model.grid_from_values(values), detail)
     if status == pulp.LpStatusInfeasible:
-        return IlpAnswer(NO_SOLUTION, None, detail)
+        return IlpAnswer(Status.NO_SOLUTION, None, detail)
     reason = "time limit reached" if time_limit is not None else f"solver status {detail}"
-    return IlpAnswer(UNKNOWN, None, reason)
+    return IlpAnswer(Status.UNKNOWN, None, reason)
 
 
-def solve_puzzle(puzzle: Grid, solver: str = "cbc", unique: bool = False,
-                 time_limit: float | None = None, clues: str = "eliminate",
-                 cbc_path: str | None = None) -> Outcome:
-    """Solve through the ILP; with ``unique``, one no-good cut and a second solve."""
+def solve_puzzle(puzzle: Grid, *, ilp_solver: str = "cbc", cbc_path: str | None = None,
+                 clues: str = "eliminate", unique: bool = False,
+                 time_limit: float | None = None) -> Outcome:
+    """Solve through the ILP with ``ilp_solver`` (``cbc`` or ``highs``); with ``unique``, one
+    no-good cut and a second solve."""
+    solver = ilp_solver
     start = time.perf_counter()
     model = sudoku_ilp(puzzle, clues)
     stats = {"solver": solver, "variables": model.num_variables,
              "constraints": model.num_constraints, "clues": clues}
     first = run_solver(model, solver, time_limit, cbc_path)
-    if first.status != SOLVED:
+    if first.status != Status.SOLVED:
         stats["seconds"] = round(time.perf_counter() - start, 6)
-        if first.status == UNKNOWN:
+        if first.status == Status.UNKNOWN:
             stats["reason"] = first.detail
         return Outcome(first.status, stats=stats)
     grid = verified(puzzle, first.grid, f"ILP ({solver})")
     if not unique:
         stats["seconds"] = round(time.perf_counter() - start, 6)
-        return Outcome(SOLVED, grid, None, None, stats)
+        return Outcome(Status.SOLVED, grid, None, None, stats)
     model.add_no_good(grid)
     remaining = None if time_limit is None else time_limit - (time.perf_counter() - start)
     second = run_solver(model, solver, remaining, cbc_path)
     stats["seconds"] = round(time.perf_counter() - start, 6)
-    if second.status == NO_SOLUTION:
-        return Outcome(SOLVED, grid, True, None, stats)
-    if second.status == UNKNOWN:
-        return Outcome(SOLVED, grid, None, None, {**stats, "reason": second.detail})
+    if second.status == Status.NO_SOLUTION:
+        return Outcome(Status.SOLVED, grid, True, None, stats)
+    if second.status == Status.UNKNOWN:
+        return Outcome(Status.SOLVED, grid, None, None, {**stats, "reason": second.detail})
     other = verified(puzzle, second.grid, f"ILP ({solver})")
     if other == grid:
         raise ExternalSolverError(f"{solver} returned the excluded solution again after the "
                                   f"no-good cut")
-    return Outcome(SOLVED, grid, False, other, stats)
+    return Outcome(Status.SOLVED, grid, False, other, stats)
 
 
 # ----------------------------------------------------------------------------- files
@@ -270,12 +269,12 @@ def _cbc_status(words: str) -> str:
     """Our status for CBC's first line, e.g. 'Optimal - objective value 0.00000000'."""
     tokens = words.split()
     if tokens[:1] == ["Optimal"]:
-        return SOLVED
+        return Status.SOLVED
     if tokens[:1] == ["Infeasible"] or tokens[:2] == ["Integer", "infeasible"]:
-        return NO_SOLUTION
+        return Status.NO_SOLUTION
     if tokens[:1] == ["Stopped"] and tokens[4:5] == ["objective"]:
-        return SOLVED      # stopped with a feasible point: decoded, then verified
-    return UNKNOWN
+        return Status.SOLVED      # stopped with a feasible point: decoded, then verified
+    return Status.UNKNOWN
 
 
 def _read_cbc(path: str, lines: list[str]) -> SolutionFile:
@@ -302,13 +301,13 @@ def _read_cbc(path: str, lines: list[str]) -> SolutionFile:
 def _read_highs(path: str, lines: list[str]) -> SolutionFile:
     status_words = lines[1].strip() if len(lines) > 1 else ""
     lowered = status_words.lower()
-    status = SOLVED if lowered == "optimal" else NO_SOLUTION if lowered == "infeasible" \
-        else UNKNOWN
+    status = Status.SOLVED if lowered == "optimal" else Status.NO_SOLUTION if lowered == "infeasible" \
+        else Status.UNKNOWN
     result = SolutionFile(status, status_words)
     try:
         start = next(i for i, line in enumerate(lines) if line.startswith("# Columns"))
     except StopIteration:
-        if status == SOLVED:
+        if status == Status.SOLVED:
             raise ExternalSolverError(f"{path}: no '# Columns' section with the values") \
                 from None
         return result
@@ -323,8 +322,8 @@ def _read_highs(path: str, lines: list[str]) -> SolutionFile:
             raise ExternalSolverError(f"{path} line {number}: expected 'name value', got "
                                       f"{raw.strip()!r}") from None
         result.lines[tokens[0]] = number
-    if status == UNKNOWN and result.values and "feasible" in "\n".join(lines[:8]).lower():
-        result.status = SOLVED      # e.g. time limit with a feasible point: decode, verify
+    if status == Status.UNKNOWN and result.values and "feasible" in "\n".join(lines[:8]).lower():
+        result.status = Status.SOLVED      # e.g. time limit with a feasible point: decode, verify
     return result
 
 

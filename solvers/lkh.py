@@ -30,8 +30,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -43,8 +41,9 @@ from reductions.errors import UserError
 
 from .formats.atomic import atomic_write
 from .formats.tsplib import TsplibError, read_tour, write_hcp
-from .hcp import UNKNOWN, HcpResult, heuristic_tour_result, normalized_graph
-from .outcome import SolverUnavailable, find_executable
+from .hcp import CycleStatus, HcpResult, heuristic_tour_result, normalized_graph
+from .external import find_program, run_program
+from .outcome import SolverUnavailable
 
 LKH_NAMES = ("LKH", "lkh", "LKH-3", "lkh3")
 DEFAULT_TIME_LIMIT = 60.0
@@ -59,7 +58,7 @@ class LkhError(UserError):
 def find_lkh(binary: str | None = None) -> str | None:
     """Path of the LKH executable: ``binary`` if given (checked), else the first of
     :data:`LKH_NAMES` on PATH, else None."""
-    return find_executable(binary, LKH_NAMES, "LKH")
+    return find_program(binary, LKH_NAMES, what="LKH")
 
 
 def elkai_available() -> bool:
@@ -96,44 +95,13 @@ def write_lkh_parameters(path: str | Path, problem_file: str | Path,
         out.write(lkh_parameters(problem_file, tour_file, time_limit, seed, runs))
 
 
-class TimedOut(Exception):
-    """The external program ran past its time limit (it has been killed)."""
-
-
-def run_program(args: list[str], cwd: Path, time_limit: float | None,
-                env: dict | None = None) -> subprocess.CompletedProcess:
-    """Run a solver without a shell, stdin closed, output captured, in its own process
-    group; past ``time_limit`` seconds the whole group is killed and :class:`TimedOut`
-    raised (killing only the direct child could leave a grandchild holding the pipes)."""
-    proc = subprocess.Popen(args, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env,
-                            start_new_session=True)
-    try:
-        out, err = proc.communicate(timeout=time_limit)
-    except subprocess.TimeoutExpired:
-        _kill_group(proc)
-        raise TimedOut() from None
-    except BaseException:
-        _kill_group(proc)
-        raise
-    return subprocess.CompletedProcess(args, proc.returncode, out, err)
-
-
-def _kill_group(proc: subprocess.Popen) -> None:
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    proc.communicate()
-
-
 def _inner_limit(time_limit: float) -> float:
     """LKH's own TIME_LIMIT: below the hard limit, leaving time for reading the graph and
     building candidate sets (which LKH does not count)."""
     return max(0.5 * time_limit, time_limit - max(2.0, 0.25 * time_limit))
 
 
-def solve_hcp_lkh(num_vertices: int, edges, time_limit: float | None = None,
+def solve_hcp_lkh(num_vertices: int, edges, *, time_limit: float | None = None,
                   binary: str | None = None, backend: str = "auto", seed: int = 1,
                   keep_dir: str | Path | None = None) -> HcpResult:
     """Look for a Hamiltonian cycle of an undirected graph with LKH-3.
@@ -177,21 +145,17 @@ def _run_binary(path: str, num_vertices: int, edges: np.ndarray, work: Path, pro
     write_lkh_parameters(params, problem.name, tour_file.name, _inner_limit(time_limit), seed)
     stats = {"backend": "lkh", "lkh": path, "time_limit": time_limit, "iterations": 1,
              "cuts": 0}
-    try:
-        proc = run_program([path, params.name], work, time_limit)
-    except TimedOut:
+    run = run_program([path, params.name], cwd=work, time_limit=time_limit)
+    if run.timed_out:
         stats["reason"] = f"time limit {time_limit:g} s reached before LKH wrote a tour"
-        return HcpResult(UNKNOWN, None, stats)
-    except OSError as exc:
-        raise SolverUnavailable(f"cannot run LKH at {path}: {exc}") from None
-    stats["exit_code"] = proc.returncode
+        return HcpResult(CycleStatus.UNKNOWN, None, stats)
+    stats["exit_code"] = run.exit_code
     if not tour_file.exists():
-        tail = (proc.stdout + proc.stderr).strip().splitlines()[-3:]
-        if proc.returncode != 0:
-            raise LkhError(f"LKH ({path}) failed with exit code {proc.returncode} and wrote no "
-                           f"tour: {' / '.join(tail) or 'no output'}")
+        if run.exit_code != 0:
+            raise LkhError(f"LKH ({path}) failed with exit code {run.exit_code} and wrote no "
+                           f"tour: {run.tail(3) or 'no output'}")
         stats["reason"] = "LKH wrote no tour"
-        return HcpResult(UNKNOWN, None, stats)
+        return HcpResult(CycleStatus.UNKNOWN, None, stats)
     try:
         order = read_tour(tour_file, num_vertices)
     except TsplibError as exc:
@@ -218,17 +182,16 @@ def _run_elkai(num_vertices: int, edges: np.ndarray, work: Path, problem: Path,
     write_lkh_parameters(params, problem.resolve(), None, _inner_limit(time_limit), seed)
     stats = {"backend": "lkh", "lkh": "elkai", "time_limit": time_limit, "iterations": 1,
              "cuts": 0}
-    try:
-        proc = run_program([sys.executable, "-c", _ELKAI_CHILD, str(params), str(answer)],
-                           work, time_limit, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
-    except TimedOut:
+    run = run_program([sys.executable, "-c", _ELKAI_CHILD, str(params), str(answer)],
+                      cwd=work, time_limit=time_limit,
+                      env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+    if run.timed_out:
         stats["reason"] = f"time limit {time_limit:g} s reached before LKH (elkai) finished"
-        return HcpResult(UNKNOWN, None, stats)
-    stats["exit_code"] = proc.returncode
-    if proc.returncode != 0 or not answer.exists():
-        tail = proc.stderr.strip().splitlines()[-2:]
-        raise LkhError(f"LKH (elkai) failed with exit code {proc.returncode}: "
-                       f"{' / '.join(tail) or 'no output'}")
+        return HcpResult(CycleStatus.UNKNOWN, None, stats)
+    stats["exit_code"] = run.exit_code
+    if run.exit_code != 0 or not answer.exists():
+        raise LkhError(f"LKH (elkai) failed with exit code {run.exit_code}: "
+                       f"{run.tail() or 'no output'}")
     values = np.asarray(json.loads(answer.read_text()), dtype=np.int64) - 1
     if values.size != num_vertices or not np.array_equal(np.sort(values),
                                                          np.arange(num_vertices)):

@@ -1,6 +1,6 @@
 """The answer every solving route returns, so that the CLI and the cross-checker treat them alike.
 
-``status`` is one of:
+``status`` (:class:`Status`) is one of:
 
 * ``solved`` — ``grid`` holds a solution, already checked against the puzzle;
 * ``no solution`` — the route *proved* there is none (an exact method said unsatisfiable);
@@ -8,39 +8,31 @@
 
 With a uniqueness check, ``unique`` is True (proved), False (``second`` holds another
 verified solution) or None (not checked, or the check ran out of time).
+
+The statuses are string enums, so records written with them read as the plain words
+(``"solved"``, ``"no solution"``, ...) in JSON.
 """
 
 from __future__ import annotations
 
-import shutil
+import enum
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from reductions.errors import UserError
 from reductions.grid import Grid, check_solution, solution_problems
 
-SOLVED = "solved"
-NO_SOLUTION = "no solution"
-UNKNOWN = "unknown"
+
+class Status(enum.StrEnum):
+    """What a route found out about a puzzle."""
+
+    SOLVED = "solved"
+    NO_SOLUTION = "no solution"
+    UNKNOWN = "unknown"
 
 
 class SolverUnavailable(UserError):
     """A solver that cannot be run here: unknown name, binary or package missing."""
-
-
-def find_executable(given: str | None, names: Iterable[str], what: str) -> str | None:
-    """Path of a solver binary: ``given`` (a name or path, which must exist, else
-    :class:`SolverUnavailable` naming it), else the first of ``names`` on PATH, else None."""
-    if given:
-        found = shutil.which(given)
-        if found is None:
-            raise SolverUnavailable(f"{what} binary {given!r} not found or not executable")
-        return found
-    for name in names:
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
 
 
 class WrongAnswer(RuntimeError):
@@ -49,15 +41,18 @@ class WrongAnswer(RuntimeError):
 
 @dataclass
 class Outcome:
-    status: str
+    status: Status
     grid: Grid | None = None
     unique: bool | None = None
     second: Grid | None = None
     stats: dict[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        self.status = Status(self.status)
+
     @property
     def solved(self) -> bool:
-        return self.status == SOLVED
+        return self.status == Status.SOLVED
 
 
 def verified(puzzle: Grid, grid: Grid, route: str) -> Grid:

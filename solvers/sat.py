@@ -21,8 +21,6 @@ from __future__ import annotations
 import multiprocessing
 import os
 import shlex
-import shutil
-import subprocess
 import tempfile
 import time
 from dataclasses import dataclass
@@ -38,17 +36,12 @@ from reductions.errors import UserError
 from reductions.grid import (Grid, Shape, clue_array_from_line, clue_conflicts, parse_grid,
                              solve_checks, solves_clues)
 
-from .formats.dimacs import DimacsError, parse_solver_output, write_cnf
-from .outcome import (NO_SOLUTION, SOLVED, UNKNOWN, Outcome, SolverUnavailable, WrongAnswer,
-                      verified)
+from .formats.dimacs import DimacsError, SatAnswer, parse_solver_output, write_cnf
+from .budget import Deadline, solve_within
+from .external import ExternalSolverError, find_program, output_text, run_program
+from .outcome import Outcome, SolverUnavailable, Status, WrongAnswer, verified
 
 DEFAULT_SOLVER = "cadical195"
-BUDGET_START = 2_000
-"""Conflicts in the first round of a time-limited solve; each further round doubles it."""
-
-
-class ExternalSolverError(UserError):
-    """An external solver ran but gave no usable answer (crash, unparsable output)."""
 
 
 def pysat_solver_names() -> list[str]:
@@ -82,26 +75,6 @@ def solve_formula(formula: Formula, solver: str = DEFAULT_SOLVER) -> tuple[bool,
     if not formula.is_satisfied_by(values):
         raise WrongAnswer(f"{solver} returned an assignment that does not satisfy the formula")
     return values
-
-
-def solve_limited(solver: Solver, assumptions: Sequence[int],
-                  deadline: float | None) -> bool | None:
-    """Solve under assumptions; None when the deadline passed first (answer unknown)."""
-    if deadline is None:
-        return solver.solve(assumptions=assumptions)
-    budget = BUDGET_START
-    while True:
-        if time.perf_counter() >= deadline:
-            return None
-        solver.conf_budget(budget)
-        result = solver.solve_limited(assumptions=assumptions)
-        if result is not None:
-            return result
-        budget *= 2
-
-
-def _deadline(time_limit: float | None) -> float | None:
-    return None if time_limit is None else time.perf_counter() + time_limit
 
 
 # ----------------------------------------------------------------------------- incremental
@@ -144,7 +117,7 @@ class IncrementalSudokuSolver:
         truth = np.asarray(model[: self.n ** 3]) > 0
         return (truth.reshape(self.n * self.n, self.n).argmax(axis=1) + 1).astype(np.uint8)
 
-    def solve_clues(self, clues: np.ndarray, unique: bool = False,
+    def solve_clues(self, clues: np.ndarray, *, unique: bool = False,
                     time_limit: float | None = None) -> "BatchItem":
         """The lean entry point: clues as a flat uint8 array of N² entries (0 = empty).
 
@@ -152,22 +125,22 @@ class IncrementalSudokuSolver:
         :class:`WrongAnswer`.
         """
         n = self.n
-        deadline = _deadline(time_limit)
+        deadline = Deadline(time_limit)
         given = np.flatnonzero(clues)
         assumptions = (given * n + clues[given]).tolist()
-        result = solve_limited(self.solver, assumptions, deadline)
+        result = solve_within(self.solver, deadline, assumptions)
         if result is None:
-            return BatchItem(-1, UNKNOWN)
+            return BatchItem(-1, Status.UNKNOWN)
         if not result:
-            return BatchItem(-1, NO_SOLUTION)
+            return BatchItem(-1, Status.NO_SOLUTION)
         digits = self._checked(clues, self._solution_digits())
-        item = BatchItem(-1, SOLVED, digits.tobytes())
+        item = BatchItem(-1, Status.SOLVED, digits.tobytes())
         if unique:
             self.top += 1
             act = self.top
             free = np.flatnonzero(clues == 0)
             self.solver.add_clause([-act] + (-(free * n + digits[free])).tolist())
-            again = solve_limited(self.solver, assumptions + [act], deadline)
+            again = solve_within(self.solver, deadline, assumptions + [act])
             if again:
                 item.second = self._checked(clues, self._solution_digits()).tobytes()
             self.solver.add_clause([-act])       # retire the blocking clause
@@ -189,14 +162,14 @@ class IncrementalSudokuSolver:
         solved_rows = []
         for k, row in enumerate(clues):
             given = np.flatnonzero(row)
-            result = solve_limited(self.solver, (given * n + row[given]).tolist(),
-                                   _deadline(time_limit))
+            result = solve_within(self.solver, Deadline(time_limit),
+                                  (given * n + row[given]).tolist())
             if result:
-                statuses.append(SOLVED)
+                statuses.append(Status.SOLVED)
                 models.append(self.solver.get_model()[: n ** 3])
                 solved_rows.append(k)
             else:
-                statuses.append(UNKNOWN if result is None else NO_SOLUTION)
+                statuses.append(Status.UNKNOWN if result is None else Status.NO_SOLUTION)
         digits = np.zeros(clues.shape, dtype=np.uint8)
         if models:
             truth = np.array(models, dtype=np.int64).reshape(len(models), n * n, n) > 0
@@ -215,49 +188,83 @@ class IncrementalSudokuSolver:
                               f"puzzle")
         return digits
 
-    def solve(self, puzzle: Grid, unique: bool = False,
+    def solve(self, puzzle: Grid, *, unique: bool = False,
               time_limit: float | None = None) -> Outcome:
         """Solve one puzzle (a Grid of this solver's shape)."""
         if puzzle.shape != self.shape:
             raise UserError(f"puzzle has blocks {puzzle.shape}, this solver is for {self.shape}")
         start = time.perf_counter()
-        item = self.solve_clues(puzzle.values.ravel().astype(np.uint8), unique, time_limit)
+        item = self.solve_clues(puzzle.values.ravel().astype(np.uint8), unique=unique,
+                                time_limit=time_limit)
         stats = {"solver": self.name, "seconds": time.perf_counter() - start}
-        if item.status == UNKNOWN:
+        if item.status == Status.UNKNOWN:
             stats["reason"] = "time limit"
         return Outcome(item.status, item.grid(self.shape), item.unique,
                        item.second_grid(self.shape), stats)
 
 
+_PROCESS_SOLVERS: dict[tuple[Shape, str], "IncrementalSudokuSolver"] = {}
+"""This process's incremental solvers, one per block shape and solver (each pool worker has
+its own)."""
+
+
+def solve_incremental(puzzle: Grid, *, solver: str = DEFAULT_SOLVER, unique: bool = False,
+                      time_limit: float | None = None) -> Outcome:
+    """Solve on this process's :class:`IncrementalSudokuSolver` for the puzzle's shape (made
+    on first use, replaced after :data:`FRESH_SOLVER_EVERY` puzzles): the rules are loaded
+    once per process and the clues are assumptions, so a corpus costs one solver call per
+    puzzle."""
+    key = (puzzle.shape, solver)
+    incremental = _PROCESS_SOLVERS.get(key)
+    if incremental is None or incremental.puzzles_served >= FRESH_SOLVER_EVERY:
+        if incremental is not None:
+            incremental.close()
+        incremental = _PROCESS_SOLVERS[key] = IncrementalSudokuSolver(puzzle.shape, solver)
+    incremental.puzzles_served += 1
+    outcome = incremental.solve(puzzle, unique=unique, time_limit=time_limit)
+    outcome.stats["clauses"] = incremental.num_clauses
+    return outcome
+
+
 # ----------------------------------------------------------------------------- one puzzle
 
-def solve_puzzle(puzzle: Grid, solver: str = DEFAULT_SOLVER, encoding: str = "extended",
-                 amo: str = "auto", clue_mode: str = "units", unique: bool = False,
-                 time_limit: float | None = None) -> Outcome:
-    """Build the puzzle's CNF in the given encoding and solve it with a pysat solver."""
+def solve_puzzle(puzzle: Grid, *, solver: str | None = None, solver_cmd: str | None = None,
+                 encoding: str = "extended", amo: str = "auto", clues: str | None = None,
+                 unique: bool = False, time_limit: float | None = None) -> Outcome:
+    """Build the puzzle's CNF in the given encoding and solve it: with a pysat ``solver``
+    (default CaDiCaL 1.9.5; clues as units unless ``clues="eliminate"``), or with an outside
+    DIMACS program ``solver_cmd`` (:func:`solve_with_command`; clues eliminated by default)."""
+    if solver_cmd is not None:
+        if solver is not None:
+            raise UserError("give a pysat --solver or a --solver-cmd, not both")
+        return solve_with_command(puzzle, solver_cmd, encoding=encoding, amo=amo,
+                                  clues=clues or "eliminate", unique=unique,
+                                  time_limit=time_limit)
+    solver = solver or DEFAULT_SOLVER
+    clues = clues or "units"
     start = time.perf_counter()
-    cnf = sudoku_cnf(puzzle, encoding, amo, clue_mode)
-    stats = {"solver": solver, "encoding": encoding, "amo": cnf.amo, "clues": clue_mode,
+    cnf = sudoku_cnf(puzzle, encoding, amo, clues)
+    stats = {"solver": solver, "encoding": encoding, "amo": cnf.amo, "clues": clues,
              "variables": cnf.num_vars, "clauses": cnf.num_clauses}
     if cnf.contradiction:
-        return Outcome(NO_SOLUTION, stats=stats | {"reason": "clue elimination left an "
+        return Outcome(Status.NO_SOLUTION, stats=stats | {"reason": "clue elimination left an "
                                                              "empty clause"})
-    deadline = _deadline(time_limit)
+    deadline = Deadline(time_limit)
     sat = new_pysat_solver(solver)
     try:
         for block in cnf.clause_blocks():
             sat.append_formula(block.tolist() if isinstance(block, np.ndarray) else block)
-        result = solve_limited(sat, [], deadline)
+        result = solve_within(sat, deadline)
         if result is None:
-            return Outcome(UNKNOWN, stats=stats | {"reason": "time limit"})
+            return Outcome(Status.UNKNOWN, stats=stats | {"reason": "time limit"})
         if not result:
-            return Outcome(NO_SOLUTION, stats=stats | {"seconds": time.perf_counter() - start})
+            return Outcome(Status.NO_SOLUTION, stats=stats | {"seconds": time.perf_counter() - start})
         grid = verified(puzzle, grid_from_model(cnf, sat.get_model()), f"SAT ({solver})")
-        outcome = Outcome(SOLVED, grid, stats=stats)
+        outcome = Outcome(Status.SOLVED, grid, stats=stats)
         if unique:
             blocking = [-lit for lit in _grid_literals(cnf, grid)]
             sat.add_clause(blocking)
-            again = solve_limited(sat, [], deadline)
+            again = solve_within(sat, deadline)
             if again is None:
                 outcome.unique = None
             elif again:
@@ -305,8 +312,8 @@ def command_for(solver_cmd: str) -> list[str]:
         parts = shlex.split(solver_cmd)
     except ValueError as exc:
         raise UserError(f"--solver-cmd {solver_cmd!r}: {exc}") from None
-    if not parts:
-        raise UserError("--solver-cmd is empty")
+    if not parts or not parts[0].strip():
+        raise UserError("--solver-cmd is empty: give a solver name or a command line")
     if len(parts) == 1 and Path(parts[0]).name in KNOWN_COMMANDS:
         template, _ = KNOWN_COMMANDS[Path(parts[0]).name]
         parts = [parts[0]] + template[1:]
@@ -316,77 +323,75 @@ def command_for(solver_cmd: str) -> list[str]:
 
 
 def run_dimacs_solver(solver_cmd: str, cnf_path: Path, time_limit: float | None = None
-                      ) -> tuple[str, list[int] | None, dict]:
-    """Run a DIMACS solver on a file. Returns (status 'SAT'/'UNSAT'/'UNKNOWN', model, stats)."""
+                      ) -> tuple[SatAnswer, list[int] | None, dict]:
+    """Run a DIMACS solver on a file (through :func:`solvers.external.run_program`: its own
+    process group, killed at the time limit). Returns (verdict, model, stats); a time-out is
+    ``UNKNOWN``."""
     parts = command_for(solver_cmd)
-    binary = parts[0]
-    if shutil.which(binary) is None:
-        raise SolverUnavailable(f"SAT solver binary {binary!r} not found on PATH "
-                                f"(install it, or give a full path with --solver-cmd)")
+    binary = find_program(parts[0], what="SAT solver")
     with tempfile.TemporaryDirectory(prefix="sudoku-bridge-") as tmp:
         result_path = Path(tmp) / "result.txt"
-        args = [p.replace("{input}", str(cnf_path)).replace("{output}", str(result_path))
-                for p in parts]
-        start = time.perf_counter()
-        try:
-            proc = subprocess.run(args, capture_output=True, text=True, timeout=time_limit)
-        except subprocess.TimeoutExpired:
-            return "UNKNOWN", None, {"reason": f"time limit {time_limit:g} s", "command": args}
-        except OSError as exc:
-            raise SolverUnavailable(f"cannot run {binary!r}: {exc.strerror}") from None
-        stats = {"command": args, "exit_code": proc.returncode,
-                 "seconds": time.perf_counter() - start}
+        args = [binary] + [p.replace("{input}", str(cnf_path))
+                           .replace("{output}", str(result_path)) for p in parts[1:]]
+        run = run_program(args, time_limit=time_limit)
+        stats = {"command": args, "exit_code": run.exit_code, "seconds": run.seconds}
+        if run.timed_out:
+            return SatAnswer.UNKNOWN, None, stats | {"reason": f"time limit {time_limit:g} s"}
         uses_file = any("{output}" in p for p in parts)
-        text = result_path.read_text() if uses_file and result_path.exists() else proc.stdout
+        if uses_file and result_path.exists():
+            where = f"{run.name}'s result file"
+            text = output_text(result_path.read_bytes(), where)
+        else:
+            where = f"output of {run.name}"
+            text = run.stdout_text()
         try:
-            answer = parse_solver_output(text, f"output of {binary}")
+            answer = parse_solver_output(text, where)
         except DimacsError as exc:
-            tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["(no output)"]
             raise ExternalSolverError(
-                f"{binary} exited with code {proc.returncode} and no usable answer ({exc}); "
-                f"last output line: {tail[0][:200]}") from None
+                f"{run.name} exited with code {run.exit_code} and no usable answer ({exc}); "
+                f"last output: {run.tail() or '(none)'}") from None
         # Exit codes 10/20 are the convention; a contradicting code means a confused run.
-        if (answer.status == "SAT" and proc.returncode not in (0, 10)) or (
-                answer.status == "UNSAT" and proc.returncode not in (0, 20)):
-            raise ExternalSolverError(f"{binary} said {answer.status} but exited with code "
-                                      f"{proc.returncode}")
-        if answer.status == "UNKNOWN":
+        if (answer.status == SatAnswer.SAT and run.exit_code not in (0, 10)) or (
+                answer.status == SatAnswer.UNSAT and run.exit_code not in (0, 20)):
+            raise ExternalSolverError(f"{run.name} said {answer.status} but exited with code "
+                                      f"{run.exit_code}")
+        if answer.status == SatAnswer.UNKNOWN:
             stats["reason"] = "solver reported unknown"
         return answer.status, answer.model, stats
 
 
-def solve_with_command(puzzle: Grid, solver_cmd: str, encoding: str = "extended",
-                       amo: str = "auto", clue_mode: str = "eliminate", unique: bool = False,
+def solve_with_command(puzzle: Grid, solver_cmd: str, *, encoding: str = "extended",
+                       amo: str = "auto", clues: str = "eliminate", unique: bool = False,
                        time_limit: float | None = None) -> Outcome:
     """Solve through an external DIMACS solver: write, run, parse, decode, verify.
 
     Uniqueness: a second run on the formula plus a clause blocking the first solution.
     """
-    cnf = sudoku_cnf(puzzle, encoding, amo, clue_mode)
-    stats = {"solver": solver_cmd, "encoding": encoding, "amo": cnf.amo, "clues": clue_mode,
+    cnf = sudoku_cnf(puzzle, encoding, amo, clues)
+    stats = {"solver": solver_cmd, "encoding": encoding, "amo": cnf.amo, "clues": clues,
              "variables": cnf.num_vars, "clauses": cnf.num_clauses}
-    deadline = _deadline(time_limit)
+    deadline = Deadline(time_limit)
     with tempfile.TemporaryDirectory(prefix="sudoku-bridge-") as tmp:
         path = Path(tmp) / "puzzle.cnf"
         write_cnf(path, cnf.num_vars, cnf.clause_blocks(), cnf.metadata())
         status, model, run_stats = run_dimacs_solver(solver_cmd, path, time_limit)
         stats |= run_stats
-        if status == "UNKNOWN":
-            return Outcome(UNKNOWN, stats=stats)
-        if status == "UNSAT":
-            return Outcome(NO_SOLUTION, stats=stats)
+        if status == SatAnswer.UNKNOWN:
+            return Outcome(Status.UNKNOWN, stats=stats)
+        if status == SatAnswer.UNSAT:
+            return Outcome(Status.NO_SOLUTION, stats=stats)
         grid = verified(puzzle, grid_from_model(cnf, model), f"SAT ({solver_cmd})")
-        outcome = Outcome(SOLVED, grid, stats=stats)
+        outcome = Outcome(Status.SOLVED, grid, stats=stats)
         if unique:
             blocking = [[-lit for lit in _grid_literals(cnf, grid)]]
             write_cnf(path, cnf.num_vars, [*cnf.clause_blocks(), blocking], cnf.metadata())
-            remaining = None if deadline is None else max(deadline - time.perf_counter(), 0.1)
+            remaining = None if deadline.at is None else max(deadline.remaining(), 0.1)
             status2, model2, _ = run_dimacs_solver(solver_cmd, path, remaining)
-            if status2 == "SAT":
+            if status2 == SatAnswer.SAT:
                 outcome.unique = False
                 outcome.second = verified(puzzle, grid_from_model(cnf, model2),
                                           f"SAT ({solver_cmd})")
-            elif status2 == "UNSAT":
+            elif status2 == SatAnswer.UNSAT:
                 outcome.unique = True
         return outcome
 
@@ -463,8 +468,8 @@ def _solve_item(index: int, item: str | np.ndarray, shape: Shape | None, box: Sh
     else:
         shape_here, clues = shape, item
     solver = _worker_solver(shape_here)
-    result = solver.solve_clues(clues, unique, time_limit)
-    if result.status == NO_SOLUTION and isinstance(item, str):
+    result = solver.solve_clues(clues, unique=unique, time_limit=time_limit)
+    if result.status == Status.NO_SOLUTION and isinstance(item, str):
         # Repeated clues are bad input, not a puzzle without solution: say which.
         problems = clue_conflicts(Grid(clues, shape_here))
         if problems:
@@ -494,11 +499,11 @@ def _solve_chunk(chunk: list[tuple[int, str | np.ndarray]], shape: Shape | None,
         statuses, digits = _worker_solver(shape, len(rows)).solve_rows(np.stack(rows),
                                                                        time_limit)
         for (i, item), status, row, clues in zip(row_index, statuses, digits, rows):
-            if status == NO_SOLUTION and isinstance(item, str) and clue_conflicts(
+            if status == Status.NO_SOLUTION and isinstance(item, str) and clue_conflicts(
                     Grid(clues, shape)):
                 results[i] = _solve_item(i, item, shape, box, unique, time_limit)
             else:
-                results[i] = BatchItem(i, status, row.tobytes() if status == SOLVED else None)
+                results[i] = BatchItem(i, status, row.tobytes() if status == Status.SOLVED else None)
     for i, item in others:
         results[i] = _solve_item(i, item, shape, box, unique, time_limit)
     return [results[i] for i, _ in chunk]

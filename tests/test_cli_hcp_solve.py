@@ -15,10 +15,12 @@ import pytest
 
 from reductions.grid import Grid, Shape, check_solution, parse_grid, read_puzzles
 from solvers import cli
-from solvers.cli_hcp_solve import clue_choice_arcs, required_pairs, solve_hcp_puzzle
-from solvers.formats.sidecar import HcpOptions, build_hcp_pipeline
+from solvers.cli import ExitCode
+from reductions.hcp_pipeline import (HcpOptions, build_hcp_pipeline, clue_choice_arcs,
+                                     required_pairs)
+from solvers.hcp_puzzle import solve_puzzle as solve_hcp_puzzle
 from solvers.hcp import solve_directed_hcp, solve_undirected_hcp
-from solvers.outcome import NO_SOLUTION, SOLVED, UNKNOWN
+from solvers.outcome import Status
 
 from .conftest import INSTANCES, instance_pairs, instance_puzzles
 
@@ -36,12 +38,8 @@ SAMPLE = ROYLE[:6] + HARDEST[:4]
 
 
 @pytest.fixture
-def run(capsys, monkeypatch):
-    """Run the CLI with this route registered (until the lead lists it in COMMAND_MODULES)."""
-    if "solvers.cli_hcp_solve" not in cli.COMMAND_MODULES:
-        monkeypatch.setattr(cli, "COMMAND_MODULES",
-                            cli.COMMAND_MODULES + ["solvers.cli_hcp_solve"])
-
+def run(capsys):
+    """Run the CLI in this process; (exit code, stdout, stderr)."""
     def call(*argv):
         code = cli.main([str(a) for a in argv])
         out, err = capsys.readouterr()
@@ -62,15 +60,16 @@ def run(capsys, monkeypatch):
 def test_sample_puzzles_solve_and_verify(graph, prune, triple, reduce):
     puzzles = SAMPLE if prune != "none" else SAMPLE[:3]
     for puzzle in puzzles:
-        outcome = solve_hcp_puzzle(puzzle, graph, prune, triple, reduce, time_limit=60)
-        assert outcome.status == SOLVED, outcome.stats
+        outcome = solve_hcp_puzzle(puzzle, graph=graph, prune=prune, triple=triple,
+                                   reduce=reduce, time_limit=60)
+        assert outcome.status == Status.SOLVED, outcome.stats
         assert check_solution(puzzle, outcome.grid)
 
 
 def test_both_graph_kinds_give_the_same_grid():
     """The sample puzzles have one solution each, so every route must find that one."""
     for puzzle in SAMPLE[:4]:
-        grids = {solve_hcp_puzzle(puzzle, kind).grid.values.tobytes()
+        grids = {solve_hcp_puzzle(puzzle, graph=kind).grid.values.tobytes()
                  for kind in ("directed", "undirected")}
         assert len(grids) == 1
 
@@ -78,9 +77,10 @@ def test_both_graph_kinds_give_the_same_grid():
 @needs_ortools
 def test_cpsat_agrees_with_sat():
     for puzzle in ROYLE[:2] + HARDEST[:2]:
-        sat = solve_hcp_puzzle(puzzle, "directed", "peers", solver="sat")
-        cpsat = solve_hcp_puzzle(puzzle, "directed", "peers", solver="cpsat")
-        assert sat.status == cpsat.status == SOLVED
+        sat = solve_hcp_puzzle(puzzle, graph="directed", prune="peers", hcp_solver="sat")
+        cpsat = solve_hcp_puzzle(puzzle, graph="directed", prune="peers",
+                                 hcp_solver="cpsat")
+        assert sat.status == cpsat.status == Status.SOLVED
         assert sat.grid == cpsat.grid
         assert cpsat.stats["solver"]["backend"] == "cpsat"
 
@@ -88,7 +88,7 @@ def test_cpsat_agrees_with_sat():
 def test_haythorpe_17_clue_instance_gives_the_papers_solution():
     puzzle, solution = instance_pairs_haythorpe()
     for kind in ("directed", "undirected"):
-        assert solve_hcp_puzzle(puzzle, kind).grid == solution
+        assert solve_hcp_puzzle(puzzle, graph=kind).grid == solution
 
 
 def instance_pairs_haythorpe():
@@ -104,32 +104,32 @@ def instance_pairs_haythorpe():
 ])
 def test_unsolvable_puzzles_are_proved_unsolvable(graph, prune, reduce):
     for puzzle in instance_puzzles("unsolvable.txt"):
-        outcome = solve_hcp_puzzle(puzzle, graph, prune, reduce=reduce)
-        assert outcome.status == NO_SOLUTION, outcome.stats
+        outcome = solve_hcp_puzzle(puzzle, graph=graph, prune=prune, reduce=reduce)
+        assert outcome.status == Status.NO_SOLUTION, outcome.stats
         assert outcome.grid is None and outcome.stats["reason"]
 
 
 @needs_ortools
 def test_unsolvable_puzzles_with_cpsat():
     for puzzle in instance_puzzles("unsolvable.txt"):
-        assert solve_hcp_puzzle(puzzle, solver="cpsat").status == NO_SOLUTION
+        assert solve_hcp_puzzle(puzzle, hcp_solver="cpsat").status == Status.NO_SOLUTION
 
 
 def test_small_and_big_grids():
     for puzzle, solution in instance_pairs("4x4.txt"):
         for kind in ("directed", "undirected"):
-            assert solve_hcp_puzzle(puzzle, kind).grid == solution     # unique solutions
+            assert solve_hcp_puzzle(puzzle, graph=kind).grid == solution     # unique solutions
     for puzzle in instance_puzzles("16x16.txt")[:1]:
-        outcome = solve_hcp_puzzle(puzzle, "directed", "peers", time_limit=120)
-        assert outcome.status == SOLVED and check_solution(puzzle, outcome.grid)
+        outcome = solve_hcp_puzzle(puzzle, graph="directed", prune="peers", time_limit=120)
+        assert outcome.status == Status.SOLVED and check_solution(puzzle, outcome.grid)
 
 
 @pytest.mark.parametrize("graph", ["directed", "undirected"])
 def test_empty_grids(graph):
     for box in (2, 3):
         empty = Grid.empty(Shape(box, box))
-        outcome = solve_hcp_puzzle(empty, graph, "none", time_limit=120)
-        assert outcome.status == SOLVED and check_solution(empty, outcome.grid)
+        outcome = solve_hcp_puzzle(empty, graph=graph, prune="none", time_limit=120)
+        assert outcome.status == Status.SOLVED and check_solution(empty, outcome.grid)
 
 
 def test_non_square_puzzles_are_refused():
@@ -186,9 +186,9 @@ PAPER_17 = (".......1.4.........2...........5.4.7..8...3....1.9....3..4..2...5.1
 @pytest.mark.parametrize("box, graph", [(2, "directed"), (3, "directed"), (3, "undirected")])
 def test_symmetry_breaking_solves_empty_grids_with_the_first_row_fixed(box, graph):
     empty = Grid.empty(Shape(box, box))
-    outcome = solve_hcp_puzzle(empty, graph, "peers", reduce=graph == "undirected",
+    outcome = solve_hcp_puzzle(empty, graph=graph, prune="peers", reduce=graph == "undirected",
                                time_limit=120, break_symmetry=True)
-    assert outcome.status == SOLVED and check_solution(empty, outcome.grid)
+    assert outcome.status == Status.SOLVED and check_solution(empty, outcome.grid)
     assert list(outcome.grid.values[0]) == list(range(1, box * box + 1))
     assert outcome.stats["symmetry_breaking"] == "first row fixed to 1..N"
     # fixing the first row prunes the graph: fewer arcs than the blank graph
@@ -198,14 +198,14 @@ def test_symmetry_breaking_solves_empty_grids_with_the_first_row_fixed(box, grap
 def test_symmetry_breaking_leaves_puzzles_with_clues_alone(run):
     code, out, _ = run("solve", PAPER_17, "--via", "hcp", "--break-symmetry", "--json")
     record = json.loads(out)
-    assert code == cli.EXIT_OK and record["stats"]["symmetry_breaking"].startswith("none")
+    assert code == ExitCode.OK and record["stats"]["symmetry_breaking"].startswith("none")
     assert parse_grid(record["solution"]) == instance_pairs_haythorpe()[1]
 
 
 def test_cli_prints_the_grid(run):
     code, out, err = run("solve", PAPER_17, "--via", "hcp")
     puzzle, solution = instance_pairs_haythorpe()
-    assert code == cli.EXIT_OK and parse_grid(out) == solution and not err
+    assert code == ExitCode.OK and parse_grid(out) == solution and not err
 
 
 def test_cli_json_has_sizes_and_solver_stats(run):
@@ -213,7 +213,7 @@ def test_cli_json_has_sizes_and_solver_stats(run):
                        "--prune", "peers", "--reduce", "--json")
     record = json.loads(out)
     stats = record["stats"]
-    assert code == cli.EXIT_OK and record["status"] == "solved" and record["route"] == "hcp"
+    assert code == ExitCode.OK and record["status"] == "solved" and record["route"] == "hcp"
     assert [s["stage"] for s in stats["sizes"]][-1] == "degree-2 reduction"
     assert stats["sizes"][0]["vertices"] == 4799 and stats["sizes"][0]["edges"] == 14033
     assert stats["solver"]["backend"] == "sat"
@@ -223,15 +223,15 @@ def test_cli_json_has_sizes_and_solver_stats(run):
 
 def test_cli_file_of_puzzles_and_unsolvable_exit_code(run):
     code, out, err = run("solve", INSTANCES / "unsolvable.txt", "--via", "hcp")
-    assert code == cli.EXIT_NO_SOLUTION and out.splitlines() == ["no solution"] * 4
+    assert code == ExitCode.NO_SOLUTION and out.splitlines() == ["no solution"] * 4
     code, out, err = run("solve", INSTANCES / "4x4.txt", "--via", "hcp", "--graph",
                          "undirected")
-    assert code == cli.EXIT_OK and "solved 4" in err
+    assert code == ExitCode.OK and "solved 4" in err
 
 
 def test_cli_time_limit_gives_unknown(run):
     code, out, _ = run("solve", PAPER_17, "--via", "hcp", "--time-limit", "0")
-    assert code == cli.EXIT_UNKNOWN and "unknown" in out and "time limit" in out
+    assert code == ExitCode.UNKNOWN and "unknown" in out and "time limit" in out
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -246,11 +246,11 @@ def test_cli_time_limit_gives_unknown(run):
 ])
 def test_cli_bad_options_are_one_line_errors(run, argv, message):
     code, out, err = run("solve", PAPER_17, "--via", "hcp", *argv)
-    assert code == cli.EXIT_BAD_INPUT
+    assert code == ExitCode.BAD_INPUT
     assert err.startswith("sudoku-bridge: error:") and message in err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
 def test_cli_non_square_puzzle_is_one_line_error(run):
     code, out, err = run("solve", INSTANCES / "6x6-2x3.txt", "--via", "hcp", "--box", "2x3")
-    assert code == cli.EXIT_BAD_INPUT and "square" in err and "Traceback" not in err
+    assert code == ExitCode.BAD_INPUT and "square" in err and "Traceback" not in err

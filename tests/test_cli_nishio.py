@@ -1,4 +1,4 @@
-"""The command line of solvers/cli_nishio.py: gadget nishio (build, pictures, map, validate)
+"""The command line of solvers/cli/nishio.py: gadget nishio (build, pictures, map, validate)
 and nishio (three methods, single cells, decision), exit codes, one-line errors."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from reductions.nishio import (CellSet, nishio_dag, random_cell_set, random_plac
 from reductions.nishio_gadget import expected_cell_count
 from reductions.formulas import example_satisfiable
 from solvers import cli
-from solvers.cli import EXIT_BAD_INPUT, EXIT_NO_SOLUTION, EXIT_OK
+from solvers.cli import ExitCode
 from solvers.formats.cellset import read_cell_set, write_cell_set
 
 FORMULAS = Path(__file__).resolve().parent.parent / "instances" / "formulas"
@@ -34,7 +34,7 @@ def test_build_writes_s_map_and_picture(capsys, tmp_path):
     s_path, map_path, svg = tmp_path / "S.txt", tmp_path / "S.json", tmp_path / "S.svg"
     code, out, err = run(capsys, "gadget", "nishio", SAT_EXAMPLE, "-o", s_path, "--map", map_path,
                          "--picture", svg, "--show-placement")
-    assert code == EXIT_OK and err == ""
+    assert code == ExitCode.OK and err == ""
     cells = read_cell_set(s_path)
     assert cells.size == 169 and cells.count() == expected_cell_count(example_satisfiable())
     assert "n = 13, a 169x169 grid" in out and "17,143 cells" in out
@@ -51,30 +51,30 @@ def test_build_theorem3(capsys, tmp_path):
     s_path, map_path = tmp_path / "S3.txt", tmp_path / "S3.json"
     code, out, _ = run(capsys, "gadget", "nishio", UNSAT_EXAMPLE, "-o", s_path,
                        "--variant", "thm3", "--map", map_path)
-    assert code == EXIT_OK and "Theorem 3" in out and "v0 = x4" in out
+    assert code == ExitCode.OK and "Theorem 3" in out and "v0 = x4" in out
     data = json.loads(map_path.read_text())
     false_cells = data["v0_false_cells"]
     assert data["theorem"] == 3 and len(false_cells) == 4
     # unsatisfiable original: every v0-false cell is eliminated by Nishio (SAT method)
     r, c = false_cells[0]
     code, out, _ = run(capsys, "nishio", s_path, "--cell", f"{r + 1},{c + 1}")
-    assert code == EXIT_NO_SOLUTION and "not in Nishio(S)" in out
+    assert code == ExitCode.NO_SOLUTION and "not in Nishio(S)" in out
     code, out, _ = run(capsys, "nishio", s_path, "--decide")
-    assert code == EXIT_OK and "a valid placement inside S" in out
+    assert code == ExitCode.OK and "a valid placement inside S" in out
 
 
 def test_build_png_core_view(capsys, tmp_path):
     pytest.importorskip("matplotlib")
     png = tmp_path / "core.png"
     code, _, _ = run(capsys, "gadget", "nishio", SAT_EXAMPLE, "--picture", png, "--view", "core")
-    assert code == EXIT_OK and png.read_bytes()[:4] == b"\x89PNG"
+    assert code == ExitCode.OK and png.read_bytes()[:4] == b"\x89PNG"
 
 
 def test_build_errors_are_one_line(capsys, tmp_path):
     wide = tmp_path / "wide.cnf"
     wide.write_text("p cnf 4 2\n1 2 0\n1 -2 3 4 0\n")
     code, out, err = run(capsys, "gadget", "nishio", wide, "-o", tmp_path / "S.txt")
-    assert code == EXIT_BAD_INPUT and out == ""
+    assert code == ExitCode.BAD_INPUT and out == ""
     assert err.startswith("sudoku-bridge: error:") and "clause 2 [1, -2, 3, 4]" in err
     assert err.count("\n") == 1 and not (tmp_path / "S.txt").exists()
     for argv, message in [
@@ -94,7 +94,7 @@ def test_build_errors_are_one_line(capsys, tmp_path):
         (["gadget", "nishio", SAT_EXAMPLE, "-o", tmp_path / "no" / "S.txt"], "does not exist"),
     ]:
         code, out, err = run(capsys, *argv)
-        assert code == EXIT_BAD_INPUT, (argv, out, err)
+        assert code == ExitCode.BAD_INPUT, (argv, out, err)
         assert message in err and err.count("\n") == 1, (argv, err)
 
 
@@ -102,7 +102,7 @@ def test_build_errors_are_one_line(capsys, tmp_path):
 
 def test_validate_fixed_examples(capsys):
     code, out, _ = run(capsys, "gadget", "nishio", "--validate")
-    assert code == EXIT_OK
+    assert code == ExitCode.OK
     assert "6 formulas: 3 satisfiable, 3 unsatisfiable; all checks passed" in out
     rows = [line for line in out.splitlines() if line.endswith("| ok")]
     assert len(rows) == 7 and rows[0].startswith("formula")        # header + 6 formulas
@@ -111,7 +111,7 @@ def test_validate_fixed_examples(capsys):
 def test_validate_random_mixed_widths(capsys):
     code, out, _ = run(capsys, "gadget", "nishio", "--validate", "--random", "4", "5", "12",
                        "--widths", "1,1,2,3", "--seed", "7")
-    assert code == EXIT_OK and "12 formulas" in out and "all checks passed" in out
+    assert code == ExitCode.OK and "12 formulas" in out and "all checks passed" in out
     rows = [line for line in out.splitlines() if line.startswith("random v4 c5 seed")]
     answers = {r.split("|")[0].split()[-1] for r in rows}
     assert len(rows) == 12 and answers == {"yes", "no"}
@@ -120,14 +120,14 @@ def test_validate_random_mixed_widths(capsys):
 def test_validate_one_file_theorem2_only_and_pure_sat(capsys):
     code, out, _ = run(capsys, "gadget", "nishio", "--validate", UNSAT_EXAMPLE,
                        "--variant", "thm2", "--no-split")
-    assert code == EXIT_OK and "n3" not in out and "0 satisfiable, 1 unsatisfiable" in out
+    assert code == ExitCode.OK and "n3" not in out and "0 satisfiable, 1 unsatisfiable" in out
 
 
 def test_validate_every_shipped_formula(capsys):
     files = sorted(FORMULAS.glob("nishio-*.cnf"))
     code, out, _ = run(capsys, "gadget", "nishio", "--validate", *files)
     sat = sum("-sat-" in f.name for f in files)
-    assert code == EXIT_OK and f"{len(files)} formulas: {sat} satisfiable, " \
+    assert code == ExitCode.OK and f"{len(files)} formulas: {sat} satisfiable, " \
         f"{len(files) - sat} unsatisfiable; all checks passed" in out
     assert all(f.name[:20] in out for f in files)
 
@@ -139,7 +139,7 @@ def test_validate_reports_failures_with_exit_4(capsys, monkeypatch):
     monkeypatch.setattr(module, "nishio_gadget",
                         lambda f, order=None: real(Formula(f.num_vars, f.clauses[:-1]), order))
     code, out, _ = run(capsys, "gadget", "nishio", "--validate", UNSAT_EXAMPLE, "--variant", "thm2")
-    assert code == cli.EXIT_MISMATCH and "FAIL" in out and "1 FAILED" in out
+    assert code == ExitCode.MISMATCH and "FAIL" in out and "1 FAILED" in out
 
 
 # ----------------------------------------------------------------------------- nishio
@@ -156,7 +156,7 @@ def test_nishio_methods_agree(capsys, tmp_path):
         for method in ("dag", "dag-sweep", "overlay", "sat", "auto"):
             out_path = tmp_path / f"k{i}{method}.txt"
             code, out, _ = run(capsys, "nishio", path, "--method", method, "-o", out_path)
-            assert code == EXIT_OK
+            assert code == ExitCode.OK
             assert read_cell_set(out_path) == expected
             outputs.append(out.split("(method")[0])
         assert len(set(outputs)) == 1
@@ -171,7 +171,7 @@ def test_nishio_prints_eliminated_cells_and_grid(capsys, tmp_path):
     code, out, _ = run(capsys, "nishio", path)
     kept = nishio_dag(cells)
     eliminated = [c for c in cells.cells() if c not in kept]
-    assert code == EXIT_OK and eliminated
+    assert code == ExitCode.OK and eliminated
     assert "eliminated: " + " ".join(f"r{r + 1}c{c + 1}" for r, c in eliminated) in out
     assert out.count("x") >= len(eliminated)
 
@@ -182,11 +182,11 @@ def test_nishio_empty_and_box_and_picture(capsys, tmp_path):
     path = tmp_path / "one.txt"
     write_cell_set(path, CellSet.from_cells(shape, placement[1:]))
     code, out, _ = run(capsys, "nishio", path, "--box", "3x2", "--picture", tmp_path / "p.svg")
-    assert code == EXIT_NO_SOLUTION and "Nishio(S): 0 cells" in out
+    assert code == ExitCode.NO_SOLUTION and "Nishio(S): 0 cells" in out
     assert (tmp_path / "p.svg").read_text().startswith("<svg")
     write_cell_set(path, CellSet.from_cells(shape, placement))
     code, out, _ = run(capsys, "nishio", path, "--box", "3x2", "--decide")
-    assert code == EXIT_OK
+    assert code == ExitCode.OK
     assert " ".join(f"r{r + 1}c{c + 1}" for r, c in sorted(placement)) in out
 
 
@@ -207,7 +207,7 @@ def test_nishio_bad_input(capsys, tmp_path):
         (["nishio", nine, "--box", "2x2"], "does not fit"),
     ]:
         code, out, err = run(capsys, *argv)
-        assert code == EXIT_BAD_INPUT, (argv, err)
+        assert code == ExitCode.BAD_INPUT, (argv, err)
         assert message in err and err.count("\n") == 1, (argv, err)
 
 
@@ -218,4 +218,4 @@ def test_nishio_sat_on_a_25x25_set(capsys, tmp_path):
     path = tmp_path / "s25.txt"
     write_cell_set(path, cells)
     code, out, _ = run(capsys, "nishio", path, "--quiet")
-    assert code == EXIT_OK and "method sat" in out
+    assert code == ExitCode.OK and "method sat" in out

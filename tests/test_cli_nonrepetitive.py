@@ -8,7 +8,7 @@ from reductions.formulas import Formula
 from reductions.nonrepetitive import cyclic_edges, edges_from, simple_path_problems
 from reductions.nrpath_gadget import expected_size
 from solvers import cli
-from solvers.cli import EXIT_BAD_INPUT, EXIT_NO_SOLUTION, EXIT_OK
+from solvers.cli import ExitCode
 from solvers.formats.labelled_edges import read_labelled_edges
 
 from .conftest import INSTANCES
@@ -31,7 +31,7 @@ def test_gadget_writes_the_graph_and_pictures(capsys, tmp_path):
     g, dot, graphml = tmp_path / "g.txt", tmp_path / "g.dot", tmp_path / "g.graphml"
     code, out, _ = run(capsys, "gadget", "nrpath", SAT, "-o", g, "--dot", dot,
                        "--graphml", graphml)
-    assert code == EXIT_OK
+    assert code == ExitCode.OK
     assert "46 vertices, 69 arcs (size formula: 46 and 69)" in out
     data = read_labelled_edges(g)
     assert (data.graph.num_vertices, data.graph.num_edges) == (46, 69)
@@ -42,29 +42,29 @@ def test_gadget_writes_the_graph_and_pictures(capsys, tmp_path):
 def test_cycle_version_adds_the_arc_q_p(capsys, tmp_path):
     g = tmp_path / "c.txt"
     code, out, _ = run(capsys, "gadget", "nrpath", UNSAT, "-o", g, "--cycle")
-    assert code == EXIT_OK and "arc q -> p" in out
+    assert code == ExitCode.OK and "arc q -> p" in out
     data = read_labelled_edges(g)
     assert data.graph.edge_names(data.graph.num_edges - 1) == ("q", "p", "0")
     formula = Formula.of([(1, 2), (1, -2), (-1, 2), (-1, -2)], 2)
     assert (data.graph.num_vertices, data.graph.num_edges) == expected_size(formula, cycle=True)
     # the arc q -> p is on no simple nonrepetitive cycle (unsatisfiable) ...
     code, out, _ = run(capsys, "nonrepetitive", g, "--simple-cycle")
-    assert code == EXIT_NO_SOLUTION and "no simple nonrepetitive cycle" in out
+    assert code == ExitCode.NO_SOLUTION and "no simple nonrepetitive cycle" in out
     # ... but on a nonrepetitive one (nr(G), Theorem 1)
     code, out, _ = run(capsys, "nonrepetitive", g, "--cyclic-edges")
-    assert code == EXIT_OK and ("q", "p", "0") in edge_lines(out)
+    assert code == ExitCode.OK and ("q", "p", "0") in edge_lines(out)
 
 
 def test_simple_path_exists_iff_satisfiable(capsys, tmp_path):
-    for formula, expected in ((SAT, EXIT_OK), (UNSAT, EXIT_NO_SOLUTION)):
+    for formula, expected in ((SAT, ExitCode.OK), (UNSAT, ExitCode.NO_SOLUTION)):
         g = tmp_path / "g.txt"
         run(capsys, "gadget", "nrpath", formula, "-o", g)
         code, out, _ = run(capsys, "nonrepetitive", g, "--path", "--simple")
         assert code == expected
         # without simplicity there is always a nonrepetitive walk
         code, walk_out, _ = run(capsys, "nonrepetitive", g, "--path", "p", "q")
-        assert code == EXIT_OK and "nonrepetitive path from p to q" in walk_out
-        if expected == EXIT_OK:
+        assert code == ExitCode.OK and "nonrepetitive path from p to q" in walk_out
+        if expected == ExitCode.OK:
             data = read_labelled_edges(g)
             names = edge_lines(out)
             assert names[0][0] == "p" and names[-1][1] == "q"
@@ -83,24 +83,24 @@ def test_cyclic_edges_and_from_match_the_library(capsys, tmp_path):
     graph = read_labelled_edges(g).graph
     code, out, _ = run(capsys, "nonrepetitive", g, "--cyclic-edges")
     expected = [graph.edge_names(e) for e in range(graph.num_edges) if cyclic_edges(graph)[e]]
-    assert code == EXIT_OK and edge_lines(out) == expected
+    assert code == ExitCode.OK and edge_lines(out) == expected
     assert "# 3 of 5 edges lie on nonrepetitive cycles" in out
     code, out, _ = run(capsys, "nonrepetitive", g, "--from", "e", "--label", "1")
     mask = edges_from(graph, graph.vertex_id("e"), graph.label_id("1"))
-    assert code == EXIT_OK and len(edge_lines(out)) == int(mask.sum()) == 5
+    assert code == ExitCode.OK and len(edge_lines(out)) == int(mask.sum()) == 5
 
 
 def test_path_with_dot_highlight(capsys, tmp_path):
     g, dot = tmp_path / "g.txt", tmp_path / "p.dot"
     g.write_text("directed\ns a 0\na t 0\na b 1\nb c 2\nc a 1\n")
     code, out, _ = run(capsys, "nonrepetitive", g, "--path", "s", "t", "--dot", dot)
-    assert code == EXIT_OK and "5 edges, not simple" in out
+    assert code == ExitCode.OK and "5 edges, not simple" in out
     assert dot.read_text().count("color=red") == 5
     graph = read_labelled_edges(g).graph
     code, out, _ = run(capsys, "nonrepetitive", g, "--path", "s", "t", "--simple")
-    assert code == EXIT_NO_SOLUTION
+    assert code == ExitCode.NO_SOLUTION
     code, out, _ = run(capsys, "nonrepetitive", g, "--path", "t", "s")
-    assert code == EXIT_NO_SOLUTION and "no nonrepetitive path" in out
+    assert code == ExitCode.NO_SOLUTION and "no nonrepetitive path" in out
     walk = [graph.arcs_between(graph.vertex_id(u), graph.vertex_id(v))[0]
             for u, v in (("s", "a"), ("a", "b"), ("b", "c"), ("c", "a"), ("a", "t"))]
     assert "not simple" in simple_path_problems(graph, walk, 0, graph.vertex_id("t"))[0]
@@ -108,7 +108,7 @@ def test_path_with_dot_highlight(capsys, tmp_path):
 
 def test_validate_fixed_examples(capsys):
     code, out, _ = run(capsys, "gadget", "nrpath", "--validate")
-    assert code == EXIT_OK
+    assert code == ExitCode.OK
     lines = out.splitlines()
     assert lines[0].startswith("formula") and "result" in lines[0]
     rows = [line for line in lines[1:] if line.endswith(" ok")]
@@ -119,17 +119,17 @@ def test_validate_fixed_examples(capsys):
 def test_validate_random_and_a_given_formula(capsys):
     code, out, _ = run(capsys, "gadget", "nrpath", "--validate", "--random", 6, 30, 12,
                        "--seed", 5, "--cycle")
-    assert code == EXIT_OK and "12 formulas" in out and "all agree" in out
+    assert code == ExitCode.OK and "12 formulas" in out and "all agree" in out
     assert sum(line.startswith("random-6-30-s") for line in out.splitlines()) == 12
     code, out, _ = run(capsys, "gadget", "nrpath", UNSAT, "--validate", "--summary")
-    assert code == EXIT_OK and out.startswith("1 formulas (0 satisfiable, 1 unsatisfiable)")
+    assert code == ExitCode.OK and out.startswith("1 formulas (0 satisfiable, 1 unsatisfiable)")
 
 
 def test_validate_every_shipped_formula(capsys):
     files = sorted((INSTANCES / "formulas").glob("nrpath-*.cnf"))
     code, out, _ = run(capsys, "gadget", "nrpath", "--validate", *files)
     sat = sum(f.stem.endswith("-sat") for f in files)
-    assert code == EXIT_OK and "all agree" in out
+    assert code == ExitCode.OK and "all agree" in out
     assert f"{len(files)} formulas ({sat} satisfiable, {len(files) - sat} unsatisfiable)" in out
 
 
@@ -145,7 +145,7 @@ def test_validate_every_shipped_formula(capsys):
 def test_gadget_errors_are_one_line(capsys, tmp_path, monkeypatch, argv, message):
     monkeypatch.chdir(tmp_path)
     code, out, err = run(capsys, *argv)
-    assert code == EXIT_BAD_INPUT
+    assert code == ExitCode.BAD_INPUT
     assert err.startswith("sudoku-bridge: error:") and message in err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
@@ -154,7 +154,7 @@ def test_wide_clauses_are_refused(capsys, tmp_path):
     cnf = tmp_path / "wide.cnf"
     cnf.write_text("p cnf 4 1\n1 2 3 4 0\n")
     code, _, err = run(capsys, "gadget", "nrpath", cnf, "-o", tmp_path / "g.txt")
-    assert code == EXIT_BAD_INPUT and "clause 1" in err and "at most 3" in err
+    assert code == ExitCode.BAD_INPUT and "clause 1" in err and "at most 3" in err
     assert not (tmp_path / "g.txt").exists()
 
 
@@ -172,7 +172,7 @@ def test_nonrepetitive_errors_are_one_line(capsys, tmp_path, args, message):
     g = tmp_path / "g.txt"
     g.write_text("directed\na b 0\n")
     code, _, err = run(capsys, "nonrepetitive", g, *args)
-    assert code == EXIT_BAD_INPUT and message in err
+    assert code == ExitCode.BAD_INPUT and message in err
     assert len(err.strip().splitlines()) == 1
 
 
@@ -180,4 +180,4 @@ def test_bad_graph_file_names_the_line(capsys, tmp_path):
     g = tmp_path / "g.txt"
     g.write_text("directed\na b 0\na b\n")
     code, _, err = run(capsys, "nonrepetitive", g, "--cyclic-edges")
-    assert code == EXIT_BAD_INPUT and "g.txt line 3" in err
+    assert code == ExitCode.BAD_INPUT and "g.txt line 3" in err

@@ -18,7 +18,7 @@ import pytest
 from solvers.concorde import (SPARSE_NORM, concorde_command,
                               find_concorde, solve_hcp_concorde, write_concorde_edges)
 from solvers.formats.tsplib import read_tour
-from solvers.hcp import HAMILTONIAN, UNKNOWN, heuristic_tour_result, normalized_graph
+from solvers.hcp import CycleStatus, heuristic_tour_result, normalized_graph
 from solvers.sat import SolverUnavailable
 
 CONCORDE = shutil.which("concorde")
@@ -82,12 +82,12 @@ def test_solution_file_is_read_and_checked(tmp_path):
     read = read_tour(sol, n)
     assert np.array_equal(read, order)
     result = heuristic_tour_result(n, edges, read, {}, "Concorde", "non_edges_in_tour")
-    assert result.status == HAMILTONIAN and np.array_equal(result.cycle, order)
+    assert result.status == CycleStatus.HAMILTONIAN and np.array_equal(result.cycle, order)
     # A tour using two pairs that are not edges (cost > 0): unknown, never a cycle.
     bad = order.copy()
     bad[[0, 3]] = bad[[3, 0]]
     result = heuristic_tour_result(n, edges, bad, {}, "Concorde", "non_edges_in_tour")
-    assert result.status == UNKNOWN and result.stats["non_edges_in_tour"] > 0
+    assert result.status == CycleStatus.UNKNOWN and result.stats["non_edges_in_tour"] > 0
 
 
 def test_missing_binary_is_a_clear_error():
@@ -103,7 +103,7 @@ def test_a_program_without_solution_file(tmp_path):
     from solvers.concorde import ConcordeError
     edges = ring_with_chords(12, 2)
     result = solve_hcp_concorde(12, edges, binary=shutil.which("true"))
-    assert result.status == UNKNOWN and "no tour" in result.stats["reason"]
+    assert result.status == CycleStatus.UNKNOWN and "no tour" in result.stats["reason"]
     with pytest.raises(ConcordeError, match="exit code"):
         solve_hcp_concorde(12, edges, binary=shutil.which("false"))
 
@@ -114,7 +114,7 @@ def test_time_limit(tmp_path):
     script.chmod(script.stat().st_mode | stat.S_IXUSR)
     result = solve_hcp_concorde(12, ring_with_chords(12, 3), time_limit=0.5,
                                 binary=str(script))
-    assert result.status == UNKNOWN and "time limit" in result.stats["reason"]
+    assert result.status == CycleStatus.UNKNOWN and "time limit" in result.stats["reason"]
 
 
 @needs_concorde
@@ -122,7 +122,7 @@ def test_time_limit(tmp_path):
 def test_concorde_finds_a_hamiltonian_cycle(seed):
     edges = ring_with_chords(40, seed)
     result = solve_hcp_concorde(40, edges, time_limit=120)
-    assert result.status == HAMILTONIAN
+    assert result.status == CycleStatus.HAMILTONIAN
     steps = {frozenset(p) for p in zip(result.cycle.tolist(), np.roll(result.cycle, -1).tolist())}
     assert steps <= {frozenset(e) for e in edges.tolist()}
 
@@ -132,4 +132,4 @@ def test_concorde_on_petersen_is_not_a_cycle():
     petersen = np.array([(i, (i + 1) % 5) for i in range(5)] + [(i, i + 5) for i in range(5)]
                         + [(5 + i, 5 + (i + 2) % 5) for i in range(5)])
     result = solve_hcp_concorde(10, petersen, time_limit=120)
-    assert result.status == UNKNOWN
+    assert result.status == CycleStatus.UNKNOWN

@@ -3,16 +3,18 @@ mismatches without --unique, interrupted runs resume to the same file, pools and
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
 
 from reductions.grid import Grid, format_grid
-from solvers import crosscheck
-from solvers.cli import EXIT_MISMATCH, EXIT_OK, main
+from solvers import crosscheck, sat
+from solvers.cli import ExitCode, main
 from solvers.crosscheck import (CrosscheckError, find_mismatches, read_results,
                                 run_crosscheck, summary_rows)
-from solvers.outcome import NO_SOLUTION, SOLVED, Outcome
+from solvers.outcome import Outcome, Status
+from solvers.routes import ROUTES, Route, Target
 from solvers.sat import solve_puzzle
 
 from .conftest import instance_puzzles
@@ -22,21 +24,21 @@ SAMPLE = [(f"p{i}", format_grid(p)) for i, p in
 SEVERAL = format_grid(instance_puzzles("multiple-solutions.txt")[0])
 
 
-def corrupt_route(puzzle, unique, time_limit):
+def corrupt_route(puzzle, *, unique, time_limit):
     """Solves, then swaps two digits of the first free row: a wrong grid, as a buggy
     reduction might return. Used only here."""
     outcome = solve_puzzle(puzzle)
     values = outcome.grid.values.copy()
     values[0, [0, 1]] = values[0, [1, 0]]
-    return Outcome(SOLVED, Grid(values, puzzle.shape), stats={"variables": 1})
+    return Outcome(Status.SOLVED, Grid(values, puzzle.shape), stats={"variables": 1})
 
 
-def liar_route(puzzle, unique, time_limit):
+def liar_route(puzzle, *, unique, time_limit):
     """Claims 'no solution' for everything."""
-    return Outcome(NO_SOLUTION)
+    return Outcome(Status.NO_SOLUTION)
 
 
-def overconfident_route(puzzle, unique, time_limit):
+def overconfident_route(puzzle, *, unique, time_limit):
     """Solves but always claims uniqueness."""
     outcome = solve_puzzle(puzzle)
     outcome.unique = True if unique else None
@@ -45,9 +47,10 @@ def overconfident_route(puzzle, unique, time_limit):
 
 @pytest.fixture
 def planted(monkeypatch):
-    monkeypatch.setitem(crosscheck.ROUTES, "corrupt", corrupt_route)
-    monkeypatch.setitem(crosscheck.ROUTES, "liar", liar_route)
-    monkeypatch.setitem(crosscheck.ROUTES, "overconfident", overconfident_route)
+    for name in ("corrupt", "liar", "overconfident"):
+        route = Route(name=name, target=Target.CNF, summary="planted by the test",
+                      run=f"tests.test_crosscheck:{name}_route")
+        monkeypatch.setitem(ROUTES, name, route)
 
 
 def test_agreeing_routes_have_no_mismatch():
@@ -89,9 +92,9 @@ def test_cli_exit_code_and_listing(planted, capsys, tmp_path):
     path.write_text("\n".join(text for _, text in SAMPLE[:2]) + "\n")
     code = main(["crosscheck", str(path), "--routes", "sat,corrupt", "--jobs", "1"])
     out = capsys.readouterr().out
-    assert code == EXIT_MISMATCH and out.count("MISMATCH") == 2
+    assert code == ExitCode.MISMATCH and out.count("MISMATCH") == 2
     code = main(["crosscheck", str(path), "--routes", "sat,sat-glucose", "--jobs", "1"])
-    assert code == EXIT_OK and "no mismatches" in capsys.readouterr().out
+    assert code == ExitCode.OK and "no mismatches" in capsys.readouterr().out
 
 
 def test_unknown_route_is_refused(capsys):
@@ -165,11 +168,11 @@ def test_plot(tmp_path, capsys):
     puzzles = tmp_path / "p.txt"
     puzzles.write_text("\n".join(text for _, text in SAMPLE) + "\n")
     assert main(["crosscheck", str(puzzles), "--plot", str(out), "--json",
-                 str(tmp_path / "r.jsonl")]) == EXIT_OK
+                 str(tmp_path / "r.jsonl")]) == ExitCode.OK
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and out.stat().st_size > 10_000
     records = [json.loads(x) for x in (tmp_path / "r.jsonl").read_text().splitlines()]
     # the default routes: those of DEFAULT_ROUTES that can run here
-    expected = {r for r in crosscheck.DEFAULT_ROUTES if crosscheck.route_unavailable(r) is None}
+    expected = {r for r in crosscheck.DEFAULT_ROUTES if ROUTES[r].unavailable() is None}
     assert {r["route"] for r in records} == expected and {"sat", "exact-cover"} <= expected
 
 
@@ -177,7 +180,7 @@ def test_unsolvable_puzzles_agree_on_no_solution():
     puzzles = [(f"u{i}", format_grid(p)) for i, p in
                enumerate(instance_puzzles("unsolvable.txt"))]
     results = run_crosscheck(puzzles, ["sat", "sat-glucose"])
-    assert all(r.status == NO_SOLUTION for r in results)
+    assert all(r.status == Status.NO_SOLUTION for r in results)
     assert find_mismatches(results, unique=False) == []
 
 
@@ -196,18 +199,18 @@ def test_shipped_sizes_through_crosscheck():
         instance_puzzles("6x6-2x3.txt") + instance_puzzles("16x16.txt"))]
     results = run_crosscheck(puzzles, ["sat", "sat-glucose"])
     assert len(results) == 2 * len(puzzles)
-    assert all(r.status == SOLVED and r.verified for r in results)
+    assert all(r.status == Status.SOLVED and r.verified for r in results)
 
 
 # ----------------------------------------------------------------------------- every route
 
 def _runnable(routes):
-    """The routes that can run here; the rest skip with the reason route_unavailable gives."""
-    missing = {r: crosscheck.route_unavailable(r) for r in routes}
+    """The routes that can run here, and why the others cannot."""
+    missing = {r: ROUTES[r].unavailable() for r in routes}
     return [r for r, why in missing.items() if why is None], {r: w for r, w in missing.items() if w}
 
 
-ALL_ROUTES = list(crosscheck.ROUTES)
+ALL_ROUTES = list(ROUTES)
 
 
 def test_every_route_agrees_on_hard_and_unsolvable_puzzles():
@@ -220,11 +223,11 @@ def test_every_route_agrees_on_hard_and_unsolvable_puzzles():
     results = run_crosscheck(puzzles, routes, unique=True, time_limit=120)
     assert find_mismatches(results, unique=True) == []
     for r in results:
-        expected = NO_SOLUTION if r.puzzle_id.startswith("u") else SOLVED
+        expected = Status.NO_SOLUTION if r.puzzle_id.startswith("u") else Status.SOLVED
         assert r.status == expected, (r.route, r.puzzle_id, r.error)
         assert r.size is not None and r.size_kind, r.route
     hcp_sizes = {r.route: r.size_kind for r in results if r.route.startswith("hcp")}
-    assert hcp_sizes == {"hcp-directed": "arcs", "hcp-undirected": "edges"}
+    assert hcp_sizes == {"hcp": "arcs", "hcp-directed": "arcs", "hcp-undirected": "edges"}
 
 
 def test_routes_that_need_square_blocks_are_not_applicable(tmp_path, capsys):
@@ -239,19 +242,19 @@ def test_routes_that_need_square_blocks_are_not_applicable(tmp_path, capsys):
     # a mixed file: the 6x6 puzzles are n/a for the HCP route, not errors, and exit code 0
     path = tmp_path / "mixed.txt"
     path.write_text(six[0][1] + "\n")
-    assert main(["crosscheck", str(path), "--routes", "sat,hcp-directed", "--jobs", "1"]) == EXIT_OK
+    assert main(["crosscheck", str(path), "--routes", "sat,hcp-directed", "--jobs", "1"]) == ExitCode.OK
     assert "n/a" in capsys.readouterr().out
 
 
 def test_unavailable_route_names_its_requirement(monkeypatch):
-    monkeypatch.setitem(crosscheck.ROUTE_REQUIREMENTS, "ilp-highs",
-                        ("module", "no_such_module_for_the_test"))
-    why = crosscheck.route_unavailable("ilp-highs")
+    monkeypatch.setitem(ROUTES, "ilp-highs", dataclasses.replace(
+        ROUTES["ilp-highs"], needs_module="no_such_module_for_the_test"))
+    why = ROUTES["ilp-highs"].unavailable()
     assert "no_such_module_for_the_test" in why
 
 
 def test_incremental_sat_route_agrees_and_checks_uniqueness(monkeypatch):
-    monkeypatch.setattr(crosscheck, "INCREMENTAL_REFRESH", 3)     # exercise the replacement
+    monkeypatch.setattr(sat, "FRESH_SOLVER_EVERY", 3)     # exercise the replacement
     puzzles = SAMPLE + [("several", SEVERAL)] + [
         (f"u{i}", format_grid(p)) for i, p in enumerate(instance_puzzles("unsolvable.txt"))]
     results = run_crosscheck(puzzles, ["sat", "sat-incremental"], unique=True)
@@ -262,4 +265,4 @@ def test_incremental_sat_route_agrees_and_checks_uniqueness(monkeypatch):
         assert by[pid, "sat-incremental"].solution == by[pid, "sat"].solution
     assert by["several", "sat-incremental"].unique is False
     assert by["several", "sat-incremental"].second_solution is not None
-    assert all(by[f"u{i}", "sat-incremental"].status == NO_SOLUTION for i in range(4))
+    assert all(by[f"u{i}", "sat-incremental"].status == Status.NO_SOLUTION for i in range(4))

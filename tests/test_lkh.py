@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 
 from reductions.grid import Grid, Shape, check_solution
-from solvers.formats.sidecar import HcpOptions, build_hcp_pipeline
+from reductions.hcp_pipeline import HcpOptions, build_hcp_pipeline
 from solvers.formats.tsplib import read_hcp
-from solvers.hcp import HAMILTONIAN, UNKNOWN
+from solvers.hcp import CycleStatus
 from solvers.lkh import (LKH_NAMES, LkhError, elkai_available, find_lkh, lkh_parameters,
                          solve_hcp_lkh, write_lkh_parameters)
 from solvers.sat import SolverUnavailable
@@ -97,7 +97,7 @@ def test_a_binary_that_fails_is_reported(tmp_path):
     with pytest.raises(LkhError, match="exit code"):
         solve_hcp_lkh(10, edges, time_limit=5, binary=shutil.which("false"))
     result = solve_hcp_lkh(10, edges, time_limit=5, binary=shutil.which("true"))
-    assert result.status == UNKNOWN and "no tour" in result.stats["reason"]
+    assert result.status == CycleStatus.UNKNOWN and "no tour" in result.stats["reason"]
 
 
 def test_a_slow_binary_hits_the_time_limit(tmp_path):
@@ -106,7 +106,7 @@ def test_a_slow_binary_hits_the_time_limit(tmp_path):
     script.chmod(script.stat().st_mode | stat.S_IXUSR)
     edges, _ = ring_with_chords(10, 3)
     result = solve_hcp_lkh(10, edges, time_limit=0.5, binary=str(script))
-    assert result.status == UNKNOWN and "time limit" in result.stats["reason"]
+    assert result.status == CycleStatus.UNKNOWN and "time limit" in result.stats["reason"]
 
 
 @needs_binary
@@ -114,7 +114,7 @@ def test_a_slow_binary_hits_the_time_limit(tmp_path):
 def test_binary_finds_a_hamiltonian_cycle(seed):
     edges, _ = ring_with_chords(60, seed)
     result = solve_hcp_lkh(60, edges, time_limit=20, backend="binary")
-    assert result.status == HAMILTONIAN and result.stats["tour_cost"] == 0
+    assert result.status == CycleStatus.HAMILTONIAN and result.stats["tour_cost"] == 0
     steps = {frozenset(p) for p in zip(result.cycle.tolist(), np.roll(result.cycle, -1).tolist())}
     assert steps <= {frozenset(e) for e in edges.tolist()}
     assert sorted(result.cycle.tolist()) == list(range(60))
@@ -124,14 +124,14 @@ def test_binary_finds_a_hamiltonian_cycle(seed):
 def test_elkai_finds_a_hamiltonian_cycle():
     edges, _ = ring_with_chords(40, 4)
     result = solve_hcp_lkh(40, edges, time_limit=20, backend="elkai")
-    assert result.status == HAMILTONIAN and result.stats["lkh"] == "elkai"
+    assert result.status == CycleStatus.HAMILTONIAN and result.stats["lkh"] == "elkai"
 
 
 @needs_any
 def test_lkh_never_claims_no_cycle():
     """Petersen has no Hamiltonian cycle: LKH's best tour costs ≥ 1, the answer is unknown."""
     result = solve_hcp_lkh(10, petersen(), time_limit=5)
-    assert result.status == UNKNOWN and result.cycle is None
+    assert result.status == CycleStatus.UNKNOWN and result.cycle is None
     assert result.stats["tour_cost"] >= 1 and "cost" in result.stats["reason"]
 
 
@@ -144,6 +144,6 @@ def test_lkh_on_a_4x4_sudoku_graph():
     puzzle = Grid(values, Shape(2, 2))
     pipeline = build_hcp_pipeline(puzzle, HcpOptions(directed=False, prune="peers"))
     result = solve_hcp_lkh(pipeline.num_vertices, pipeline.edges, time_limit=20)
-    assert result.status in (HAMILTONIAN, UNKNOWN)
-    if result.status == HAMILTONIAN:
+    assert result.status in (CycleStatus.HAMILTONIAN, CycleStatus.UNKNOWN)
+    if result.status == CycleStatus.HAMILTONIAN:
         assert check_solution(puzzle, pipeline.decode(result.cycle))

@@ -11,7 +11,7 @@ import pytest
 
 from reductions.grid import (Grid, Shape, check_solution, format_grid, parse_grid,
                              pattern_solution)
-from solvers.outcome import NO_SOLUTION, SOLVED, UNKNOWN
+from solvers.outcome import Status
 from solvers.sat import (ExternalSolverError, IncrementalSudokuSolver, SolverUnavailable,
                          command_for, solve_batch, solve_many, solve_puzzle,
                          solve_with_command)
@@ -25,7 +25,7 @@ def test_incremental_solver_on_the_17_clue_sample():
     with IncrementalSudokuSolver(Shape(3, 3)) as solver:
         for puzzle in puzzles:
             outcome = solver.solve(puzzle)
-            assert outcome.status == SOLVED and check_solution(puzzle, outcome.grid)
+            assert outcome.status == Status.SOLVED and check_solution(puzzle, outcome.grid)
     assert outcome.stats["solver"] == "cadical195"
 
 
@@ -35,7 +35,7 @@ def test_batch_of_hard_puzzles_with_uniqueness(jobs):
     results = list(solve_many(puzzles, unique=True, jobs=jobs))
     assert [i for i, _ in results] == list(range(len(puzzles)))
     for (i, outcome), puzzle in zip(results, puzzles):
-        assert outcome.status == SOLVED and check_solution(puzzle, outcome.grid)
+        assert outcome.status == Status.SOLVED and check_solution(puzzle, outcome.grid)
         assert outcome.unique is True
 
 
@@ -44,7 +44,7 @@ def test_batch_of_hard_puzzles_with_uniqueness(jobs):
 def test_other_pysat_solvers(solver):
     for puzzle in instance_puzzles("top1465-sample100.txt", 5):
         outcome = solve_puzzle(puzzle, solver=solver)
-        assert outcome.status == SOLVED and check_solution(puzzle, outcome.grid)
+        assert outcome.status == Status.SOLVED and check_solution(puzzle, outcome.grid)
 
 
 def test_unknown_pysat_solver_name():
@@ -57,7 +57,7 @@ def test_unknown_pysat_solver_name():
 def test_every_shipped_size(name):
     for puzzle, known in instance_pairs(name):
         outcome = solve_puzzle(puzzle, unique=puzzle.size <= 12)
-        assert outcome.status == SOLVED and check_solution(puzzle, outcome.grid)
+        assert outcome.status == Status.SOLVED and check_solution(puzzle, outcome.grid)
         if puzzle.size <= 12:                # these were made with unique solutions
             assert outcome.unique is True and outcome.grid == known
 
@@ -75,7 +75,7 @@ def test_large_grids():
     # where 36x36 puzzles take minutes)
     puzzle = partly_filled(36, 0.3, 3)
     outcome = solve_puzzle(puzzle, amo="seqcounter")
-    assert outcome.status == SOLVED and check_solution(puzzle, outcome.grid)
+    assert outcome.status == Status.SOLVED and check_solution(puzzle, outcome.grid)
 
 
 @pytest.mark.slow
@@ -90,21 +90,21 @@ def test_unsolvable_puzzles_every_path():
     puzzles = instance_puzzles("unsolvable.txt")
     with IncrementalSudokuSolver(Shape(3, 3)) as solver:
         for puzzle in puzzles:
-            assert solver.solve(puzzle).status == NO_SOLUTION
+            assert solver.solve(puzzle).status == Status.NO_SOLUTION
             # the shared solver keeps working after an unsatisfiable call
-            assert solver.solve(parse_grid(PAPER_17)).status == SOLVED
+            assert solver.solve(parse_grid(PAPER_17)).status == Status.SOLVED
     for puzzle in puzzles:
         for clues in ("units", "eliminate"):
-            assert solve_puzzle(puzzle, clue_mode=clues).status == NO_SOLUTION
-    assert all(o.status == NO_SOLUTION for _, o in solve_many(puzzles, jobs=2))
+            assert solve_puzzle(puzzle, clues=clues).status == Status.NO_SOLUTION
+    assert all(o.status == Status.NO_SOLUTION for _, o in solve_many(puzzles, jobs=2))
 
 
 def test_several_solutions_are_reported():
     [puzzle] = instance_puzzles("multiple-solutions.txt")
     for outcome in (solve_puzzle(puzzle, unique=True),
-                    solve_puzzle(puzzle, unique=True, clue_mode="eliminate"),
+                    solve_puzzle(puzzle, unique=True, clues="eliminate"),
                     IncrementalSudokuSolver(puzzle.shape).solve(puzzle, unique=True)):
-        assert outcome.status == SOLVED and outcome.unique is False
+        assert outcome.status == Status.SOLVED and outcome.unique is False
         assert outcome.grid != outcome.second
         assert check_solution(puzzle, outcome.grid) and check_solution(puzzle, outcome.second)
 
@@ -123,17 +123,17 @@ def test_uniqueness_check_does_not_leak_into_the_next_puzzle():
 
 def test_time_limit_gives_unknown_never_no_solution():
     puzzle = instance_puzzles("unsolvable.txt")[0]
-    assert solve_puzzle(puzzle, time_limit=0).status == UNKNOWN
+    assert solve_puzzle(puzzle, time_limit=0).status == Status.UNKNOWN
     with IncrementalSudokuSolver(puzzle.shape) as solver:
         outcome = solver.solve(puzzle, time_limit=0)
-        assert outcome.status == UNKNOWN and outcome.stats["reason"] == "time limit"
-        assert solver.solve(puzzle, time_limit=30).status == NO_SOLUTION
+        assert outcome.status == Status.UNKNOWN and outcome.stats["reason"] == "time limit"
+        assert solver.solve(puzzle, time_limit=30).status == Status.NO_SOLUTION
 
 
 def test_batch_reports_bad_lines_and_keeps_going():
     lines = [PAPER_17, PAPER_17[:-1], "11" + PAPER_17[2:], PAPER_17]
     items = list(solve_batch(lines, Shape(3, 3)))
-    assert [i.status for i in items] == [SOLVED, "error", "error", SOLVED]
+    assert [i.status for i in items] == [Status.SOLVED, "error", "error", Status.SOLVED]
     assert "80 cells" in items[1].error
     assert "row 1 has two 1s" in items[2].error
     assert items[0].grid(Shape(3, 3)) == parse_grid(PAPER_17_SOLUTION)
@@ -142,7 +142,7 @@ def test_batch_reports_bad_lines_and_keeps_going():
 def test_batch_handles_other_sizes_in_one_file():
     four = format_grid(instance_puzzles("4x4.txt")[0])
     items = list(solve_batch([PAPER_17, four], Shape(3, 3)))
-    assert items[1].status == SOLVED and items[1].shape == Shape(2, 2)
+    assert items[1].status == Status.SOLVED and items[1].shape == Shape(2, 2)
     assert check_solution(instance_puzzles("4x4.txt")[0], items[1].grid(items[1].shape))
 
 
@@ -165,15 +165,15 @@ def test_real_command_line_solvers(binary):
         pytest.skip(f"{binary} not installed (Debian package '{binary}')")
     paper = parse_grid(PAPER_17)
     outcome = solve_with_command(paper, binary, unique=True)
-    assert outcome.status == SOLVED and outcome.grid == parse_grid(PAPER_17_SOLUTION)
+    assert outcome.status == Status.SOLVED and outcome.grid == parse_grid(PAPER_17_SOLUTION)
     assert outcome.unique is True
     for clues in ("units", "eliminate"):
         for encoding in ("minimal", "extended"):
             outcome = solve_with_command(instance_puzzles("forum-hardest-sample100.txt")[0],
-                                         binary, encoding=encoding, clue_mode=clues)
-            assert outcome.status == SOLVED
+                                         binary, encoding=encoding, clues=clues)
+            assert outcome.status == Status.SOLVED
     for puzzle in instance_puzzles("unsolvable.txt")[:3]:
-        assert solve_with_command(puzzle, binary, clue_mode="units").status == NO_SOLUTION
+        assert solve_with_command(puzzle, binary, clues="units").status == Status.NO_SOLUTION
     [several] = instance_puzzles("multiple-solutions.txt")
     outcome = solve_with_command(several, binary, unique=True)
     assert outcome.unique is False and check_solution(several, outcome.second)
@@ -190,7 +190,7 @@ def fake_solver(tmp_path, body: str) -> str:
 def test_command_timeout_is_unknown(tmp_path):
     cmd = fake_solver(tmp_path, "import time\ntime.sleep(30)\n")
     outcome = solve_with_command(parse_grid(PAPER_17), cmd, time_limit=0.5)
-    assert outcome.status == UNKNOWN and "time limit" in outcome.stats["reason"]
+    assert outcome.status == Status.UNKNOWN and "time limit" in outcome.stats["reason"]
 
 
 def test_command_that_crashes_is_an_error(tmp_path):
@@ -212,7 +212,7 @@ def test_command_with_a_wrong_model_is_caught(tmp_path):
 
 def test_command_claiming_unknown(tmp_path):
     cmd = fake_solver(tmp_path, "print('s UNKNOWN')\n")
-    assert solve_with_command(parse_grid(PAPER_17), cmd).status == UNKNOWN
+    assert solve_with_command(parse_grid(PAPER_17), cmd).status == Status.UNKNOWN
 
 
 def test_solution_bytes_round_trip():

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from reductions.exact_cover import ExactCoverError, sudoku_exact_cover
 from reductions.grid import Grid, Shape, check_solution, parse_grid
 from solvers import exact_cover as ec
-from solvers.outcome import NO_SOLUTION, SOLVED, UNKNOWN
+from solvers.outcome import Status
 
 from .conftest import instance_pairs, instance_puzzles, shared_set
 from .test_grid import PAPER_17, PAPER_17_SOLUTION, random_solution
@@ -38,8 +38,8 @@ def hard_36(seed: int = 0) -> Grid:
                                         ("top1465-sample100.txt", 20)])
 def test_nine_by_nine_samples_closed_loop(backend, name, limit):
     for puzzle in instance_puzzles(name, limit):
-        outcome = ec.solve_puzzle(puzzle, unique=True, backend=backend)
-        assert outcome.status == SOLVED and check_solution(puzzle, outcome.grid)
+        outcome = ec.solve_puzzle(puzzle, unique=True, cover_solver=backend)
+        assert outcome.status == Status.SOLVED and check_solution(puzzle, outcome.grid)
         assert outcome.unique is True      # these published puzzles have one solution
         assert outcome.stats["backend"] == backend
 
@@ -48,8 +48,8 @@ def test_nine_by_nine_samples_closed_loop(backend, name, limit):
 @pytest.mark.parametrize("name", ["4x4.txt", "6x6-2x3.txt", "12x12-3x4.txt", "16x16.txt"])
 def test_other_sizes_closed_loop(backend, name):
     for puzzle, known in instance_pairs(name):
-        outcome = ec.solve_puzzle(puzzle, unique=name != "16x16.txt", backend=backend)
-        assert outcome.status == SOLVED and check_solution(puzzle, outcome.grid)
+        outcome = ec.solve_puzzle(puzzle, unique=name != "16x16.txt", cover_solver=backend)
+        assert outcome.status == Status.SOLVED and check_solution(puzzle, outcome.grid)
         if name != "16x16.txt":             # minimal puzzles: unique, so the known answer
             assert outcome.unique is True and outcome.grid == known
 
@@ -57,15 +57,15 @@ def test_other_sizes_closed_loop(backend, name):
 @pytest.mark.skipif(not HAVE_PACKAGE, reason="the 'exact-cover' package is not installed")
 def test_twenty_five_closed_loop_with_the_c_backend():
     for puzzle in instance_puzzles("25x25.txt"):
-        outcome = ec.solve_puzzle(puzzle, backend="exact-cover")
-        assert outcome.status == SOLVED and check_solution(puzzle, outcome.grid)
+        outcome = ec.solve_puzzle(puzzle, cover_solver="exact-cover")
+        assert outcome.status == Status.SOLVED and check_solution(puzzle, outcome.grid)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("clues", ["keep", "eliminate"])
 def test_both_clue_modes_solve_to_the_known_answer(backend, clues):
     puzzle = parse_grid(PAPER_17)
-    outcome = ec.solve_puzzle(puzzle, unique=True, backend=backend, clues=clues)
+    outcome = ec.solve_puzzle(puzzle, unique=True, cover_solver=backend, clues=clues)
     assert outcome.grid == parse_grid(PAPER_17_SOLUTION) and outcome.unique is True
 
 
@@ -76,7 +76,7 @@ def test_shared_17_clue_sample():
     for line in lines[::500]:
         puzzle = parse_grid(line)
         outcome = ec.solve_puzzle(puzzle, unique=True)
-        assert outcome.status == SOLVED and check_solution(puzzle, outcome.grid)
+        assert outcome.status == Status.SOLVED and check_solution(puzzle, outcome.grid)
         assert outcome.unique is True
 
 
@@ -86,8 +86,8 @@ def test_shared_17_clue_sample():
 @pytest.mark.parametrize("clues", ["keep", "eliminate"])
 def test_unsolvable_puzzles_have_no_solution(backend, clues):
     for puzzle in instance_puzzles("unsolvable.txt"):
-        outcome = ec.solve_puzzle(puzzle, unique=True, backend=backend, clues=clues)
-        assert outcome.status == NO_SOLUTION and outcome.grid is None
+        outcome = ec.solve_puzzle(puzzle, unique=True, cover_solver=backend, clues=clues)
+        assert outcome.status == Status.NO_SOLUTION and outcome.grid is None
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -95,8 +95,8 @@ def test_contradictory_clues_have_no_solution(backend):
     values = np.zeros((4, 4), dtype=int)
     values[0, 0] = values[1, 1] = 3              # two 3s in the top-left block
     for clues in ("keep", "eliminate"):
-        outcome = ec.solve_puzzle(Grid(values), backend=backend, clues=clues)
-        assert outcome.status == NO_SOLUTION
+        outcome = ec.solve_puzzle(Grid(values), cover_solver=backend, clues=clues)
+        assert outcome.status == Status.NO_SOLUTION
 
 
 # ----------------------------------------------------------------------------- uniqueness
@@ -104,8 +104,8 @@ def test_contradictory_clues_have_no_solution(backend):
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_several_solutions_reports_two_distinct_valid_grids(backend):
     puzzle = instance_puzzles("multiple-solutions.txt")[0]
-    outcome = ec.solve_puzzle(puzzle, unique=True, backend=backend)
-    assert outcome.status == SOLVED and outcome.unique is False
+    outcome = ec.solve_puzzle(puzzle, unique=True, cover_solver=backend)
+    assert outcome.status == Status.SOLVED and outcome.unique is False
     assert outcome.second is not None and outcome.second != outcome.grid
     assert check_solution(puzzle, outcome.grid) and check_solution(puzzle, outcome.second)
 
@@ -147,18 +147,18 @@ def test_algorithm_x_on_knuths_example():
 # ----------------------------------------------------------------------------- limits
 
 def test_time_limit_gives_unknown_with_our_algorithm_x():
-    outcome = ec.solve_puzzle(hard_36(), backend="dlx", time_limit=0.5)
-    assert outcome.status == UNKNOWN and outcome.grid is None
+    outcome = ec.solve_puzzle(hard_36(), cover_solver="dlx", time_limit=0.5)
+    assert outcome.status == Status.UNKNOWN and outcome.grid is None
     assert "time limit" in outcome.stats["reason"]
 
 
 @pytest.mark.skipif(not HAVE_PACKAGE, reason="the 'exact-cover' package is not installed")
 def test_time_limit_gives_unknown_with_the_c_package():
-    outcome = ec.solve_puzzle(hard_36(), backend="exact-cover", time_limit=0.5)
-    assert outcome.status == UNKNOWN and outcome.grid is None
+    outcome = ec.solve_puzzle(hard_36(), cover_solver="exact-cover", time_limit=0.5)
+    assert outcome.status == Status.UNKNOWN and outcome.grid is None
     # and a quick instance still comes back through the child process
     puzzle = parse_grid(PAPER_17)
-    outcome = ec.solve_puzzle(puzzle, unique=True, backend="exact-cover", time_limit=10)
+    outcome = ec.solve_puzzle(puzzle, unique=True, cover_solver="exact-cover", time_limit=10)
     assert outcome.grid == parse_grid(PAPER_17_SOLUTION) and outcome.unique is True
 
 
@@ -184,7 +184,7 @@ def test_without_the_package_auto_uses_our_solver(monkeypatch):
     outcome = ec.solve_puzzle(parse_grid(PAPER_17))
     assert outcome.stats["backend"] == "dlx" and outcome.grid == parse_grid(PAPER_17_SOLUTION)
     with pytest.raises(ec.SolverUnavailable, match="pip install exact-cover"):
-        ec.solve_puzzle(parse_grid(PAPER_17), backend="exact-cover")
+        ec.solve_puzzle(parse_grid(PAPER_17), cover_solver="exact-cover")
 
 
 def test_bad_backend_and_limit():
@@ -212,12 +212,12 @@ def test_backends_agree_on_random_puzzles(shape, seed, fraction, corrupt):
         r, c = np.argwhere(values)[0]
         values[r, c] = values[r, c] % shape.size + 1
     puzzle = Grid(values, shape)
-    answers = [ec.solve_puzzle(puzzle, unique=True, backend=b) for b in
+    answers = [ec.solve_puzzle(puzzle, unique=True, cover_solver=b) for b in
                (["exact-cover", "dlx"] if HAVE_PACKAGE else ["dlx"])]
     assert len({(a.status, a.unique) for a in answers}) == 1
     for answer in answers:
         if not corrupt:
-            assert answer.status == SOLVED
+            assert answer.status == Status.SOLVED
         for grid in (answer.grid, answer.second):
             assert grid is None or check_solution(puzzle, grid)
 
@@ -225,9 +225,9 @@ def test_backends_agree_on_random_puzzles(shape, seed, fraction, corrupt):
 def test_a_complete_grid_is_its_own_unique_solution():
     full = parse_grid(PAPER_17_SOLUTION)
     for backend in ["dlx"] + (["exact-cover"] if HAVE_PACKAGE else []):
-        outcome = ec.solve_puzzle(full, unique=True, backend=backend)
+        outcome = ec.solve_puzzle(full, unique=True, cover_solver=backend)
         assert outcome.grid == full and outcome.unique is True
-        assert ec.solve_puzzle(Grid.empty(9), unique=True, backend=backend).unique is False
+        assert ec.solve_puzzle(Grid.empty(9), unique=True, cover_solver=backend).unique is False
 
 
 @pytest.mark.skipif(not HAVE_PACKAGE, reason="the 'exact-cover' package is not installed")
@@ -238,7 +238,7 @@ def test_c_package_solution_that_uses_every_option():
     cover = sudoku_exact_cover(puzzle, "eliminate")
     search = ec.find_covers(cover, 2, "exact-cover")
     assert [s.tolist() for s in search.solutions] == [list(range(cover.num_options))]
-    outcome = ec.solve_puzzle(puzzle, unique=True, backend="exact-cover")
+    outcome = ec.solve_puzzle(puzzle, unique=True, cover_solver="exact-cover")
     assert outcome.unique is True and check_solution(puzzle, outcome.grid)
 
 

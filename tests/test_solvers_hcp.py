@@ -18,9 +18,8 @@ from hypothesis import strategies as st
 from reductions.grid import Grid, Shape, check_solution
 from reductions.hcp import grid_from_cycle, haythorpe_graph, is_hamiltonian_cycle
 from reductions.hcp_undirected import directed_cycle_from_tour, haythorpe_split, split_graph
-from solvers.hcp import (HAMILTONIAN, NO_CYCLE, UNKNOWN, GraphInputError, component_labels,
-                         count_non_edges, cycle_labels, forced_paths, solve_directed_hcp,
-                         solve_undirected_hcp)
+from solvers.hcp import (CycleStatus, GraphInputError, component_labels, count_non_edges,
+                         cycle_labels, forced_paths, solve_directed_hcp, solve_undirected_hcp)
 from tests.conftest import instance_puzzles
 
 try:
@@ -56,7 +55,7 @@ def solve(n, pairs, directed, backend="sat", **kw):
 
 
 def assert_cycle(n, pairs, result, directed):
-    assert result.status == HAMILTONIAN
+    assert result.status == CycleStatus.HAMILTONIAN
     assert is_hamiltonian_cycle(n, np.asarray(pairs).reshape(-1, 2), result.cycle, directed)
 
 
@@ -117,7 +116,7 @@ def test_directed_matches_brute_force(backend, graph):
     if brute_force_hamiltonian(n, arcs, True):
         assert_cycle(n, arcs, result, True)
     else:
-        assert result.status == NO_CYCLE and result.cycle is None
+        assert result.status == CycleStatus.NO_CYCLE and result.cycle is None
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -129,7 +128,7 @@ def test_undirected_matches_brute_force(backend, graph):
     if brute_force_hamiltonian(n, edges, False):
         assert_cycle(n, edges, result, False)
     else:
-        assert result.status == NO_CYCLE and result.cycle is None
+        assert result.status == CycleStatus.NO_CYCLE and result.cycle is None
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -141,7 +140,7 @@ def test_split_graph_agrees_with_its_digraph(graph):
     directed = solve(n, arcs, True)
     split = split_graph(n, arcs)
     undirected = solve(split.num_vertices, split.edges, False)
-    if n >= 2 or directed.status == NO_CYCLE:
+    if n >= 2 or directed.status == CycleStatus.NO_CYCLE:
         assert undirected.status == directed.status
     if undirected.found:
         cycle = directed_cycle_from_tour(split, undirected.cycle)
@@ -180,8 +179,8 @@ def test_up_front_clauses_never_exclude_a_hamiltonian_cycle(graph):
     n, edges, cycle = graph
     required = np.stack([cycle, np.roll(cycle, -1)], axis=1)
     result = solve_undirected_hcp(n, edges, required=required)
-    assert result.status == HAMILTONIAN
-    assert solve_undirected_hcp(n, edges).status == HAMILTONIAN
+    assert result.status == CycleStatus.HAMILTONIAN
+    assert solve_undirected_hcp(n, edges).status == CycleStatus.HAMILTONIAN
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -212,7 +211,7 @@ def test_triple_trick_like_splits_keep_their_cycles(seed, size):
     tour = tour[tour >= 0]
     required = np.stack([tour, np.roll(tour, -1)], axis=1)
     result = solve_undirected_hcp(split.num_vertices, split.edges, required=required)
-    assert result.status == HAMILTONIAN
+    assert result.status == CycleStatus.HAMILTONIAN
     cycle = directed_cycle_from_tour(split, result.cycle)
     assert is_hamiltonian_cycle(3 * size, arcs, cycle, True)
 
@@ -248,13 +247,13 @@ def test_named_graphs(backend, name, edges, n, hamiltonian):
         if hamiltonian:
             assert_cycle(n, pairs, result, directed)
         else:
-            assert result.status == NO_CYCLE, (name, directed, result.stats)
+            assert result.status == CycleStatus.NO_CYCLE, (name, directed, result.stats)
 
 
 def test_petersen_needs_subtour_cuts():
     """Cubic, 2-factors exist (two 5-cycles), so the proof goes through cuts."""
     result = solve_undirected_hcp(10, petersen_edges())
-    assert result.status == NO_CYCLE
+    assert result.status == CycleStatus.NO_CYCLE
     assert result.stats["iterations"] >= 2 and result.stats["cuts"] >= 1
 
 
@@ -269,10 +268,10 @@ def test_directed_cycle_with_chords_in_one_direction():
 
 def test_two_vertex_and_one_vertex_cases():
     assert solve_directed_hcp(2, [(0, 1), (1, 0)]).cycle.tolist() == [0, 1]
-    assert solve_directed_hcp(2, [(0, 1)]).status == NO_CYCLE
+    assert solve_directed_hcp(2, [(0, 1)]).status == CycleStatus.NO_CYCLE
     assert solve_directed_hcp(1, [(0, 0)]).cycle.tolist() == [0]
-    assert solve_directed_hcp(1, np.zeros((0, 2))).status == NO_CYCLE
-    assert solve_undirected_hcp(2, [(0, 1)]).status == NO_CYCLE
+    assert solve_directed_hcp(1, np.zeros((0, 2))).status == CycleStatus.NO_CYCLE
+    assert solve_undirected_hcp(2, [(0, 1)]).status == CycleStatus.NO_CYCLE
     assert solve_undirected_hcp(3, [(0, 1), (1, 2), (2, 0)]).found
 
 
@@ -290,7 +289,7 @@ def test_degree_reasons():
     # Vertex 0 has three degree-2 neighbours: it cannot use all three forced edges.
     claw = [(0, 1), (0, 2), (0, 3), (1, 4), (2, 4), (3, 4)]
     result = solve_undirected_hcp(5, claw)
-    assert result.status == NO_CYCLE and "neighbours of degree 2" in result.stats["reason"]
+    assert result.status == CycleStatus.NO_CYCLE and "neighbours of degree 2" in result.stats["reason"]
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -310,10 +309,10 @@ def test_required_arcs_and_edges(backend):
     # Both edges at 5 towards 1 and 9 plus both towards 4 and 6: four edges at one vertex.
     impossible = solve_undirected_hcp(16, edges, backend=backend,
                                       required=[(1, 5), (5, 9), (4, 5)])
-    assert impossible.status == NO_CYCLE
+    assert impossible.status == CycleStatus.NO_CYCLE
     missing = solve_directed_hcp(3, [(0, 1), (1, 2), (2, 0)], backend=backend,
                                  required=[(1, 0)])
-    assert missing.status == NO_CYCLE and "not in the graph" in missing.stats["reason"]
+    assert missing.status == CycleStatus.NO_CYCLE and "not in the graph" in missing.stats["reason"]
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -321,7 +320,7 @@ def test_time_limit_gives_unknown_never_no_cycle(backend):
     for directed, pairs in ((False, petersen_edges()), (True, both_directions(
             petersen_edges()))):
         result = solve(10, pairs, directed, backend, time_limit=0.0)
-        assert result.status == UNKNOWN and result.cycle is None
+        assert result.status == CycleStatus.UNKNOWN and result.cycle is None
         assert result.stats["reason"] == "time limit reached"
 
 
@@ -414,7 +413,7 @@ def test_empty_9x9_grid_directed(backend):
     graph = haythorpe_graph(empty, "none")
     result = solve_directed_hcp(graph.num_vertices, graph.arcs, backend=backend,
                                 time_limit=300)
-    assert result.status == HAMILTONIAN, result.stats
+    assert result.status == CycleStatus.HAMILTONIAN, result.stats
     assert check_solution(empty, decode_directed(graph, result))
 
 
@@ -425,7 +424,7 @@ def test_empty_9x9_grid_undirected():
     graph = haythorpe_graph(empty, "none")
     split = haythorpe_split(graph)
     tour = solve_undirected_hcp(split.num_vertices, split.edges, time_limit=300)
-    assert tour.status == HAMILTONIAN, tour.stats
+    assert tour.status == CycleStatus.HAMILTONIAN, tour.stats
     assert check_solution(empty, grid_from_cycle(graph,
                                                  directed_cycle_from_tour(split, tour.cycle)))
 
@@ -437,9 +436,9 @@ def test_unsolvable_puzzles_have_no_cycle(prune):
         graph = haythorpe_graph(puzzle, prune)
         for backend in BACKENDS:
             result = solve_directed_hcp(graph.num_vertices, graph.arcs, backend=backend)
-            assert result.status == NO_CYCLE, (backend, result.stats)
+            assert result.status == CycleStatus.NO_CYCLE, (backend, result.stats)
         split = haythorpe_split(graph)
-        assert solve_undirected_hcp(split.num_vertices, split.edges).status == NO_CYCLE
+        assert solve_undirected_hcp(split.num_vertices, split.edges).status == CycleStatus.NO_CYCLE
 
 
 def test_backends_agree_on_puzzles():

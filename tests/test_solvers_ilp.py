@@ -11,7 +11,7 @@ import pytest
 from reductions.grid import Grid, check_solution, parse_grid
 from reductions.ilp import CLUE_MODES, sudoku_ilp
 from solvers import ilp
-from solvers.outcome import NO_SOLUTION, SOLVED, UNKNOWN
+from solvers.outcome import Status
 
 from .conftest import instance_pairs, instance_puzzles
 from .test_grid import PAPER_17, PAPER_17_SOLUTION
@@ -46,28 +46,29 @@ needs_cbc_cli = pytest.mark.skipif(CBC_CLI is None, reason="no 'cbc' command on 
 @pytest.mark.parametrize("solver", SOLVERS)
 def test_nine_by_nine_sample_closed_loop(solver):
     for puzzle in instance_puzzles("royle17-sample300.txt", 8):
-        outcome = ilp.solve_puzzle(puzzle, solver, unique=True)
-        assert outcome.status == SOLVED and check_solution(puzzle, outcome.grid)
+        outcome = ilp.solve_puzzle(puzzle, ilp_solver=solver, unique=True)
+        assert outcome.status == Status.SOLVED and check_solution(puzzle, outcome.grid)
         assert outcome.unique is True
     # the forum's hardest puzzles take CBC about 2 s each (branching): one is enough here
     puzzle = instance_puzzles("forum-hardest-sample100.txt", 1)[0]
-    outcome = ilp.solve_puzzle(puzzle, solver)
-    assert outcome.status == SOLVED and check_solution(puzzle, outcome.grid)
+    outcome = ilp.solve_puzzle(puzzle, ilp_solver=solver)
+    assert outcome.status == Status.SOLVED and check_solution(puzzle, outcome.grid)
 
 
 @pytest.mark.parametrize("solver", SOLVERS)
 @pytest.mark.parametrize("name", ["4x4.txt", "6x6-2x3.txt", "16x16.txt"])
 def test_other_sizes_closed_loop(solver, name):
     for puzzle, known in instance_pairs(name):
-        outcome = ilp.solve_puzzle(puzzle, solver, unique=name != "16x16.txt")
-        assert outcome.status == SOLVED and check_solution(puzzle, outcome.grid)
+        outcome = ilp.solve_puzzle(puzzle, ilp_solver=solver, unique=name != "16x16.txt")
+        assert outcome.status == Status.SOLVED and check_solution(puzzle, outcome.grid)
         if name != "16x16.txt":
             assert outcome.unique is True and outcome.grid == known
 
 
 @pytest.mark.parametrize("solver", SOLVERS)
 def test_full_model_with_clue_equalities(solver):
-    outcome = ilp.solve_puzzle(parse_grid(PAPER_17), solver, unique=True, clues="equalities")
+    outcome = ilp.solve_puzzle(parse_grid(PAPER_17), ilp_solver=solver, unique=True,
+                               clues="equalities")
     assert outcome.grid == parse_grid(PAPER_17_SOLUTION) and outcome.unique is True
     assert outcome.stats["variables"] == 729 and outcome.stats["constraints"] == 341
 
@@ -78,8 +79,8 @@ def test_full_model_with_clue_equalities(solver):
 @pytest.mark.parametrize("clues", CLUE_MODES)
 def test_unsolvable_puzzles_are_infeasible(solver, clues):
     for puzzle in instance_puzzles("unsolvable.txt"):
-        outcome = ilp.solve_puzzle(puzzle, solver, unique=True, clues=clues)
-        assert outcome.status == NO_SOLUTION and outcome.grid is None
+        outcome = ilp.solve_puzzle(puzzle, ilp_solver=solver, unique=True, clues=clues)
+        assert outcome.status == Status.NO_SOLUTION and outcome.grid is None
 
 
 @pytest.mark.parametrize("solver", SOLVERS)
@@ -87,7 +88,8 @@ def test_contradictory_clues_are_infeasible(solver):
     values = Grid.empty(4).values.copy()
     values[0, 0] = values[0, 3] = 2
     for clues in CLUE_MODES:
-        assert ilp.solve_puzzle(Grid(values), solver, clues=clues).status == NO_SOLUTION
+        outcome = ilp.solve_puzzle(Grid(values), ilp_solver=solver, clues=clues)
+        assert outcome.status == Status.NO_SOLUTION
 
 
 # ----------------------------------------------------------------------------- uniqueness
@@ -95,8 +97,8 @@ def test_contradictory_clues_are_infeasible(solver):
 @pytest.mark.parametrize("solver", SOLVERS)
 def test_several_solutions_reports_two_distinct_valid_grids(solver):
     puzzle = instance_puzzles("multiple-solutions.txt")[0]
-    outcome = ilp.solve_puzzle(puzzle, solver, unique=True)
-    assert outcome.status == SOLVED and outcome.unique is False
+    outcome = ilp.solve_puzzle(puzzle, ilp_solver=solver, unique=True)
+    assert outcome.status == Status.SOLVED and outcome.unique is False
     assert outcome.second is not None and outcome.second != outcome.grid
     assert check_solution(puzzle, outcome.grid) and check_solution(puzzle, outcome.second)
 
@@ -105,23 +107,23 @@ def test_several_solutions_reports_two_distinct_valid_grids(solver):
 
 @pytest.mark.parametrize("solver", SOLVERS)
 def test_time_limit_gives_unknown(solver):
-    outcome = ilp.solve_puzzle(hard_36(), solver, time_limit=1.0)
-    assert outcome.status == UNKNOWN and outcome.grid is None
+    outcome = ilp.solve_puzzle(hard_36(), ilp_solver=solver, time_limit=1.0)
+    assert outcome.status == Status.UNKNOWN and outcome.grid is None
     assert outcome.stats["reason"] == "time limit reached"
 
 
 def test_missing_cbc_binary_is_one_clear_error(monkeypatch):
     with pytest.raises(ilp.SolverUnavailable, match="cbc binary '/nowhere/cbc' not found"):
-        ilp.solve_puzzle(parse_grid(PAPER_17), "cbc", cbc_path="/nowhere/cbc")
+        ilp.solve_puzzle(parse_grid(PAPER_17), ilp_solver="cbc", cbc_path="/nowhere/cbc")
     monkeypatch.setenv("PATH", "")
     monkeypatch.setattr(ilp, "bundled_cbc", lambda: None)
     with pytest.raises(ilp.SolverUnavailable, match="CBC not found: no 'cbc' on PATH"):
-        ilp.solve_puzzle(parse_grid(PAPER_17), "cbc")
+        ilp.solve_puzzle(parse_grid(PAPER_17), ilp_solver="cbc")
 
 
 def test_unknown_solver():
     with pytest.raises(ilp.IlpError, match="unknown ILP solver 'gurobi'"):
-        ilp.solve_puzzle(parse_grid(PAPER_17), "gurobi")
+        ilp.solve_puzzle(parse_grid(PAPER_17), ilp_solver="gurobi")
 
 
 # ----------------------------------------------------------------------------- files
@@ -145,7 +147,7 @@ def test_files_load_unchanged_in_the_cbc_command_line(tmp_path, name, clues, suf
     ilp.write_model(model_path, sudoku_ilp(puzzle, clues))
     run_cbc(model_path, tmp_path / "out.sol")
     solution = ilp.read_solution(tmp_path / "out.sol")
-    assert solution.status == SOLVED
+    assert solution.status == Status.SOLVED
     model = ilp.model_from_file(model_path)
     assert model.puzzle == puzzle and model.clues == clues
     grid = ilp.grid_from_solution(model, solution, tmp_path / "out.sol")
@@ -159,7 +161,7 @@ def test_cbc_command_line_proves_a_no_instance(tmp_path, suffix):
     ilp.write_model(model_path, sudoku_ilp(instance_puzzles("unsolvable.txt")[0]))
     run_cbc(model_path, tmp_path / "no.sol")
     solution = ilp.read_solution(tmp_path / "no.sol")
-    assert solution.status == NO_SOLUTION and "nfeasible" in solution.detail
+    assert solution.status == Status.NO_SOLUTION and "nfeasible" in solution.detail
 
 
 @pytest.mark.skipif(not HAVE_HIGHS, reason="highspy not installed")
@@ -175,7 +177,7 @@ def test_highs_reads_our_files_and_its_solution_file_decodes(tmp_path, suffix):
     highs.run()
     highs.writeSolution(str(tmp_path / "highs.sol"), 0)
     solution = ilp.read_solution(tmp_path / "highs.sol")
-    assert solution.status == SOLVED
+    assert solution.status == Status.SOLVED
     grid = ilp.grid_from_solution(ilp.model_from_file(model_path), solution, "highs.sol")
     assert grid == parse_grid(PAPER_17_SOLUTION)
 
@@ -221,13 +223,13 @@ def test_solution_values_that_do_not_fit_the_model(tmp_path):
 
 
 @pytest.mark.parametrize("first_line,status", [
-    ("Optimal - objective value 0.00000000", SOLVED),
-    ("Infeasible - objective value 0.00000000", NO_SOLUTION),
-    ("Integer infeasible - objective value 0.00000000", NO_SOLUTION),
-    ("Stopped on time - objective value 0.00000000", SOLVED),
-    ("Stopped on time (no integer solution - continuous used) - objective value 0", UNKNOWN),
-    ("Stopped on iterations - objective value 0", SOLVED),
-    ("Status unknown", UNKNOWN),
+    ("Optimal - objective value 0.00000000", Status.SOLVED),
+    ("Infeasible - objective value 0.00000000", Status.NO_SOLUTION),
+    ("Integer infeasible - objective value 0.00000000", Status.NO_SOLUTION),
+    ("Stopped on time - objective value 0.00000000", Status.SOLVED),
+    ("Stopped on time (no integer solution - continuous used) - objective value 0", Status.UNKNOWN),
+    ("Stopped on iterations - objective value 0", Status.SOLVED),
+    ("Status unknown", Status.UNKNOWN),
 ])
 def test_cbc_status_lines(tmp_path, first_line, status):
     (tmp_path / "s.sol").write_text(first_line + "\n")
@@ -253,9 +255,9 @@ def test_changed_or_foreign_model_files(tmp_path):
 def test_complete_and_empty_grids(solver):
     full = parse_grid(PAPER_17_SOLUTION)
     for clues in CLUE_MODES:
-        outcome = ilp.solve_puzzle(full, solver, unique=True, clues=clues)
+        outcome = ilp.solve_puzzle(full, ilp_solver=solver, unique=True, clues=clues)
         assert outcome.grid == full and outcome.unique is True
-    outcome = ilp.solve_puzzle(Grid.empty(9), solver, unique=True)
+    outcome = ilp.solve_puzzle(Grid.empty(9), ilp_solver=solver, unique=True)
     assert outcome.unique is False and check_solution(Grid.empty(9), outcome.second)
 
 

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import enum
 import os
 import shutil
 import tempfile
@@ -161,12 +162,19 @@ def parse_cnf(text: str | Iterable[str], name: str = "<cnf>",
     return CnfFile(header[0], clauses, comments, header[1])
 
 
+class SatAnswer(enum.StrEnum):
+    """A SAT solver's verdict, in the words of MiniSat's result file."""
+
+    SAT = "SAT"
+    UNSAT = "UNSAT"
+    UNKNOWN = "UNKNOWN"
+
+
 @dataclass
 class SolverAnswer:
-    """A SAT solver's verdict: ``status`` is 'SAT', 'UNSAT' or 'UNKNOWN'; model is a list of
-    signed literals (only for 'SAT')."""
+    """A SAT solver's verdict and, for ``SAT``, the model as signed literals."""
 
-    status: str
+    status: SatAnswer
     model: list[int] | None = None
 
 
@@ -187,11 +195,11 @@ def parse_solver_output(text: str, name: str = "<solver output>") -> SolverAnswe
                     model.extend(_parse_literals(vline[1:].split(), name, i))
             if not model:
                 raise DimacsError(f"{name} line {number}: SATISFIABLE but no 'v' model lines")
-            return SolverAnswer("SAT", _strip_zero(model, name))
+            return SolverAnswer(SatAnswer.SAT, _strip_zero(model, name))
         if word == "UNSATISFIABLE":
-            return SolverAnswer("UNSAT")
+            return SolverAnswer(SatAnswer.UNSAT)
         if word in ("UNKNOWN", "INDETERMINATE"):
-            return SolverAnswer("UNKNOWN")
+            return SolverAnswer(SatAnswer.UNKNOWN)
         raise DimacsError(f"{name} line {number}: unknown status {line!r}")
     content = [(i, line) for i, line in enumerate(lines, 1) if line and not line.startswith("c")]
     if content:
@@ -203,11 +211,11 @@ def parse_solver_output(text: str, name: str = "<solver output>") -> SolverAnswe
                 model.extend(_parse_literals(line.split(), name, i))
             if not model:
                 raise DimacsError(f"{name} line {number}: SAT but no model follows")
-            return SolverAnswer("SAT", _strip_zero(model, name))
+            return SolverAnswer(SatAnswer.SAT, _strip_zero(model, name))
         if word in ("UNSAT", "UNSATISFIABLE"):
-            return SolverAnswer("UNSAT")
+            return SolverAnswer(SatAnswer.UNSAT)
         if word in ("INDET", "UNKNOWN", "INDETERMINATE"):
-            return SolverAnswer("UNKNOWN")
+            return SolverAnswer(SatAnswer.UNKNOWN)
         raise DimacsError(
             f"{name} line {number}: expected 's SATISFIABLE'-style status lines or a MiniSat "
             f"result (SAT/UNSAT), found {first[:40]!r}")

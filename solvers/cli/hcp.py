@@ -20,13 +20,15 @@ import argparse
 import sys
 
 from reductions.graph_reduction import NO_CYCLE, SOLVED
-from reductions.grid import format_grid, solution_problems
+from reductions.grid import format_grid
 from reductions.hcp import PRUNE_MODES, check_square
 
-from . import cli
-from .formats.sidecar import (HcpOptions, HcpPipeline, build_hcp_pipeline, load_hcp_export,
-                              write_sidecar)
-from .formats.tsplib import read_tour, write_arc_list, write_hcp
+from . import common
+from .common import ExitCode
+from reductions.hcp_pipeline import HcpOptions, HcpPipeline, build_hcp_pipeline
+
+from ..formats.sidecar import load_hcp_export, write_sidecar
+from ..formats.tsplib import read_tour, write_arc_list, write_hcp
 
 
 def graph_comment(pipeline: HcpPipeline) -> str:
@@ -57,7 +59,7 @@ def print_stats(pipeline: HcpPipeline, out=None) -> None:
 
 
 def run_emit_hcp(args: argparse.Namespace) -> int:
-    puzzle = cli.read_puzzle_arg(args, single=True)[0][1]
+    puzzle = common.read_puzzle_arg(args, single=True)[0][1]
     check_square(puzzle.shape)
     options = HcpOptions(directed=args.directed, triple=args.triple, prune=args.prune,
                          reduce=args.reduce, closing=args.reduce_rules == "extended")
@@ -67,7 +69,7 @@ def run_emit_hcp(args: argparse.Namespace) -> int:
     if pipeline.status == NO_CYCLE:
         print(f"no Hamiltonian cycle: {pipeline.reduction.reason} — the puzzle has no "
               f"solution; nothing written")
-        return cli.EXIT_NO_SOLUTION
+        return ExitCode.NO_SOLUTION
     comment = graph_comment(pipeline)
     if options.directed:
         write_arc_list(args.output, pipeline.num_vertices, pipeline.edges, [comment])
@@ -86,24 +88,16 @@ def run_emit_hcp(args: argparse.Namespace) -> int:
               "written is a triangle standing for it)")
     if options.prune == "none" and puzzle.clue_count():
         print("note: --prune none builds the blank-grid graph: the clues are not encoded")
-    return cli.EXIT_OK
+    return ExitCode.OK
 
 
 def run_decode_hcp(args: argparse.Namespace) -> int:
     pipeline, record = load_hcp_export(args.graph)
     order = read_tour(args.tour, pipeline.num_vertices, pipeline.edges, pipeline.directed)
-    grid = pipeline.decode(order)
-    problems = solution_problems(pipeline.puzzle, grid)
-    if problems:
-        cli.print_grid(grid)
-        for problem in problems:
-            print(f"invalid: {problem}", file=sys.stderr)
-        return cli.EXIT_MISMATCH
-    cli.print_grid(grid)
-    return cli.EXIT_OK
+    return common.report_decoded(args, pipeline.puzzle, [pipeline.decode(order)])
 
 
-def register(commands: cli.Commands) -> None:
+def register(commands: common.Commands) -> None:
     emit = commands.emit.add_parser(
         "hcp", help="Haythorpe's Hamiltonian-cycle graph (TSPLIB HCP)",
         description="Write Haythorpe's Sudoku → Hamiltonian cycle graph of a square (N = n²) "
@@ -111,7 +105,7 @@ def register(commands: cli.Commands) -> None:
                     "directed one, with a sidecar FILE.json for 'decode hcp'.")
     emit.add_argument("puzzle", help="the puzzle (text or a file holding one)")
     emit.add_argument("-o", "--output", required=True, help="output graph file")
-    cli.add_shape_option(emit)
+    common.add_shape_option(emit)
     kind = emit.add_mutually_exclusive_group()
     kind.add_argument("--undirected", dest="directed", action="store_false",
                       help="undirected 3-split, TSPLIB HCP (default)")
@@ -141,4 +135,5 @@ def register(commands: cli.Commands) -> None:
                     "against the puzzle.")
     decode.add_argument("graph", help="the graph file written by emit hcp")
     decode.add_argument("tour", help="a TSPLIB TOUR file (1-based) or Concorde's -o output")
+    common.add_decode_json_option(decode)
     decode.set_defaults(run=run_decode_hcp)

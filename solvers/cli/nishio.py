@@ -26,13 +26,14 @@ from reductions.nishio import DAG_VERTEX_LIMIT, CellSet, almost_balanced_count, 
 from reductions.nishio_gadget import (NishioGadget, nishio_gadget, placement_from_assignment,
                                       theorem3_gadget, v0_false_cells)
 
-from . import cli
-from .formats.cellset import (Picture, format_cell_set, gadget_picture, read_cell_set,
+from . import common
+from .common import ExitCode
+from ..formats.cellset import (Picture, format_cell_set, gadget_picture, read_cell_set,
                               write_cell_set, write_picture)
-from .formats.atomic import atomic_write
-from .formats.dimacs import read_cnf
-from .nishio import PlacementModel, Validation, formula_model, validate_formula
-from .sat import DEFAULT_SOLVER, new_pysat_solver
+from ..formats.atomic import atomic_write
+from ..formats.dimacs import read_cnf
+from ..nishio import PlacementModel, Validation, formula_model, validate_formula
+from ..sat import DEFAULT_SOLVER, new_pysat_solver
 
 DAG_AUTO_LIMIT = 50_000
 """``--method auto`` uses the DAG (array sweeps) up to this many vertices (16×16: 19,442),
@@ -163,7 +164,7 @@ def run_build(args: argparse.Namespace) -> int:
                 placement = placement_from_assignment(gadget, model)
         write_picture(args.picture, gadget_picture(gadget, placement, args.view))
         print(f"picture: {args.picture}")
-    return cli.EXIT_OK
+    return ExitCode.OK
 
 
 def _mark(value: bool | None) -> str:
@@ -205,7 +206,7 @@ def run_validate(args: argparse.Namespace) -> int:
         formulas = fixed_examples()
     variants = ["thm2", "thm3"] if args.variant in (None, "both") else [args.variant]
     results = []
-    progress = cli.Progress(len(formulas), "validate")
+    progress = common.Progress(len(formulas), "validate")
     for name, formula in formulas:
         results.append(validate_formula(formula, name, variants, args.solver,
                                         split=not args.no_split, order=args.order))
@@ -218,7 +219,7 @@ def run_validate(args: argparse.Namespace) -> int:
     print(f"{len(results)} formulas: {sat} satisfiable, {len(results) - sat} unsatisfiable; "
           f"{'all checks passed' if not failed else f'{failed} FAILED'} "
           f"({total:.2f} s in gadgets and placement models)")
-    return cli.EXIT_MISMATCH if failed else cli.EXIT_OK
+    return ExitCode.MISMATCH if failed else ExitCode.OK
 
 
 def run_gadget_nishio(args: argparse.Namespace) -> int:
@@ -275,7 +276,7 @@ def run_nishio(args: argparse.Namespace) -> int:
             print(f"no valid placement inside S{where} ({seconds:.3f} s, sat)")
             if target is not None and not args.decide:
                 print("the cell is not in Nishio(S): the digit can be eliminated there")
-            return cli.EXIT_NO_SOLUTION
+            return ExitCode.NO_SOLUTION
         print(f"a valid placement inside S{where} ({seconds:.3f} s, sat)"
               + (":" if n <= 81 else f" ({n} cells; -o FILE saves it)"))
         if n <= 81:
@@ -283,7 +284,7 @@ def run_nishio(args: argparse.Namespace) -> int:
         if args.output:
             write_cell_set(args.output, CellSet.from_cells(cells.shape, placement))
             print(f"wrote the placement to {args.output}")
-        return cli.EXIT_OK
+        return ExitCode.OK
     if method == "sat":
         with PlacementModel(cells, args.solver) as model:
             kept = model.nishio()
@@ -308,12 +309,12 @@ def run_nishio(args: argparse.Namespace) -> int:
         write_picture(args.picture, Picture(cells, kept=kept, title=(
             f"S: {cells.count()} cells; Nishio(S): {kept.count()} (pale: eliminated)")))
         print(f"picture: {args.picture}")
-    return cli.EXIT_OK if kept.count() else cli.EXIT_NO_SOLUTION
+    return ExitCode.OK if kept.count() else ExitCode.NO_SOLUTION
 
 
 # ----------------------------------------------------------------------------- register
 
-def register(commands: cli.Commands) -> None:
+def register(commands: common.Commands) -> None:
     gadget = commands.gadget.add_parser(
         "nishio", help="3-CNF -> Nishio decision instance (Eppstein 2012, Theorems 2 and 3)",
         description="Build the cell set S of Eppstein's reduction from 3SAT to single-digit "
@@ -368,7 +369,7 @@ def register(commands: cli.Commands) -> None:
                           "dag-sweep: the same DAG by two array sweeps (faster); overlay: all "
                           "placements (9x9 and smaller); sat: placement model, any size; auto: "
                           "dag-sweep when small, else sat (default)")
-    cli.add_shape_option(top)
+    common.add_shape_option(top)
     top.add_argument("--cell", metavar="R,C", help="only decide whether a placement contains "
                      "this cell (counted from 1), by the SAT model")
     top.add_argument("--decide", action="store_true",

@@ -9,8 +9,10 @@ from pathlib import Path
 
 from reductions.grid import puzzle_texts
 
-from . import cli
-from .crosscheck import (DEFAULT_ROUTES, ERROR, ROUTES, CrosscheckError, available_routes,
+from . import common
+from .common import ExitCode
+from ..routes import ROUTES, available_routes
+from ..crosscheck import (DEFAULT_ROUTES, ERROR, CrosscheckError,
                          find_mismatches, format_summary, plot_results, run_crosscheck,
                          summary_rows)
 
@@ -25,10 +27,12 @@ def run_crosscheck_command(args: argparse.Namespace) -> int:
         raise CrosscheckError(f"unknown route {unknown[0]!r}; routes: {', '.join(ROUTES)} "
                               f"(available here: {', '.join(available_routes())})")
     texts = puzzle_texts(args.puzzles, args.box)
-    progress = cli.Progress(len(texts) * len(routes), "crosscheck")
-    results = run_crosscheck(texts, routes, args.box, args.unique, args.time_limit, args.jobs,
-                             Path(args.json) if args.json else None, args.resume,
-                             args.scheduler, on_result=lambda _: progress.step())
+    progress = common.Progress(len(texts) * len(routes), "crosscheck")
+    results = run_crosscheck(texts, routes, shape=args.box, unique=args.unique,
+                             time_limit=args.time_limit, jobs=args.jobs,
+                             results_path=Path(args.json) if args.json else None,
+                             resume=args.resume, scheduler=args.scheduler,
+                             on_result=lambda _: progress.step())
     progress.close()
     print(f"{len(texts)} puzzle(s) x {len(routes)} route(s)"
           + (", uniqueness checked" if args.unique else ""))
@@ -47,12 +51,12 @@ def run_crosscheck_command(args: argparse.Namespace) -> int:
         print(f"\nplot written to {args.plot}")
     if mismatches or errors:
         print(f"\n{len(mismatches)} mismatch(es), {len(errors)} error(s)", file=sys.stderr)
-        return cli.EXIT_MISMATCH
+        return ExitCode.MISMATCH
     print("\nno mismatches: every answer verified, all routes agree")
-    return cli.EXIT_OK
+    return ExitCode.OK
 
 
-def register(commands: cli.Commands) -> None:
+def register(commands: common.Commands) -> None:
     parser = commands.top.add_parser(
         "crosscheck", help="run puzzles through several routes and compare the answers",
         description="Run every puzzle through every route, verify each answer, and list "
@@ -78,5 +82,5 @@ def register(commands: cli.Commands) -> None:
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="run on a Dask distributed cluster (e.g. tcp://host:8786; "
                              "needs the 'distributed' extra)")
-    cli.add_shape_option(parser)
+    common.add_shape_option(parser)
     parser.set_defaults(run=run_crosscheck_command)

@@ -11,47 +11,57 @@
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 from typing import Iterator
 
 from reductions.cnf import (AMO_ENCODINGS, ENCODINGS, CnfError, cnf_from_metadata,
                             expected_size, grid_from_model, sudoku_cnf)
 from reductions.errors import UserError
-from reductions.grid import Grid, format_grid, parse_grid, solution_problems
+from reductions.grid import parse_grid
 
-from . import cli
-from .formats.dimacs import read_cnf_header, read_solver_output, write_cnf
-from .outcome import Outcome
-from .sat import (DEFAULT_SOLVER, solve_batch, solve_puzzle, solve_with_command)
+from . import common
+from .common import ExitCode
+from ..formats.dimacs import SatAnswer, read_cnf_header, read_solver_output, write_cnf
+from ..outcome import Outcome, Status
+from ..sat import DEFAULT_SOLVER, solve_batch
 
 
 def add_encoding_options(parser, clues_default: str | None) -> None:
-    parser.add_argument("--encoding", choices=ENCODINGS, default="extended",
+    """--encoding, --amo, --clues; for ``solve`` (``clues_default`` None) all default to None,
+    so that the route decides and an option given for another route can be refused."""
+    solving = clues_default is None
+    parser.add_argument("--encoding", choices=ENCODINGS,
+                        default=None if solving else "extended",
                         help="CNF encoding (default: extended)")
-    parser.add_argument("--amo", choices=["auto", *AMO_ENCODINGS], default="auto",
+    parser.add_argument("--amo", choices=["auto", *AMO_ENCODINGS],
+                        default=None if solving else "auto",
                         help="at-most-one encoding (default auto: pairwise up to N=16, "
                              "sequential counter above)")
-    default_text = clues_default or ("units (as assumptions) in process, eliminate for "
-                                     "--solver-cmd")
-    parser.add_argument("--clues", choices=["units", "eliminate"], default=clues_default,
-                        help=f"clues as unit clauses or eliminated from the formula "
-                             f"(default: {default_text})")
+    if solving:
+        parser.add_argument("--clues", choices=["units", "eliminate", "keep", "equalities"],
+                            help="how clues enter the instance: sat: units (as assumptions; "
+                                 "default in process) or eliminate (default for "
+                                 "--solver-cmd); exact-cover: eliminate (default) or keep; "
+                                 "ilp: eliminate (default) or equalities")
+    else:
+        parser.add_argument("--clues", choices=["units", "eliminate"], default=clues_default,
+                            help=f"clues as unit clauses or eliminated from the formula "
+                                 f"(default: {clues_default})")
 
 
-def route_sat(puzzle: Grid, args: argparse.Namespace) -> Outcome:
-    if args.solver_cmd:
-        return solve_with_command(puzzle, args.solver_cmd, args.encoding, args.amo,
-                                  args.clues or "eliminate", args.unique, args.time_limit)
-    return solve_puzzle(puzzle, args.solver, args.encoding, args.amo, args.clues or "units",
-                        args.unique, args.time_limit)
+def batch_solve(texts: list[tuple[str, str]], args: argparse.Namespace,
+                options: dict) -> Iterator[common.Solved] | None:
+    """A file of many puzzles on the sat routes: the incremental batch path (one pysat
+    solver per process, clues as assumptions), or None when the route or its options rule
+    it out (then the puzzles go one by one)."""
+    if args.via not in ("sat", "sat-incremental") or options.get("solver_cmd") \
+            or options.get("clues") == "eliminate":
+        return None
+    return _batch(texts, args, options)
 
 
-def batch_sat(texts: list[tuple[str, str]], args: argparse.Namespace) -> Iterator[cli.Solved]:
-    """Many puzzles: the incremental batch path when it applies, else one by one."""
-    if args.solver_cmd or args.clues == "eliminate":
-        yield from cli.solve_each(texts, args, route_sat)
-        return
+def _batch(texts: list[tuple[str, str]], args: argparse.Namespace,
+           options: dict) -> Iterator[common.Solved]:
+    solver = options.get("solver") or DEFAULT_SOLVER
     shape = args.box
     if shape is None:
         # The first readable puzzle fixes the shape of the fast path; others still parse.
@@ -61,22 +71,23 @@ def batch_sat(texts: list[tuple[str, str]], args: argparse.Namespace) -> Iterato
                 break
             except UserError:
                 continue
-    items = solve_batch([text for _, text in texts], shape, args.solver, args.encoding,
-                        args.amo, args.unique, args.time_limit, jobs=args.jobs,
-                        box=args.box)
+    items = solve_batch([text for _, text in texts], shape, solver=solver,
+                        encoding=options.get("encoding") or "extended",
+                        amo=options.get("amo") or "auto", unique=args.unique,
+                        time_limit=args.time_limit, jobs=args.jobs, box=args.box)
     for (label, text), item in zip(texts, items):
         if item.error is not None:
             where = "" if label == "puzzle" else f"{label}: "
-            yield cli.Solved(label, text, None, where + item.error)
+            yield common.Solved(label, text, None, where + item.error)
             continue
         grid_shape = item.shape or shape
         outcome = Outcome(item.status, item.grid(grid_shape), item.unique,
-                          item.second_grid(grid_shape), {"solver": args.solver})
-        yield cli.Solved(label, text, outcome)
+                          item.second_grid(grid_shape), {"solver": solver})
+        yield common.Solved(label, text, outcome)
 
 
 def run_emit_cnf(args: argparse.Namespace) -> int:
-    puzzle = cli.read_puzzle_arg(args, single=True)[0][1]
+    puzzle = common.read_puzzle_arg(args, single=True)[0][1]
     cnf = sudoku_cnf(puzzle, args.encoding, args.amo, args.clues)
     count = write_cnf(args.output, cnf.num_vars, cnf.clause_blocks(), cnf.metadata())
     note = ""
@@ -87,7 +98,7 @@ def run_emit_cnf(args: argparse.Namespace) -> int:
           f"encoding {args.encoding}, at-most-one {cnf.amo}, clues {args.clues}{note}")
     if cnf.contradiction:
         print("note: clue elimination left an empty clause: the puzzle has no solution")
-    return cli.EXIT_OK
+    return ExitCode.OK
 
 
 def run_decode_cnf(args: argparse.Namespace) -> int:
@@ -102,47 +113,34 @@ def run_decode_cnf(args: argparse.Namespace) -> int:
                        f"{header.declared_clauses} clauses, but its comments describe a "
                        f"formula of {cnf.num_vars} / {cnf.num_clauses}: the file was changed")
     answer = read_solver_output(args.model)
-    if answer.status == "UNSAT":
-        print("no solution: the solver found the formula unsatisfiable")
-        return cli.EXIT_NO_SOLUTION
-    if answer.status == "UNKNOWN":
-        print("unknown: the solver gave no answer")
-        return cli.EXIT_UNKNOWN
+    if answer.status == SatAnswer.UNSAT:
+        return common.report_verdict(args, Status.NO_SOLUTION,
+                                     "the solver found the formula unsatisfiable")
+    if answer.status == SatAnswer.UNKNOWN:
+        return common.report_verdict(args, Status.UNKNOWN, "the solver gave no answer")
     try:
         grid = grid_from_model(cnf, answer.model)
     except CnfError as exc:
         raise CnfError(f"{args.model}: {exc}") from None
-    problems = solution_problems(cnf.puzzle, grid)
-    if problems:
-        print(format_grid(grid, "pretty" if grid.size <= 35 else "ints"))
-        for p in problems:
-            print(f"invalid: {p}", file=sys.stderr)
-        return cli.EXIT_MISMATCH
-    cli.print_grid(grid)
-    return cli.EXIT_OK
+    return common.report_decoded(args, cnf.puzzle, [grid])
 
 
-def register(commands: cli.Commands) -> None:
-    solve = commands.solve
-    group = solve.add_argument_group("--via sat")
-    group.add_argument("--solver", default=DEFAULT_SOLVER,
-                       help=f"pysat solver name (default: {DEFAULT_SOLVER})")
+def register(commands: common.Commands) -> None:
+    group = commands.solve.add_argument_group("sat routes (sat, sat-glucose, sat-incremental, "
+                                              "cadical, minisat)")
+    group.add_argument("--solver", help=f"pysat solver name (default: {DEFAULT_SOLVER})")
     group.add_argument("--solver-cmd", metavar="CMD",
                        help="use a DIMACS command-line solver instead: a name (cadical, "
                             "minisat, kissat, cryptominisat5, picosat, lingeling, glucose) or "
                             "a command line with {input} and optionally {output}")
     add_encoding_options(group, None)
-    solve.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
-                       help="processes for a file of many puzzles (default: 2)")
-    commands.routes["sat"] = route_sat
-    commands.batch_routes["sat"] = batch_sat
 
     emit = commands.emit.add_parser("cnf", help="DIMACS CNF",
                                     description="Write the puzzle's CNF in DIMACS form, with "
                                                 "comments from which a model can be decoded.")
     emit.add_argument("puzzle", help="the puzzle (text or a file holding one)")
     emit.add_argument("-o", "--output", required=True, help="output .cnf file")
-    cli.add_shape_option(emit)
+    common.add_shape_option(emit)
     add_encoding_options(emit, "units")
     emit.set_defaults(run=run_emit_cnf)
 
@@ -152,4 +150,5 @@ def register(commands: cli.Commands) -> None:
                     "result file) using only the CNF file's comments; verify and print it.")
     decode.add_argument("cnf", help="the .cnf file written by 'emit cnf'")
     decode.add_argument("model", help="the solver's output")
+    common.add_decode_json_option(decode)
     decode.set_defaults(run=run_decode_cnf)

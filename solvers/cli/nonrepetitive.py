@@ -28,11 +28,12 @@ from reductions.nonrepetitive import (cyclic_edges, edges_from, nonrepetitive_pa
                                       simple_path_problems)
 from reductions.nrpath_gadget import expected_size, nrpath_gadget
 
-from . import cli
-from .formats.dimacs import read_cnf
-from .formats.labelled_edges import (read_labelled_edges, write_dot, write_graphml,
+from . import common
+from .common import ExitCode
+from ..formats.dimacs import read_cnf
+from ..formats.labelled_edges import (read_labelled_edges, write_dot, write_graphml,
                                      write_labelled_edges)
-from .nrpath import (DEFAULT_SOLVER, FormulaCheck, find_simple_cycle, find_simple_path,
+from ..nrpath import (DEFAULT_SOLVER, FormulaCheck, find_simple_cycle, find_simple_path,
                      fixed_formulas, validate_formula)
 
 
@@ -78,7 +79,7 @@ def run_gadget_nrpath(args: argparse.Namespace) -> int:
     print(f"wrote {', '.join(written)}: {graph.num_vertices:,} vertices, {graph.num_arcs:,} "
           f"arcs (size formula: {vertices:,} and {arcs:,}), labels 0/1, p and q"
           + (", arc q -> p" if args.cycle else ""))
-    return cli.EXIT_OK
+    return ExitCode.OK
 
 
 def _yes(value: bool | None, yes: str = "yes", no: str = "NO", none: str = "-") -> str:
@@ -120,7 +121,7 @@ def run_validate(args: argparse.Namespace) -> int:
     checks = []
     if not args.summary:
         print(TABLE_HEADER)
-    progress = cli.Progress(len(formulas), "validate") if len(formulas) > 1 else None
+    progress = common.Progress(len(formulas), "validate") if len(formulas) > 1 else None
     for name, formula in formulas:
         check = validate_formula(formula, name, cycle=args.cycle, solver_name=args.solver)
         checks.append(check)
@@ -140,11 +141,11 @@ def run_validate(args: argparse.Namespace) -> int:
           f"unsatisfiable) in {seconds:.2f} s; brute force ran on {brute}")
     if bad:
         print(f"MISMATCH in {len(bad)}: {', '.join(bad[:10])}")
-        return cli.EXIT_MISMATCH
+        return ExitCode.MISMATCH
     print(f"all agree: satisfiable <=> {what} (SAT model); every extracted assignment "
           f"satisfies its formula; nr(G) found a nonrepetitive walk p -> q for all "
           f"{len(checks)}, never simple for the unsatisfiable ones")
-    return cli.EXIT_OK
+    return ExitCode.OK
 
 
 # ----------------------------------------------------------------------------- nonrepetitive
@@ -183,7 +184,7 @@ def run_nonrepetitive(args: argparse.Namespace) -> int:
     graph = data.graph
     name = graph.vertex_name
     highlight: list[int] = []
-    code = cli.EXIT_OK
+    code = ExitCode.OK
     if args.label is not None and args.start is None:
         raise UserError("--label goes with --from V")
     if args.simple and args.path is None:
@@ -214,7 +215,7 @@ def run_nonrepetitive(args: argparse.Namespace) -> int:
             if path is None:
                 print(f"no simple nonrepetitive path from {name(p)} to {name(q)} "
                       f"(proved: the SAT model is unsatisfiable)")
-                code = cli.EXIT_NO_SOLUTION
+                code = ExitCode.NO_SOLUTION
             else:
                 print(f"# simple nonrepetitive path from {name(p)} to {name(q)}: "
                       f"{len(path)} edges")
@@ -223,7 +224,7 @@ def run_nonrepetitive(args: argparse.Namespace) -> int:
             path = nonrepetitive_path(graph, p, q)
             if path is None:
                 print(f"no nonrepetitive path from {name(p)} to {name(q)}")
-                code = cli.EXIT_NO_SOLUTION
+                code = ExitCode.NO_SOLUTION
             else:
                 simple = not simple_path_problems(graph, path, p, q)
                 print(f"# nonrepetitive path from {name(p)} to {name(q)} with fewest edges: "
@@ -244,7 +245,7 @@ def run_nonrepetitive(args: argparse.Namespace) -> int:
         if cycle is None:
             print(f"no simple nonrepetitive cycle through an arc {name(u)} -> {name(v)} "
                   f"(proved: the SAT model is unsatisfiable)")
-            code = cli.EXIT_NO_SOLUTION
+            code = ExitCode.NO_SOLUTION
         else:
             print(f"# simple nonrepetitive cycle through {name(u)} -> {name(v)}: "
                   f"{len(cycle)} edges")
@@ -267,7 +268,7 @@ def _nonnegative_int(text: str) -> int:
     return value
 
 
-def register(commands: cli.Commands) -> None:
+def register(commands: common.Commands) -> None:
     gadget = commands.gadget.add_parser(
         "nrpath", help="3SAT -> directed nonrepetitive simple path (Eppstein 2005, Thm 4)",
         description="Build the labelled digraph (labels 0/1, vertices p and q) that has a "

@@ -16,53 +16,26 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from reductions.exact_cover import CLUE_MODES as COVER_CLUE_MODES
 from reductions.exact_cover import expected_size as cover_expected_size
 from reductions.exact_cover import sudoku_exact_cover
-from reductions.grid import Grid, format_grid, solution_problems
 from reductions.ilp import CLUE_MODES as ILP_CLUE_MODES
 from reductions.ilp import expected_size as ilp_expected_size
 from reductions.ilp import sudoku_ilp
 
-from . import cli
-from . import exact_cover as cover_solver
-from . import ilp as ilp_solver
-from .formats.dlx import cover_from_dlx, dlx1_limit_notes, read_answer, write_dlx
-from .outcome import NO_SOLUTION, UNKNOWN, Outcome
-
-
-def route_exact_cover(puzzle: Grid, args: argparse.Namespace) -> Outcome:
-    return cover_solver.solve_puzzle(puzzle, args.unique, args.cover_solver, args.time_limit)
-
-
-def route_ilp(puzzle: Grid, args: argparse.Namespace) -> Outcome:
-    return ilp_solver.solve_puzzle(puzzle, args.ilp_solver, args.unique, args.time_limit,
-                                   cbc_path=args.cbc_path)
-
-
-def _print_checked(puzzle: Grid, grids: list[Grid]) -> int:
-    """Print decoded grids after checking them; exit code 4 when one is wrong."""
-    code = cli.EXIT_OK
-    for index, grid in enumerate(grids, 1):
-        if len(grids) > 1:
-            print(f"solution {index}:")
-        problems = solution_problems(puzzle, grid)
-        print(format_grid(grid, "pretty" if grid.size <= 35 else "ints"))
-        for problem in problems:
-            print(f"invalid: {problem}", file=sys.stderr)
-            code = cli.EXIT_MISMATCH
-    if len(set(grids)) < len(grids):
-        print("invalid: the answer holds the same solution twice", file=sys.stderr)
-        code = cli.EXIT_MISMATCH
-    return code
+from . import common
+from .common import ExitCode
+from .. import exact_cover as cover_solver
+from .. import ilp as ilp_solver
+from ..formats.dlx import cover_from_dlx, dlx1_limit_notes, read_answer, write_dlx
+from ..outcome import Status
 
 
 # ----------------------------------------------------------------------------- exact cover
 
 def run_emit_exact_cover(args: argparse.Namespace) -> int:
-    puzzle = cli.read_puzzle_arg(args, single=True)[0][1]
+    puzzle = common.read_puzzle_arg(args, single=True)[0][1]
     cover = sudoku_exact_cover(puzzle, args.clues)
     write_dlx(args.output, cover)
     expected = cover_expected_size(puzzle.shape, puzzle.clue_count(), args.clues)
@@ -79,27 +52,26 @@ def run_emit_exact_cover(args: argparse.Namespace) -> int:
     if empty.size:
         names = cover.item_names()
         print(f"note: item {names[int(empty[0])]} has no option: the puzzle has no solution")
-    return cli.EXIT_OK
+    return ExitCode.OK
 
 
 def run_decode_exact_cover(args: argparse.Namespace) -> int:
     cover = cover_from_dlx(args.matrix)
     answer = read_answer(args.answer, cover, zero_based=args.zero_based)
     if not answer.solutions:
-        print("no solution: the solver found no exact cover")
-        return cli.EXIT_NO_SOLUTION
+        return common.report_verdict(args, Status.NO_SOLUTION, "the solver found no exact cover")
     grids = [cover.grid_from_options(s) for s in answer.solutions]
-    code = _print_checked(cover.puzzle, grids)
+    notes = []
     if answer.reported_count is not None and answer.reported_count != len(grids):
-        print(f"note: the solver reported {answer.reported_count} solutions, the answer "
-              f"lists {len(grids)}")
-    return code
+        notes.append(f"the solver reported {answer.reported_count} solutions, the answer "
+                     f"lists {len(grids)}")
+    return common.report_decoded(args, cover.puzzle, grids, notes)
 
 
 # ----------------------------------------------------------------------------- ILP
 
 def run_emit_ilp(args: argparse.Namespace) -> int:
-    puzzle = cli.read_puzzle_arg(args, single=True)[0][1]
+    puzzle = common.read_puzzle_arg(args, single=True)[0][1]
     ilp_solver.model_format(args.output)          # refuse an unknown suffix before building
     model = sudoku_ilp(puzzle, args.clues)
     fmt = ilp_solver.write_model(args.output, model)
@@ -108,37 +80,32 @@ def run_emit_ilp(args: argparse.Namespace) -> int:
     print(f"wrote {args.output} ({fmt.upper()}): {model.num_variables:,} variables, "
           f"{model.num_constraints:,} constraints, {model.num_nonzeros:,} nonzeros, "
           f"clues {args.clues}{note}")
-    return cli.EXIT_OK
+    return ExitCode.OK
 
 
 def run_decode_ilp(args: argparse.Namespace) -> int:
     model = ilp_solver.model_from_file(args.model)
     solution = ilp_solver.read_solution(args.solution)
-    if solution.status == NO_SOLUTION:
-        print(f"no solution: the solver says {solution.detail!r}")
-        return cli.EXIT_NO_SOLUTION
-    if solution.status == UNKNOWN:
-        print(f"unknown: the solver says {solution.detail!r} (no solution to decode)")
-        return cli.EXIT_UNKNOWN
+    if solution.status != Status.SOLVED:
+        return common.report_verdict(args, solution.status,
+                                     f"the solver says {solution.detail!r}")
     grid = ilp_solver.grid_from_solution(model, solution, args.solution)
-    return _print_checked(model.puzzle, [grid])
+    return common.report_decoded(args, model.puzzle, [grid])
 
 
 # ----------------------------------------------------------------------------- registration
 
-def register(commands: cli.Commands) -> None:
-    group = commands.solve.add_argument_group("--via exact-cover / --via ilp")
-    group.add_argument("--cover-solver", choices=cover_solver.BACKENDS, default="auto",
+def register(commands: common.Commands) -> None:
+    group = commands.solve.add_argument_group("exact-cover and ilp routes")
+    group.add_argument("--cover-solver", choices=cover_solver.BACKENDS,
                        help="exact-cover backend: the C 'exact-cover' package, our own "
                             "Algorithm X (dlx), or auto (the package when installed and the "
                             "dense matrix fits, default)")
-    group.add_argument("--ilp-solver", choices=ilp_solver.SOLVERS, default="cbc",
+    group.add_argument("--ilp-solver", choices=ilp_solver.SOLVERS,
                        help="ILP solver through PuLP: CBC (command line) or HiGHS (highspy) "
                             "(default: cbc)")
     group.add_argument("--cbc-path", metavar="PATH",
                        help="CBC binary to run (default: 'cbc' on PATH, else PuLP's bundled one)")
-    commands.routes["exact-cover"] = route_exact_cover
-    commands.routes["ilp"] = route_ilp
 
     emit = commands.emit.add_parser(
         "exact-cover", help="exact cover in Knuth's dlx format",
@@ -146,7 +113,7 @@ def register(commands: cli.Commands) -> None:
                     "dlx1: 'dlx1 m1 < FILE'), with comments from which answers are decoded.")
     emit.add_argument("puzzle", help="the puzzle (text or a file holding one)")
     emit.add_argument("-o", "--output", required=True, help="output file (e.g. puzzle.dlx)")
-    cli.add_shape_option(emit)
+    common.add_shape_option(emit)
     emit.add_argument("--clues", choices=COVER_CLUE_MODES, default="keep",
                       help="keep: a clue's cell keeps only the clue's option (N³ − (N−1)k "
                            "options, 4N² items); eliminate: also drop what the clues exclude "
@@ -159,7 +126,7 @@ def register(commands: cli.Commands) -> None:
                     "the cbc command line), with comments from which solutions are decoded.")
     emit.add_argument("puzzle", help="the puzzle (text or a file holding one)")
     emit.add_argument("-o", "--output", required=True, help="output file, .lp or .mps")
-    cli.add_shape_option(emit)
+    common.add_shape_option(emit)
     emit.add_argument("--clues", choices=ILP_CLUE_MODES, default="equalities",
                       help="equalities: one x = 1 per clue (N³ variables, 4N² + k "
                            "equalities); eliminate: leave out the variables the clues fix "
@@ -175,6 +142,7 @@ def register(commands: cli.Commands) -> None:
     decode.add_argument("answer", help="the chosen options")
     decode.add_argument("--zero-based", action="store_true",
                         help="option numbers in the answer count from 0, not 1")
+    common.add_decode_json_option(decode)
     decode.set_defaults(run=run_decode_exact_cover)
 
     decode = commands.decode.add_parser(
@@ -183,4 +151,5 @@ def register(commands: cli.Commands) -> None:
                     "using only the model file's comments; verify and print the grid.")
     decode.add_argument("model", help="the .lp or .mps file written by 'emit ilp'")
     decode.add_argument("solution", help="the solver's solution file")
+    common.add_decode_json_option(decode)
     decode.set_defaults(run=run_decode_ilp)

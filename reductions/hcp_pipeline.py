@@ -1,0 +1,250 @@
+"""The Sudoku → Hamiltonian-cycle pipeline: every step from a puzzle to the graph a solver
+sees, and every step back from a tour to a grid (pure: no solver calls, no files).
+
+The steps (:func:`build_hcp_pipeline`):
+
+1. Haythorpe's directed graph of the puzzle, with clue pruning ``none``/``paper``/``peers``
+   (:mod:`reductions.hcp`);
+2. optionally the undirected 3-split, with or without the triple trick
+   (:mod:`reductions.hcp_undirected`);
+3. optionally the degree-2 reduction of the undirected graph (:mod:`reductions.graph_reduction`).
+
+:meth:`HcpPipeline.decode` maps a Hamiltonian cycle of the output graph back through every
+step (expand merged paths → undirected tour → directed cycle → grid);
+:meth:`HcpPipeline.tour_of_solution` is the forward witness map (grid → cycle of the output
+graph). Every step is deterministic, so a pipeline is rebuilt exactly from its puzzle and
+:class:`HcpOptions` (this is what the JSON sidecar of an exported graph stores, see
+:mod:`solvers.formats.sidecar`).
+
+With ``prune="none"`` the graph is the blank-grid graph and does not encode the clues; the
+clues are then the *required* choice arcs of :func:`required_pairs`, which exact solvers can
+be told to use.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from reductions.graph_reduction import (NO_CYCLE, SOLVED, Reduction, compress_tour,
+                                        expand_tour, reduce_degree_two)
+from reductions.grid import Grid, format_grid
+from reductions.hcp import (CHOICE, PRUNE_MODES, HaythorpeGraph, HcpError, blank_arcs,
+                            cycle_from_solution, directed_size, grid_from_cycle,
+                            haythorpe_graph, option_arc_index, undirected_size)
+from reductions.hcp_undirected import (SplitGraph, describe_split_vertex,
+                                       directed_cycle_from_tour, haythorpe_split,
+                                       tour_from_cycle)
+
+PAPER_17_CLUE = (".......1.4.........2...........5.4.7..8...3....1.9....3..4..2...5.1......"
+                 "..8.6...")
+"""The 17-clue instance of Haythorpe's Fig. 2 (line 1 of Royle's list)."""
+PAPER_17_REDUCED = (12_036, 19_301)
+"""The paper's graph for it after clue removal, undirected, degree-2 reduced (§7)."""
+PAPER_17_UNREDUCED_EDGES = 22_873
+
+
+@dataclass(frozen=True)
+class HcpOptions:
+    """How the graph is built: directed or undirected, triple trick, pruning, reduction
+    (``closing``: the reduction's rule 3, see :mod:`reductions.graph_reduction`)."""
+
+    directed: bool = False
+    triple: bool = False
+    prune: str = "paper"
+    reduce: bool = False
+    closing: bool = True
+
+    def __post_init__(self):
+        if self.prune not in PRUNE_MODES:
+            raise HcpError(f"unknown pruning mode {self.prune!r}; choose one of "
+                           f"{', '.join(PRUNE_MODES)}")
+        if self.directed and (self.triple or self.reduce):
+            raise HcpError("--triple and --reduce work on the undirected graph; drop them or "
+                           "--directed")
+
+    def as_record(self) -> dict:
+        return {"graph": "directed" if self.directed else "undirected", "prune": self.prune,
+                "triple": self.triple, "reduce": self.reduce,
+                "reduce_rules": ("extended" if self.closing else "paper") if self.reduce
+                else None}
+
+    @classmethod
+    def from_record(cls, record: dict) -> "HcpOptions":
+        rules = record.get("reduce_rules")
+        return cls(directed=record["graph"] == "directed", triple=bool(record["triple"]),
+                   prune=record["prune"], reduce=bool(record["reduce"]),
+                   closing=rules != "paper")
+
+
+@dataclass(frozen=True)
+class Stage:
+    """Size after one step, beside the paper's figure when it has one: its formula for the
+    blank grid, or the size it reports for this very puzzle."""
+
+    name: str
+    vertices: int
+    edges: int
+    paper: tuple[int, int] | None = None
+    note: str = ""
+
+
+@dataclass
+class HcpPipeline:
+    """All steps for one puzzle; the output graph is the last one built."""
+
+    puzzle: Grid
+    options: HcpOptions
+    graph: HaythorpeGraph
+    split: SplitGraph | None = None
+    reduction: Reduction | None = None
+    stages: list[Stage] = field(default_factory=list)
+
+    @property
+    def status(self) -> str:
+        """``ok``; ``no cycle`` (the reduction proved it); ``solved`` (it found the cycle)."""
+        if self.reduction is not None and self.reduction.status in (NO_CYCLE, SOLVED):
+            return self.reduction.status
+        return "ok"
+
+    @property
+    def num_vertices(self) -> int:
+        if self.reduction is not None:
+            return self.reduction.num_vertices
+        if self.split is not None:
+            return self.split.num_vertices
+        return self.graph.num_vertices
+
+    @property
+    def edges(self) -> np.ndarray:
+        """Edges (or arcs, when directed) of the output graph, 0-based."""
+        if self.reduction is not None:
+            return self.reduction.edges
+        if self.split is not None:
+            return self.split.edges
+        return self.graph.arcs
+
+    @property
+    def directed(self) -> bool:
+        return self.options.directed
+
+    def describe_vertex(self, vertex: int) -> str:
+        """Name of an output vertex in the paper's terms (e.g. ``x[1,2,3,1].in``)."""
+        name = self.graph.layout.name
+        if self.reduction is not None:
+            group = self.reduction.group(vertex)
+            inner = describe_split_vertex(self.split, int(group[0]), name)
+            return inner if group.size == 1 else f"{inner}…({group.size} vertices)"
+        if self.split is not None:
+            return describe_split_vertex(self.split, vertex, name)
+        return name(vertex)
+
+    def decode(self, tour) -> Grid:
+        """A Hamiltonian cycle of the output graph → the grid it encodes (not yet verified
+        against the puzzle: with ``prune="none"`` the clues are not in the graph)."""
+        order = np.asarray(tour, dtype=np.int64)
+        if self.reduction is not None:
+            order = expand_tour(self.reduction, order)
+        if self.split is not None:
+            order = directed_cycle_from_tour(self.split, order, self.graph.layout.name)
+        return grid_from_cycle(self.graph, order)
+
+    def tour_of_solution(self, solution: Grid) -> np.ndarray:
+        """Forward witness map: a solved grid → a Hamiltonian cycle of the output graph."""
+        order = cycle_from_solution(self.graph, solution)
+        if self.split is not None:
+            order = tour_from_cycle(self.split, order)
+        if self.reduction is not None:
+            order = compress_tour(self.reduction, order)
+        return order
+
+
+def build_hcp_pipeline(puzzle: Grid, options: HcpOptions = HcpOptions()) -> HcpPipeline:
+    """Run the steps ``options`` asks for, recording sizes after each."""
+    graph = haythorpe_graph(puzzle, options.prune)
+    n = puzzle.size
+    dv, da = directed_size(n)
+    stages = [Stage("directed, blank grid", graph.num_vertices, len(blank_arcs(n)), (dv, da))]
+    clues = puzzle.clue_count()
+    if options.prune != "none":
+        bound = f"at most 12(N-1) = {12 * (n - 1)} per clue, {12 * (n - 1) * clues:,} here" \
+            if options.prune == "paper" else "7 per excluded (cell, digit)"
+        stages.append(Stage(f"directed, pruned ({options.prune})", graph.num_vertices,
+                            graph.num_arcs, None,
+                            f"{graph.removed_arcs:,} arcs removed for {clues} clues ({bound})"))
+    pipeline = HcpPipeline(puzzle, options, graph, stages=stages)
+    is_paper_17 = format_grid(puzzle, "auto") == PAPER_17_CLUE and options.prune != "none"
+    if options.directed:
+        return pipeline
+    split = haythorpe_split(graph, options.triple)
+    pipeline.split = split
+    plain = (3 * graph.num_vertices, 2 * graph.num_vertices + graph.num_arcs)
+    if options.triple:
+        stages.append(Stage("undirected, 3-split + triple trick", split.num_vertices,
+                            split.num_edges, undirected_size(n, True),
+                            f"plain 3-split would be {plain[0]:,} / {plain[1]:,}; the trick "
+                            f"drops 2N^3 = {2 * n**3:,} vertices and edges"))
+    else:
+        stages.append(Stage("undirected, 3-split", split.num_vertices, split.num_edges,
+                            undirected_size(n, False), "3V vertices, 2V + A edges" + (
+                                f"; the paper's edges after its clue removal: "
+                                f"{PAPER_17_UNREDUCED_EDGES:,}" if is_paper_17 else "")))
+    if options.reduce:
+        reduction = reduce_degree_two(split.num_vertices, split.edges, options.closing,
+                                      lambda w: describe_split_vertex(split, w,
+                                                                      graph.layout.name))
+        pipeline.reduction = reduction
+        paper = PAPER_17_REDUCED if is_paper_17 else None
+        rules = "rules 1-3" if options.closing else "paper's rules 1-2"
+        if reduction.status == NO_CYCLE:
+            note = f"no Hamiltonian cycle: {reduction.reason}"
+        elif reduction.status == SOLVED:
+            note = "the reduction alone determines the Hamiltonian cycle"
+        else:
+            note = (f"{reduction.deleted_edges:,} edges removed, {rules}, "
+                    f"{reduction.rounds} rounds")
+        if paper:
+            note += "; the paper's reduced graph for this puzzle: 12,036 / 19,301"
+        stages.append(Stage("degree-2 reduction", reduction.num_vertices,
+                            reduction.num_edges, paper, note))
+    return pipeline
+
+
+def clue_choice_arcs(pipeline: HcpPipeline) -> np.ndarray:
+    """The choice arcs ``b[a,k] → x[i,j,k+1,0]`` of the puzzle's clues, as (tail, head)
+    pairs of the *directed* graph (its unpruned blank graph keeps every arc at its index)."""
+    graph = pipeline.graph
+    n = graph.size
+    clues = [(r, c, v - 1) for r, c, v in graph.puzzle.clues()]
+    if not clues:
+        return np.zeros((0, 2), dtype=np.int64)
+    i, j, k = (np.array(t, dtype=np.int64) for t in zip(*clues))
+    index = option_arc_index(n, CHOICE, i, j, k)
+    if graph.prune != "none":
+        # Pruned graphs drop arcs; map blank indices to positions among the kept ones.
+        index = np.cumsum(graph.kept)[index] - 1
+    return graph.arcs[index]
+
+
+def required_pairs(pipeline: HcpPipeline) -> np.ndarray | None:
+    """Pairs the solver must use so that the cycle respects the clues: only for
+    ``--prune none`` (the pruned graphs encode the clues themselves)."""
+    if pipeline.options.prune != "none" or not pipeline.puzzle.clue_count():
+        return None
+    arcs = clue_choice_arcs(pipeline)
+    if pipeline.options.directed:
+        return arcs
+    split = pipeline.split
+    return np.stack([split.out_id[arcs[:, 0]], split.in_id[arcs[:, 1]]], axis=1)
+
+
+def first_row_fixed(puzzle: Grid) -> Grid:
+    """The clue-free grid with its first row set to 1..N (digit-symmetry breaking).
+
+    With no clues, the digits are interchangeable: relabelling them maps any solution to one
+    whose first row is 1..N. So solving this grid instead loses no solution class, and its
+    answer also solves the empty puzzle; the graph is then pruned by N clues."""
+    values = np.zeros_like(puzzle.values)
+    values[0] = np.arange(1, puzzle.size + 1)
+    return Grid(values, puzzle.shape)

@@ -1,0 +1,197 @@
+"""What every command module shares: the exit-code contract, the parsers they extend, and
+small helpers for puzzles, grids and progress."""
+
+from __future__ import annotations
+
+import argparse
+import enum
+import json
+import sys
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from reductions.errors import UserError
+from reductions.grid import Grid, Shape, format_grid, load_puzzles, solution_problems
+
+from ..outcome import Outcome, Status
+
+
+class ExitCode(enum.IntEnum):
+    """The contract with the shell (``sudoku-bridge --help`` prints it)."""
+
+    OK = 0
+    NO_SOLUTION = 1
+    BAD_INPUT = 2
+    UNKNOWN = 3
+    MISMATCH = 4
+    INTERNAL_ERROR = 70
+    INTERRUPTED = 130
+    TERMINATED = 143
+
+
+EXIT_MEANINGS = {
+    ExitCode.OK: "solved / done",
+    ExitCode.NO_SOLUTION: "no solution (proved)",
+    ExitCode.BAD_INPUT: "bad input, bad usage, or a solver that cannot run",
+    ExitCode.UNKNOWN: "unknown (time limit, or a heuristic that found nothing)",
+    ExitCode.MISMATCH: "a wrong answer or a disagreement between routes",
+    ExitCode.INTERNAL_ERROR: "internal error (a bug: please report it; --debug shows the "
+                             "traceback)",
+    ExitCode.INTERRUPTED: "interrupted (Ctrl-C)",
+    ExitCode.TERMINATED: "terminated (SIGTERM)",
+}
+
+def exit_code_for(statuses: list[Status]) -> ExitCode:
+    """The exit code of a run that answered ``statuses`` (unknown beats no solution)."""
+    if Status.UNKNOWN in statuses:
+        return ExitCode.UNKNOWN
+    if Status.NO_SOLUTION in statuses:
+        return ExitCode.NO_SOLUTION
+    return ExitCode.OK
+
+
+@dataclass
+class Solved:
+    """One puzzle's result as the solve command reports it."""
+
+    label: str
+    text: str                     # the puzzle as given
+    outcome: Outcome | None       # None when the puzzle could not be read
+    error: str | None = None
+
+
+@dataclass
+class Commands:
+    """The parsers that command modules extend (each module has ``register(commands)``).
+
+    ``emit`` / ``decode`` / ``gadget`` are sub-parser collections (add a target with
+    ``commands.emit.add_parser(...)``); ``solve`` is the ``solve`` parser itself (add the
+    options of a route family to it; they must default to None, so that an option given for
+    the wrong route can be refused); ``top`` adds whole new commands.
+    """
+
+    top: Any
+    solve: argparse.ArgumentParser
+    emit: Any
+    decode: Any
+    gadget: Any
+
+
+def add_shape_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--box", metavar="AxB", type=_shape_arg,
+                        help="block shape, rows x columns (default: square, or the most "
+                             "square a×b for non-square N, e.g. 2x3 for 6×6)")
+
+
+def _shape_arg(text: str) -> Shape:
+    try:
+        return Shape.parse(text)
+    except UserError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def read_puzzle_arg(args: argparse.Namespace, single: bool = False) -> list[tuple[str, Grid]]:
+    """The puzzles named by ``args.puzzle`` (literal text or a file)."""
+    puzzles = load_puzzles(args.puzzle, getattr(args, "box", None))
+    if single and len(puzzles) != 1:
+        raise UserError(f"{args.puzzle}: holds {len(puzzles)} puzzles; this command takes one")
+    return puzzles
+
+
+def print_grid(grid: Grid, out=None) -> None:
+    out = out or sys.stdout
+    style = "pretty" if grid.size <= 35 else "ints"
+    print(format_grid(grid, style), file=out)
+
+
+def grid_text(grid: Grid | None) -> str | None:
+    return None if grid is None else format_grid(grid, "auto")
+
+
+def outcome_record(label: str, puzzle: Grid | str, outcome: Outcome,
+                   route: str) -> dict[str, Any]:
+    """The JSON-lines record of one solved puzzle."""
+    return {
+        "puzzle_id": label,
+        "puzzle": puzzle if isinstance(puzzle, str) else grid_text(puzzle),
+        "route": route,
+        "status": outcome.status,
+        "solution": grid_text(outcome.grid),
+        "unique": outcome.unique,
+        "second_solution": grid_text(outcome.second),
+        "stats": outcome.stats,
+    }
+
+
+# ----------------------------------------------------------------------------- decode
+# Every decode command ends here: stdout carries a grid only when it has been verified.
+
+def add_decode_json_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON record (status, solutions, problems) instead")
+
+
+def report_verdict(args: argparse.Namespace, status: Status, reason: str) -> ExitCode:
+    """An answer without a grid: no solution (proved by the solver) or unknown."""
+    if getattr(args, "json", False):
+        print(json.dumps({"status": status, "reason": reason, "solutions": []}))
+    else:
+        print(f"{status}: {reason}")
+    return ExitCode.NO_SOLUTION if status == Status.NO_SOLUTION else ExitCode.UNKNOWN
+
+
+def report_decoded(args: argparse.Namespace, puzzle: Grid, grids: list[Grid],
+                   notes: list[str] = ()) -> ExitCode:
+    """Print decoded grids once all are verified against ``puzzle``; otherwise print none
+    (the problems go to stderr, or into the JSON record as status ``invalid``) and return 4.
+    ``notes`` go to stderr."""
+    problems = [f"solution {k}: {p}" if len(grids) > 1 else p
+                for k, grid in enumerate(grids, 1) for p in solution_problems(puzzle, grid)]
+    if len(set(grids)) < len(grids):
+        problems.append("the answer holds the same solution twice")
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
+    if getattr(args, "json", False):
+        record = {"status": "invalid" if problems else Status.SOLVED,
+                  "solutions": [] if problems else [grid_text(g) for g in grids],
+                  "problems": problems}
+        print(json.dumps(record))
+    elif problems:
+        for problem in problems:
+            print(f"invalid: {problem}", file=sys.stderr)
+    else:
+        for index, grid in enumerate(grids, 1):
+            if len(grids) > 1:
+                print(f"solution {index}:")
+            print_grid(grid)
+    return ExitCode.MISMATCH if problems else ExitCode.OK
+
+
+class Progress:
+    """A one-line progress display on stderr, shown only when stderr is a terminal."""
+
+    def __init__(self, total: int, label: str = "", enabled: bool | None = None):
+        self.total = total
+        self.label = label
+        self.done = 0
+        self.start = time.perf_counter()
+        self.enabled = sys.stderr.isatty() if enabled is None else enabled
+        self._last = 0.0
+
+    def step(self, count: int = 1) -> None:
+        self.done += count
+        now = time.perf_counter()
+        if self.enabled and (now - self._last > 0.2 or self.done == self.total):
+            self._last = now
+            rate = self.done / max(now - self.start, 1e-9)
+            width = 30
+            filled = int(width * self.done / max(self.total, 1))
+            sys.stderr.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] "
+                             f"{self.done}/{self.total} {rate:,.0f}/s")
+            sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            sys.stderr.write("\n")
+            sys.stderr.flush()

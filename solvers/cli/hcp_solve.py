@@ -1,0 +1,38 @@
+"""CLI options of the ``hcp`` routes (``solve PUZZLE --via hcp ...``); the route itself is
+:func:`solvers.hcp_puzzle.solve_puzzle`."""
+
+from __future__ import annotations
+
+from ..hcp_puzzle import HCP_SOLVERS
+from . import common
+
+
+def register(commands: common.Commands) -> None:
+    group = commands.solve.add_argument_group(
+        "--via hcp", "Haythorpe's Hamiltonian-cycle graph, solved by an exact SAT or CP-SAT "
+                     "model, LKH-3 or Concorde")
+    group.add_argument("--graph", choices=["directed", "undirected"],
+                       help="graph to solve (default: directed for sat/cpsat, undirected for "
+                            "lkh/concorde)")
+    group.add_argument("--prune", choices=["none", "paper", "peers"],
+                       help="clue pruning: none (blank graph; the clues become required "
+                            "arcs), paper (the twelve arc sets of §5, default), peers (also "
+                            "every (cell, digit) a clue excludes)")
+    group.add_argument("--triple", action="store_true", default=None,
+                       help="undirected graph with Haythorpe's triple trick")
+    group.add_argument("--reduce", action="store_true", default=None,
+                       help="undirected graph after the degree-2 reduction (§7)")
+    group.add_argument("--hcp-solver", choices=HCP_SOLVERS,
+                       help="sat (default) and cpsat are exact; lkh is a heuristic (never "
+                            "proves 'no solution'; 60 s unless --time-limit); concorde needs "
+                            "a concorde binary")
+    group.add_argument("--break-symmetry", action="store_true", default=None,
+                       help="for a puzzle without clues, solve the grid with its first row "
+                            "fixed to 1..N (any solution relabels to one; the empty 25x25 "
+                            "needs it)")
+    group.add_argument("--hcp-workers", type=int, metavar="N",
+                       help="CP-SAT search workers (default 1)")
+    group.add_argument("--lkh-binary", metavar="PATH",
+                       help="LKH executable (default: LKH on PATH, else the elkai package)")
+    group.add_argument("--concorde-binary", metavar="PATH",
+                       help="concorde executable (default: concorde on PATH)")

@@ -1,0 +1,346 @@
+"""The ``sudoku-bridge`` command line: the parser, the ``solve`` and ``verify`` commands, and
+:func:`main`, which keeps the exit-code contract.
+
+Commands (``sudoku-bridge COMMAND --help`` for each):
+
+* ``solve PUZZLE --via ROUTE`` — solve on a route of :data:`solvers.routes.ROUTES`, decode,
+  verify, print the grid;
+* ``emit TARGET PUZZLE -o FILE`` — write the reduced instance for an outside solver;
+* ``decode TARGET FILE ANSWER`` — turn an outside solver's answer back into a grid;
+* ``verify PUZZLE GRID`` — check a grid against a puzzle;
+* further groups (``crosscheck``, ``gadget``, ...) come from the modules in
+  :data:`COMMAND_MODULES`, each through its ``register(commands)`` function.
+
+PUZZLE is the puzzle text itself (e.g. an 81-character line) or a file of puzzles, one per
+line (or one multi-line grid).
+
+The exit codes are :class:`~solvers.cli.common.ExitCode`. Whatever happens, :func:`main`
+returns one of them: a :class:`~reductions.errors.UserError` is one line and 2, a wrong
+answer 4, Ctrl-C 130, SIGTERM 143 (turned into an exception first, so that temporary files
+and child processes are cleaned up on the way out), and anything unexpected one line
+"internal error" and 70 (the traceback only with ``--debug``) — never 1, which means a
+proof that there is no solution.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib
+import json
+import os
+import signal
+import sys
+import traceback
+from typing import Iterator
+
+from reductions.errors import UserError
+from reductions.grid import format_grid, load_puzzles, parse_grid, puzzle_texts, solution_problems
+
+from ..outcome import Outcome, Status, WrongAnswer
+from ..routes import ROUTES, get_route
+from . import common
+from .common import EXIT_MEANINGS, ExitCode
+
+COMMAND_MODULES = [
+    "solvers.cli.sat",
+    "solvers.cli.exact_cover_ilp",
+    "solvers.cli.hcp",
+    "solvers.cli.hcp_solve",
+    "solvers.cli.nishio",
+    "solvers.cli.nonrepetitive",
+    "solvers.cli.crosscheck",
+]
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the program is, so that cleanup runs as for Ctrl-C."""
+
+
+# ----------------------------------------------------------------------------- solve
+
+def route_options(args: argparse.Namespace) -> dict:
+    """The route options given on the command line (every route option defaults to None)."""
+    names = set().union(*(route.options for route in ROUTES.values()))
+    return {name: getattr(args, name) for name in sorted(names)
+            if getattr(args, name, None) is not None}
+
+
+def solve_each(texts: list[tuple[str, str]], args: argparse.Namespace,
+               options: dict) -> Iterator[common.Solved]:
+    """Parse and solve the puzzles one by one on ``args.via``."""
+    route = get_route(args.via)
+    for label, text in texts:
+        where = "" if label == "puzzle" else f"{label}: "
+        try:
+            puzzle = parse_grid(text, args.box, where=where)
+        except UserError as exc:
+            yield common.Solved(label, text, None, str(exc))
+            continue
+        outcome = route.solve(puzzle, unique=args.unique, time_limit=args.time_limit,
+                              **options)
+        yield common.Solved(label, format_grid(puzzle, "auto"), outcome)
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    route = get_route(args.via)
+    options = route_options(args)
+    route.check_options(options)
+    if args.unique and not route.checks_uniqueness:
+        raise UserError(f"route {route.name} does not check uniqueness; use --via sat --unique")
+    reason = route.unavailable()
+    if reason:
+        raise UserError(reason)
+    texts = puzzle_texts(args.puzzle, args.box)
+    if len(texts) == 1 and texts[0][0] == "puzzle":
+        # A literal puzzle: a reading error is the command's error (one line, exit 2).
+        parse_grid(texts[0][1], args.box)
+    many = len(texts) > 1
+    results = None
+    if many:
+        from .sat import batch_solve       # the incremental batch path, when it applies
+        results = batch_solve(texts, args, options)
+    if results is None:
+        results = solve_each(texts, args, options)
+    progress = common.Progress(len(texts), f"solve --via {args.via}") if many else None
+    statuses = []
+    errors = 0
+    for item in results:
+        if item.outcome is None:
+            errors += 1
+            print(f"sudoku-bridge: error: {item.error}", file=sys.stderr)
+            if args.json:
+                print(json.dumps({"puzzle_id": item.label, "puzzle": item.text,
+                                  "route": args.via, "status": "error", "error": item.error}))
+            elif many:
+                print("error")
+        else:
+            statuses.append(item.outcome.status)
+            if args.json:
+                print(json.dumps(common.outcome_record(item.label, item.text, item.outcome,
+                                                       args.via)))
+            elif many:
+                grid = item.outcome.grid
+                print(format_grid(grid, "auto").replace("\n", " ") if grid is not None
+                      else item.outcome.status)
+            else:
+                report_outcome(item.outcome, args)
+        if progress:
+            progress.step()
+    if progress:
+        progress.close()
+    if many:
+        counts = {status: statuses.count(status) for status in Status}
+        print(f"solved {counts[Status.SOLVED]}, no solution {counts[Status.NO_SOLUTION]}, "
+              f"unknown {counts[Status.UNKNOWN]}, bad input {errors}", file=sys.stderr)
+    if errors:
+        return ExitCode.BAD_INPUT
+    return common.exit_code_for(statuses)
+
+
+def report_outcome(outcome: Outcome, args: argparse.Namespace) -> None:
+    if outcome.status == Status.SOLVED:
+        common.print_grid(outcome.grid)
+        if outcome.unique is True:
+            print("unique: yes (no second solution exists)")
+        elif outcome.unique is False:
+            print("unique: no — a second solution:")
+            common.print_grid(outcome.second)
+        elif args.unique:
+            print("unique: unknown (the uniqueness check did not finish)")
+    elif outcome.status == Status.NO_SOLUTION:
+        print("no solution: the puzzle has no valid completion")
+    else:
+        reason = outcome.stats.get("reason", "")
+        print(f"unknown: no answer{': ' + reason if reason else ''}")
+
+
+# ----------------------------------------------------------------------------- verify
+
+def run_verify(args: argparse.Namespace) -> int:
+    puzzle = common.read_puzzle_arg(args, single=True)[0][1]
+    grids = load_puzzles(args.grid, puzzle.shape, check=False)
+    if len(grids) != 1:
+        raise UserError(f"{args.grid}: holds {len(grids)} grids; verify takes one")
+    problems = solution_problems(puzzle, grids[0][1])
+    if problems:
+        for p in problems:
+            print(f"invalid: {p}")
+        return ExitCode.MISMATCH
+    print("valid: the grid is a solution of the puzzle")
+    return ExitCode.OK
+
+
+# ----------------------------------------------------------------------------- parser
+
+def build_parser() -> argparse.ArgumentParser:
+    # --debug is accepted before or after the command (SUPPRESS keeps a later default from
+    # overwriting an earlier --debug).
+    debug = argparse.ArgumentParser(add_help=False)
+    debug.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                       help="on an internal error, print the traceback")
+    parser = argparse.ArgumentParser(
+        prog="sudoku-bridge", parents=[debug],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Reduce Sudoku to SAT, exact cover, ILP and Hamiltonian cycle; solve, "
+                    "decode, verify and cross-check. NP-hardness gadgets from 3SAT.",
+        epilog="exit codes:\n" + "\n".join(f"  {int(code):>3}  {meaning}"
+                                           for code, meaning in EXIT_MEANINGS.items()))
+    top = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    add_parser = top.add_parser
+
+    def add_command(name, **kwargs):
+        return add_parser(name, parents=[debug], **kwargs)
+
+    top.add_parser = add_command
+
+    solve = top.add_parser(
+        "solve", help="solve puzzles through a reduction",
+        description="Solve through a reduction; every answer is decoded and verified against "
+                    "the puzzle before it is printed. Routes: " + "; ".join(
+                        f"{name}: {route.summary}" for name, route in ROUTES.items()))
+    solve.add_argument("puzzle", help="puzzle text, or a file with one puzzle per line")
+    common.add_shape_option(solve)
+    solve.add_argument("--via", default="sat", choices=list(ROUTES), metavar="ROUTE",
+                       help=f"route: {', '.join(ROUTES)} (default: sat)")
+    solve.add_argument("--unique", action="store_true",
+                       help="also look for a second solution")
+    solve.add_argument("--time-limit", type=_seconds, metavar="S",
+                       help="seconds per puzzle; past it the answer is 'unknown'")
+    solve.add_argument("--json", action="store_true",
+                       help="print one JSON record per puzzle (JSON lines)")
+    solve.add_argument("--jobs", type=_positive_int, default=min(2, os.cpu_count() or 1),
+                       help="processes for a file of many puzzles (default: 2)")
+    solve.set_defaults(run=run_solve)
+
+    emit = top.add_parser("emit", help="write a reduced instance to a file")
+    emit_targets = emit.add_subparsers(dest="target", required=True, metavar="TARGET")
+    decode = top.add_parser("decode", help="decode an outside solver's answer into a grid")
+    decode_targets = decode.add_subparsers(dest="target", required=True, metavar="TARGET")
+    gadget = top.add_parser("gadget", help="NP-hardness gadgets built from 3-CNF formulas")
+    gadget_kinds = gadget.add_subparsers(dest="gadget", required=True, metavar="GADGET")
+    for group in (emit_targets, decode_targets, gadget_kinds):
+        plain = group.add_parser
+        group.add_parser = lambda name, _plain=plain, **kw: _plain(name, parents=[debug], **kw)
+
+    verify = top.add_parser("verify", help="check a grid against a puzzle")
+    verify.add_argument("puzzle", help="the puzzle (text or file)")
+    verify.add_argument("grid", help="the proposed solution (text or file)")
+    common.add_shape_option(verify)
+    verify.set_defaults(run=run_verify)
+
+    commands = common.Commands(top=top, solve=solve, emit=emit_targets, decode=decode_targets,
+                               gadget=gadget_kinds)
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(commands)
+    return parser
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 <= value < 10**9:        # also refuses nan and inf
+        raise argparse.ArgumentTypeError(f"{text!r}: give 0 or more seconds (below 10^9)")
+    return value
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= value <= 4096:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a number from 1 to 4096")
+    return value
+
+
+# ----------------------------------------------------------------------------- main
+
+@contextlib.contextmanager
+def _sigterm_as_exception() -> Iterator[None]:
+    def handler(signum, frame):
+        raise Terminated()
+    try:
+        previous = signal.signal(signal.SIGTERM, handler)
+    except ValueError:              # not the main thread: leave signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _is_pysat_interrupt(exc: BaseException) -> bool:
+    """pysat's C code turns Ctrl-C inside a solver or encoder into its own error type."""
+    return type(exc).__module__ in ("pysolvers", "pycard") and "interrupt" in str(exc).lower()
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+    except SystemExit as exc:       # --help (0) or a usage error (2), already printed
+        return int(exc.code or 0)
+    debug = getattr(args, "debug", False) or bool(os.environ.get("SUDOKU_BRIDGE_DEBUG"))
+    try:
+        with _sigterm_as_exception():
+            code = args.run(args)
+            sys.stdout.flush()
+            return int(code)
+    except UserError as exc:
+        return _fail(f"error: {exc}", ExitCode.BAD_INPUT)
+    except WrongAnswer as exc:
+        return _fail(f"WRONG ANSWER: {exc}", ExitCode.MISMATCH)
+    except Terminated:
+        return _fail("terminated", ExitCode.TERMINATED)
+    except KeyboardInterrupt:
+        return _fail("interrupted", ExitCode.INTERRUPTED)
+    except BrokenPipeError:
+        # The reader of our output went away (e.g. `| head`): what it read was verified.
+        _silence_stdout()
+        return ExitCode.OK
+    except Exception as exc:  # noqa: BLE001 - the contract: one line, code 70, never 1
+        if _is_pysat_interrupt(exc):
+            return _fail("interrupted", ExitCode.INTERRUPTED)
+        if isinstance(exc, OSError) and exc.filename is None and _stdout_failed():
+            return _fail(f"error: cannot write the output ({exc.strerror})",
+                         ExitCode.BAD_INPUT)
+        if debug:
+            traceback.print_exc()
+        what = "out of memory" if isinstance(exc, MemoryError) else \
+            f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+        return _fail(f"internal error, please report: {what}"
+                     + ("" if debug else " (run with --debug for the traceback)"),
+                     ExitCode.INTERNAL_ERROR)
+
+
+def _fail(message: str, code: ExitCode) -> int:
+    with contextlib.suppress(OSError, ValueError):
+        print(f"sudoku-bridge: {message}", file=sys.stderr)
+    if _stdout_failed():
+        _silence_stdout()
+    return code
+
+
+def _stdout_failed() -> bool:
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        return True
+    return False
+
+
+def _silence_stdout() -> None:
+    """After a failed write, point stdout at /dev/null so that the interpreter's final
+    flush does not print a second error."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

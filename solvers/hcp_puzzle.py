@@ -1,0 +1,152 @@
+"""Solving a puzzle through Haythorpe's Hamiltonian-cycle graph (the ``hcp`` routes).
+
+``sudoku-bridge solve PUZZLE --via hcp [--graph directed|undirected] [--prune none|paper|peers]
+[--triple] [--reduce] [--hcp-solver sat|cpsat|lkh|concorde] [--break-symmetry]
+[--time-limit S] [--json]``
+
+The steps: build the graph of the puzzle (:func:`reductions.hcp_pipeline.build_hcp_pipeline`:
+directed graph, clue pruning, optionally the undirected 3-split with the triple trick and the
+degree-2 reduction), find a Hamiltonian cycle, decode it back through every step to a grid,
+and verify the grid against the puzzle (:func:`solvers.outcome.verified`).
+
+Solvers (:mod:`solvers.hcp`, :mod:`solvers.lkh`, :mod:`solvers.concorde`):
+
+* ``sat`` (default) — exact: SAT model with lazy subtour cuts; "no solution" is a proof;
+* ``cpsat`` — exact: OR-Tools CP-SAT circuit constraint (best on the directed graph);
+* ``lkh`` — LKH-3 heuristic (an ``LKH`` binary, else the ``elkai`` package), undirected only;
+* ``concorde`` — Concorde (a ``concorde`` binary), undirected only.
+
+The graph defaults to directed for the exact solvers and undirected for LKH and Concorde.
+``--prune none`` is the blank-grid graph, which does not encode the clues: with the exact
+solvers the clues are then given as *required arcs* (the choice arc ``b[a,k] → x[i,j,k+1,1]``
+of every clue must be on the cycle), which says the same thing; LKH and Concorde cannot take
+required edges here, and the degree-2 reduction would need them mapped through its merges, so
+those combinations are refused for puzzles with clues.
+
+Statistics (``--json``): sizes after each step, the solver's own statistics (iterations,
+subtour cuts, seconds, ...), and the total time.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from reductions.errors import UserError
+from reductions.graph_reduction import NO_CYCLE as REDUCTION_NO_CYCLE
+from reductions.grid import Grid
+from reductions.hcp import check_square
+from reductions.hcp_pipeline import (HcpOptions, HcpPipeline, build_hcp_pipeline,
+                                     first_row_fixed, required_pairs)
+
+from .hcp import CycleStatus, HcpResult, solve_directed_hcp, solve_undirected_hcp
+from .outcome import Outcome, Status, verified
+
+HCP_SOLVERS = ("sat", "cpsat", "lkh", "concorde")
+EXACT_SOLVERS = ("sat", "cpsat")
+
+
+def check_options(options: HcpOptions, solver: str, has_clues: bool) -> None:
+    if solver not in HCP_SOLVERS:
+        raise UserError(f"unknown --hcp-solver {solver!r}; choose one of "
+                        f"{', '.join(HCP_SOLVERS)}")
+    if solver in ("lkh", "concorde") and options.directed:
+        raise UserError(f"--hcp-solver {solver} solves undirected graphs (TSPLIB HCP / TSP); "
+                        f"use --graph undirected")
+    if options.prune == "none" and has_clues:
+        if solver not in EXACT_SOLVERS:
+            raise UserError(f"--prune none does not encode the clues and {solver} cannot be "
+                            f"given required edges; use --prune paper or peers")
+        if options.reduce:
+            raise UserError("--prune none with --reduce is not supported for a puzzle with "
+                            "clues (the clues would have to be required edges of the reduced "
+                            "graph); use --prune paper or peers")
+
+
+def solve_puzzle(puzzle: Grid, *, graph: str | None = None, prune: str = "paper",
+                 triple: bool = False, reduce: bool = False, hcp_solver: str = "sat",
+                 lkh_binary: str | None = None, concorde_binary: str | None = None,
+                 hcp_workers: int = 1, break_symmetry: bool = False, unique: bool = False,
+                 time_limit: float | None = None) -> Outcome:
+    """Solve ``puzzle`` through its Hamiltonian-cycle graph; see the module docstring.
+
+    ``graph``: ``directed``/``undirected``, or None for the natural kind (directed for the
+    exact solvers unless ``triple``/``reduce`` ask for the undirected graph).
+    ``hcp_solver``: one of :data:`HCP_SOLVERS` (``hcp_workers``: CP-SAT's search threads).
+    ``break_symmetry``: for a puzzle without clues, solve
+    :func:`~reductions.hcp_pipeline.first_row_fixed` instead (no effect when there are
+    clues). Uniqueness is not checked by this route (``unique=True`` is refused). The grid
+    of a ``solved`` outcome has been verified against ``puzzle``."""
+    if unique:
+        raise UserError("the hcp routes do not check uniqueness; use --via sat --unique")
+    solver, workers = hcp_solver, hcp_workers
+    start = time.perf_counter()
+    original = puzzle
+    symmetry = None
+    if break_symmetry:
+        if puzzle.clue_count():
+            symmetry = "none (the puzzle has clues)"
+        else:
+            puzzle, symmetry = first_row_fixed(puzzle), "first row fixed to 1..N"
+    check_square(puzzle.shape)
+    if graph not in (None, "directed", "undirected"):
+        raise UserError(f"unknown --graph {graph!r}; choose directed or undirected")
+    if graph == "directed" and (triple or reduce):
+        raise UserError("--triple and --reduce work on the undirected graph; use "
+                        "--graph undirected")
+    if graph is None:
+        graph = "directed" if solver in EXACT_SOLVERS and not (triple or reduce) \
+            else "undirected"
+    directed = graph == "directed"
+    options = HcpOptions(directed=directed, triple=triple, prune=prune, reduce=reduce)
+    check_options(options, solver, bool(puzzle.clue_count()))
+    pipeline = build_hcp_pipeline(puzzle, options)
+    stats: dict[str, Any] = {
+        "graph": "directed" if directed else "undirected", "prune": prune, "triple": triple,
+        "reduce": reduce, "hcp_solver": solver,
+        **({"symmetry_breaking": symmetry} if symmetry else {}),
+        "sizes": [{"stage": s.name, "vertices": int(s.vertices), "edges": int(s.edges)}
+                  for s in pipeline.stages],
+        "build_seconds": round(time.perf_counter() - start, 4),
+        "arcs" if directed else "edges": int(pipeline.stages[-1].edges)}   # the solver's graph
+    if pipeline.status == REDUCTION_NO_CYCLE:
+        stats["reason"] = f"the degree-2 reduction proves no Hamiltonian cycle: " \
+                          f"{pipeline.reduction.reason}"
+        stats["seconds"] = round(time.perf_counter() - start, 4)
+        return Outcome(Status.NO_SOLUTION, stats=stats)
+    remaining = None if time_limit is None else max(time_limit - (time.perf_counter() - start),
+                                                    0.0)
+    result = run_hcp_solver(pipeline, solver=solver, time_limit=remaining,
+                            lkh_binary=lkh_binary, concorde_binary=concorde_binary,
+                            workers=workers)
+    stats["solver"] = result.stats
+    if result.status == CycleStatus.HAMILTONIAN:
+        grid = verified(original, pipeline.decode(result.cycle), "the hcp route")
+        stats["seconds"] = round(time.perf_counter() - start, 4)
+        return Outcome(Status.SOLVED, grid, stats=stats)
+    stats["seconds"] = round(time.perf_counter() - start, 4)
+    stats["reason"] = result.stats.get("reason", "")
+    if result.status == CycleStatus.NO_CYCLE:
+        return Outcome(Status.NO_SOLUTION, stats=stats)
+    return Outcome(Status.UNKNOWN, stats=stats)
+
+
+def run_hcp_solver(pipeline: HcpPipeline, *, solver: str, time_limit: float | None,
+                   lkh_binary: str | None = None, concorde_binary: str | None = None,
+                   workers: int = 1) -> HcpResult:
+    """Hand the pipeline's output graph to the chosen solver."""
+    n, edges = pipeline.num_vertices, pipeline.edges
+    required = required_pairs(pipeline)
+    if solver in EXACT_SOLVERS:
+        if pipeline.directed:
+            return solve_directed_hcp(n, edges, time_limit=time_limit, backend=solver,
+                                      required=required, workers=workers)
+        return solve_undirected_hcp(n, edges, time_limit=time_limit, backend=solver,
+                                    required=required, workers=workers)
+    if solver == "lkh":
+        from .lkh import solve_hcp_lkh
+        return solve_hcp_lkh(n, edges, time_limit=time_limit, binary=lkh_binary)
+    from .concorde import solve_hcp_concorde
+    return solve_hcp_concorde(n, edges, time_limit=time_limit, binary=concorde_binary)
+
+

@@ -1,0 +1,183 @@
+"""The one registry of solving routes: ``solve --via``, ``crosscheck --routes`` and the Python
+API all take their routes from :data:`ROUTES`.
+
+A route is a reduction (the :class:`Target`) plus a solver, as one :class:`Route`: its name,
+what it needs to run here, which puzzles it applies to, the options fixed by the route
+(``presets``) and the options a user may still set. ``route.solve(puzzle, unique=...,
+time_limit=..., **options)`` returns an :class:`~solvers.outcome.Outcome` whose grid has been
+verified against the puzzle; an option the route does not take is refused with one line, never
+silently ignored. The options a route takes are the keyword-only parameters of its family's
+``solve_puzzle`` function (e.g. :func:`solvers.sat.solve_puzzle`), less its presets, so the
+registry cannot drift from the code it calls::
+
+    from solvers.routes import ROUTES
+    outcome = ROUTES["hcp"].solve(puzzle, time_limit=10, prune="peers")
+
+Route families are imported when first used, so that a missing optional package disables only
+the routes that need it (:meth:`Route.unavailable` says why).
+"""
+
+from __future__ import annotations
+
+import enum
+import importlib
+import inspect
+import shutil
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from reductions.errors import UserError
+from reductions.grid import Grid, Shape
+
+from .outcome import Outcome, SolverUnavailable
+
+
+class Target(enum.StrEnum):
+    """The problem a route reduces Sudoku to."""
+
+    CNF = "cnf"
+    EXACT_COVER = "exact-cover"
+    ILP = "ilp"
+    HCP = "hcp"
+
+
+COMMON_OPTIONS = frozenset({"unique", "time_limit"})
+"""Options every route takes (a route that cannot check uniqueness refuses ``unique``)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Route:
+    """One way from a puzzle to a verified answer."""
+
+    name: str
+    target: Target
+    summary: str
+    run: str
+    """The function that runs the route, as ``module:function`` (imported on first use)."""
+    presets: Mapping[str, Any] = field(default_factory=dict)
+    needs_program: str | None = None
+    """A program that must be on PATH (e.g. ``cadical``)."""
+    needs_module: str | None = None
+    """A Python package that must be importable (e.g. ``highspy``)."""
+    square_blocks: bool = False
+    """Only for n×n blocks (Haythorpe's graph exists for N = n² only)."""
+    checks_uniqueness: bool = True
+
+    def runner(self) -> Callable[..., Outcome]:
+        module, _, function = self.run.partition(":")
+        return getattr(importlib.import_module(module), function)
+
+    @property
+    def options(self) -> frozenset[str]:
+        """The options a user may set on this route (besides ``unique`` and
+        ``time_limit``)."""
+        parameters = inspect.signature(self.runner()).parameters.values()
+        names = {p.name for p in parameters if p.kind is inspect.Parameter.KEYWORD_ONLY}
+        return frozenset(names - COMMON_OPTIONS - set(self.presets))
+
+    def unavailable(self) -> str | None:
+        """Why this route cannot run here (None when it can)."""
+        if self.needs_program and shutil.which(self.needs_program) is None:
+            return f"route {self.name} needs the {self.needs_program!r} program on PATH"
+        if self.needs_module:
+            try:
+                importlib.import_module(self.needs_module)
+            except ImportError:
+                return (f"route {self.name} needs the Python package {self.needs_module!r} "
+                        f"(see the README's optional extras)")
+        return None
+
+    def not_applicable(self, shape: Shape) -> str | None:
+        """Why this route does not apply to puzzles of ``shape`` (None when it does)."""
+        if self.square_blocks and not shape.is_square:
+            return (f"route {self.name} needs square n×n blocks (Haythorpe's graph); this "
+                    f"puzzle has {shape.box_rows}x{shape.box_cols} blocks")
+        return None
+
+    def check_options(self, options: Mapping[str, Any]) -> None:
+        """Refuse, in one line, an option this route does not take."""
+        foreign = sorted(set(options) - self.options)
+        if foreign:
+            flag = "--" + foreign[0].replace("_", "-")
+            accepted = ", ".join("--" + o.replace("_", "-") for o in sorted(self.options))
+            raise UserError(f"{flag} does not apply to route {self.name} "
+                            f"({'its options: ' + accepted if accepted else 'it takes no options'})")
+
+    def solve(self, puzzle: Grid, *, unique: bool = False, time_limit: float | None = None,
+              **options: Any) -> Outcome:
+        """Solve ``puzzle`` on this route (see the module docstring)."""
+        self.check_options(options)
+        if unique and not self.checks_uniqueness:
+            raise UserError(f"route {self.name} does not check uniqueness; use --via sat "
+                            f"--unique")
+        reason = self.not_applicable(puzzle.shape)
+        if reason:
+            raise UserError(reason)
+        return self.runner()(puzzle, unique=unique, time_limit=time_limit,
+                             **{**self.presets, **options})
+
+
+def _routes(*routes: Route) -> dict[str, Route]:
+    return {route.name: route for route in routes}
+
+
+SAT = "solvers.sat:solve_puzzle"
+EXACT_COVER = "solvers.exact_cover:solve_puzzle"
+ILP = "solvers.ilp:solve_puzzle"
+HCP = "solvers.hcp_puzzle:solve_puzzle"
+
+ROUTES: dict[str, Route] = _routes(
+    Route(name="sat", target=Target.CNF, run=SAT,
+          summary="pysat CaDiCaL 1.9.5 (or --solver / --solver-cmd), extended encoding, clues "
+                  "as unit clauses"),
+    Route(name="sat-glucose", target=Target.CNF, run=SAT,
+          presets={"solver": "glucose4", "encoding": "minimal", "clues": "eliminate"},
+          summary="Glucose 4, minimal encoding, clues eliminated (an independent encoding)"),
+    Route(name="sat-incremental", target=Target.CNF, run="solvers.sat:solve_incremental",
+          summary="one CaDiCaL per process with the rules loaded once, clues as assumptions "
+                  "(fast on corpora)"),
+    Route(name="cadical", target=Target.CNF, run=SAT, presets={"solver_cmd": "cadical"},
+          needs_program="cadical", summary="the cadical program through a DIMACS file"),
+    Route(name="minisat", target=Target.CNF, run=SAT, presets={"solver_cmd": "minisat"},
+          needs_program="minisat", summary="the minisat program through a DIMACS file"),
+    Route(name="exact-cover", target=Target.EXACT_COVER, run=EXACT_COVER,
+          summary="the exact-cover package when installed, else the built-in Algorithm X"),
+    Route(name="exact-cover-dlx", target=Target.EXACT_COVER, run=EXACT_COVER,
+          presets={"cover_solver": "dlx"}, summary="the built-in Algorithm X"),
+    Route(name="ilp", target=Target.ILP, run=ILP,
+          summary="the 0/1 ILP through CBC (or --ilp-solver highs)"),
+    Route(name="ilp-highs", target=Target.ILP, run=ILP, presets={"ilp_solver": "highs"},
+          needs_module="highspy", summary="the 0/1 ILP through HiGHS (extra highs)"),
+    Route(name="hcp", target=Target.HCP, run=HCP, square_blocks=True, checks_uniqueness=False,
+          summary="Haythorpe's Hamiltonian-cycle graph, any pipeline and HCP solver"),
+    Route(name="hcp-directed", target=Target.HCP, run=HCP, square_blocks=True,
+          checks_uniqueness=False, presets={"graph": "directed", "prune": "peers"},
+          summary="Haythorpe's directed graph, peers pruning, exact SAT solver"),
+    Route(name="hcp-undirected", target=Target.HCP, run=HCP, square_blocks=True,
+          checks_uniqueness=False,
+          presets={"graph": "undirected", "prune": "peers", "reduce": True},
+          summary="the same graph 3-split and degree-2 reduced, exact SAT solver"),
+)
+
+
+def get_route(name: str) -> Route:
+    """The route called ``name``, or a one-line error listing the routes."""
+    try:
+        return ROUTES[name]
+    except KeyError:
+        raise UserError(f"unknown route {name!r}; routes: {', '.join(ROUTES)}") from None
+
+
+def available_routes() -> list[str]:
+    """Names of the routes that can run here."""
+    return [name for name, route in ROUTES.items() if route.unavailable() is None]
+
+
+def solve(puzzle: Grid, via: str = "sat", *, unique: bool = False,
+          time_limit: float | None = None, **options: Any) -> Outcome:
+    """Solve ``puzzle`` on the route ``via`` (the Python API's one entry point)."""
+    route = get_route(via)
+    reason = route.unavailable()
+    if reason:
+        raise SolverUnavailable(reason)
+    return route.solve(puzzle, unique=unique, time_limit=time_limit, **options)
