@@ -35,3 +35,27 @@ def read_text(path: str | Path, error: type[UserError] = UserError) -> str:
     """The whole of a UTF-8 text file, or ``error`` naming the file."""
     with reading(path, error):
         return Path(path).read_text(encoding="utf-8")
+
+
+MAX_INTEGER_DIGITS = 18
+"""Longest integer token a reader accepts: every count and index in this project fits in 18
+digits, and Python refuses to convert strings beyond 4,300 digits (with an error of its own)."""
+
+
+def parse_int(token: str, where: str, what: str = "number",
+              error: type[UserError] = UserError) -> int:
+    """A decimal integer token (optional sign, ASCII digits, at most
+    :data:`MAX_INTEGER_DIGITS` digits), or ``error`` naming ``where`` (a file and line)."""
+    digits = token[1:] if token[:1] in ("+", "-") else token
+    if not (digits.isascii() and digits.isdigit()):
+        raise error(f"{where}: {what} {shown(token)} is not an integer")
+    if len(digits) > MAX_INTEGER_DIGITS:
+        raise error(f"{where}: {what} {shown(token)} is out of range ({len(digits):,} digits)")
+    return int(token)
+
+
+def shown(text: str, limit: int = 40) -> str:
+    """``text`` quoted for a one-line message, shortened in the middle when long."""
+    if len(text) > limit:
+        text = f"{text[:limit // 2]}…{text[-limit // 4:]}"
+    return repr(text)

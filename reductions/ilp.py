@@ -150,7 +150,7 @@ class SudokuIlp:
                 raise IlpError(f"variable {name} has no value")
             if abs(value) <= INTEGRALITY_TOLERANCE:
                 continue
-            if abs(value - 1) > INTEGRALITY_TOLERANCE:
+            if not abs(value - 1) <= INTEGRALITY_TOLERANCE:       # NaN is not 1 either
                 raise IlpError(f"variable {name} = {value}: not a 0/1 solution")
             rows, cols, digits = option_cells_digits(self.shape, self.options[[k]])
             r, c, d = int(rows[0]), int(cols[0]), int(digits[0])

@@ -24,6 +24,7 @@ file alone. Both load unchanged in the ``cbc`` command line (``cbc FILE solve so
 
 from __future__ import annotations
 
+import math
 import os
 import shutil
 import sys
@@ -34,7 +35,7 @@ from pathlib import Path
 
 import pulp
 
-from reductions.errors import reading
+from reductions.errors import reading, shown
 from reductions.grid import Grid
 from reductions.ilp import (CLUE_MODES, IlpError, SudokuIlp, parse_variable_name,
                             sudoku_ilp)
@@ -277,6 +278,18 @@ def _cbc_status(words: str) -> str:
     return Status.UNKNOWN
 
 
+def _finite(token: str, where: str, name: str) -> float:
+    """A variable's value: a finite number, or a one-line error naming the line."""
+    try:
+        value = float(token)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise ExternalSolverError(f"{where}: value {shown(token)} of {name[:40]} is not a "
+                                  f"finite number")
+    return value
+
+
 def _read_cbc(path: str, lines: list[str]) -> SolutionFile:
     result = SolutionFile(_cbc_status(lines[0].strip()), lines[0].strip())
     for number, raw in enumerate(lines[1:], 2):
@@ -287,13 +300,9 @@ def _read_cbc(path: str, lines: list[str]) -> SolutionFile:
             tokens = tokens[1:]
         if len(tokens) < 3 or not tokens[0].isdigit():
             raise ExternalSolverError(f"{path} line {number}: expected 'index name value "
-                                      f"[reduced cost]' as CBC writes, got {raw.strip()!r}")
-        try:
-            value = float(tokens[2])
-        except ValueError:
-            raise ExternalSolverError(f"{path} line {number}: value {tokens[2]!r} of "
-                                      f"{tokens[1]} is not a number") from None
-        result.values[tokens[1]] = value
+                                      f"[reduced cost]' as CBC writes, got "
+                                      f"{shown(raw.strip())}")
+        result.values[tokens[1]] = _finite(tokens[2], f"{path} line {number}", tokens[1])
         result.lines[tokens[1]] = number
     return result
 
@@ -316,11 +325,10 @@ def _read_highs(path: str, lines: list[str]) -> SolutionFile:
         if raw.startswith("#") or not raw.strip():
             break
         tokens = raw.split()
-        try:
-            result.values[tokens[0]] = float(tokens[1])
-        except (IndexError, ValueError):
+        if len(tokens) < 2:
             raise ExternalSolverError(f"{path} line {number}: expected 'name value', got "
-                                      f"{raw.strip()!r}") from None
+                                      f"{shown(raw.strip())}")
+        result.values[tokens[0]] = _finite(tokens[1], f"{path} line {number}", tokens[0])
         result.lines[tokens[0]] = number
     if status == Status.UNKNOWN and result.values and "feasible" in "\n".join(lines[:8]).lower():
         result.status = Status.SOLVED      # e.g. time limit with a feasible point: decode, verify

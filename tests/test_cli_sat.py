@@ -177,8 +177,8 @@ def test_dimacs_round_trip_through_real_solvers(capsys, tmp_path, binary, args):
 def test_verify(capsys):
     assert run(capsys, "verify", PAPER_17, PAPER_17_SOLUTION)[0] == ExitCode.OK
     wrong = PAPER_17_SOLUTION[1] + PAPER_17_SOLUTION[0] + PAPER_17_SOLUTION[2:]
-    code, out, _ = run(capsys, "verify", PAPER_17, wrong)
-    assert code == ExitCode.MISMATCH and "invalid" in out
+    code, out, err = run(capsys, "verify", PAPER_17, wrong)
+    assert code == ExitCode.MISMATCH and "invalid" in err and out == ""
 
 
 def test_six_by_six_with_explicit_box(capsys):

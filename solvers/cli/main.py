@@ -165,7 +165,7 @@ def run_verify(args: argparse.Namespace) -> int:
     problems = solution_problems(puzzle, grids[0][1])
     if problems:
         for p in problems:
-            print(f"invalid: {p}")
+            print(f"invalid: {p}", file=sys.stderr)
         return ExitCode.MISMATCH
     print("valid: the grid is a solution of the puzzle")
     return ExitCode.OK

@@ -21,7 +21,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from reductions.errors import UserError, read_text, reading
+from reductions.errors import UserError, parse_int, read_text, reading
 
 from .atomic import OutputError, atomic_write
 
@@ -223,13 +223,7 @@ def parse_solver_output(text: str, name: str = "<solver output>") -> SolverAnswe
 
 
 def _parse_literals(tokens: list[str], name: str, number: int) -> list[int]:
-    out = []
-    for tok in tokens:
-        try:
-            out.append(int(tok))
-        except ValueError:
-            raise DimacsError(f"{name} line {number}: {tok!r} is not a literal") from None
-    return out
+    return [parse_int(tok, f"{name} line {number}", "literal", DimacsError) for tok in tokens]
 
 
 def _strip_zero(model: list[int], name: str) -> list[int]:

@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from reductions.errors import UserError, reading
+from reductions.errors import UserError, parse_int, reading, shown
 from reductions.exact_cover import (CLUE_MODES, ITEM_LETTERS, MAX_NAME_LENGTH,
                                     SudokuExactCover, base_item_names, parse_item_name,
                                     sudoku_exact_cover)
@@ -48,7 +48,7 @@ level limit is 500 in early releases). A file beyond them needs a recompiled dlx
 _ILLEGAL_NAME_CHARS = set(":|")
 _DLX1_COUNT = re.compile(r"\s*\((\d+ of \d+|\?)\)\s*$")
 _DLX1_HEADER = re.compile(r"^(\d+):$")
-_DLX1_TOTAL = re.compile(r"^Altogether (\d+) solutions?\b")
+_DLX1_TOTAL = re.compile(r"^Altogether (\d{1,18}) solutions?\b")
 _DLX1_STATS = re.compile(r"^\(\d+ options?, \d+\+\d+ items?, |^\(\d+ rows, |^Option ignored|"
                          r"^Row ignored")
 
@@ -335,10 +335,10 @@ def read_answer(path: str | Path, cover: SudokuExactCover,
         tokens = line.split()
         if all(t.lstrip("-").isdigit() for t in tokens):
             for token in tokens:
-                k = int(token) - first_number
+                k = parse_int(token, where, "option number", DlxFormatError) - first_number
                 if not 0 <= k < cover.num_options:
                     raise DlxFormatError(
-                        f"{where}: option number {token} is out of range: the matrix has "
+                        f"{where}: option number {shown(token)} is out of range: the matrix has "
                         f"{cover.num_options} options, numbered from {first_number}")
                 current.append(k)
             continue

@@ -111,6 +111,9 @@ def read_sidecar(graph_path: str | Path) -> dict:
         record = json.loads(read_text(path, SidecarError))
     except json.JSONDecodeError as exc:
         raise SidecarError(f"{path} line {exc.lineno}: not valid JSON ({exc.msg})") from None
+    except ValueError as exc:          # e.g. an integer of thousands of digits
+        raise SidecarError(f"{path}: not a valid sidecar ({str(exc).splitlines()[0]})") \
+            from None
     if not isinstance(record, dict) or record.get("format") != SIDECAR_FORMAT:
         raise SidecarError(f"{path}: not a sudoku-bridge HCP sidecar")
     if record.get("version") != SIDECAR_VERSION:
