@@ -519,10 +519,10 @@ def _grid_from_bytes(data: bytes | None, shape: Shape) -> Grid | None:
     return Grid(np.frombuffer(data, dtype=np.uint8).reshape(shape.size, shape.size), shape)
 
 
-def solve_batch(items: Sequence[str | np.ndarray], shape: Shape | None, solver: str = DEFAULT_SOLVER,
-                encoding: str = "extended", amo: str = "auto", unique: bool = False,
-                time_limit: float | None = None, jobs: int = 1, chunk_size: int = 1000,
-                box: Shape | None = None) -> Iterator[BatchItem]:
+def solve_batch(items: Sequence[str | np.ndarray], shape: Shape | None, *,
+                solver: str = DEFAULT_SOLVER, encoding: str = "extended", amo: str = "auto",
+                unique: bool = False, time_limit: float | None = None, jobs: int = 1,
+                chunk_size: int = 1000, box: Shape | None = None) -> Iterator[BatchItem]:
     """Solve many puzzles; yields a :class:`BatchItem` per puzzle, in input order.
 
     ``items`` are puzzle lines (text; the fast one-line parser first, the full parser for
@@ -547,7 +547,7 @@ def solve_batch(items: Sequence[str | np.ndarray], shape: Shape | None, solver: 
             yield from items_done
 
 
-def solve_many(puzzles: Iterable[Grid], solver: str = DEFAULT_SOLVER,
+def solve_many(puzzles: Iterable[Grid], *, solver: str = DEFAULT_SOLVER,
                encoding: str = "extended", amo: str = "auto", unique: bool = False,
                time_limit: float | None = None, jobs: int = 1) -> Iterator[tuple[int, Outcome]]:
     """Solve Grid objects of one shape in a batch; yields (index, Outcome) in input order."""
@@ -558,6 +558,7 @@ def solve_many(puzzles: Iterable[Grid], solver: str = DEFAULT_SOLVER,
     if any(p.shape != shape for p in puzzles):
         raise UserError("solve_many needs puzzles of one shape")
     clues = [p.values.ravel().astype(np.uint8) for p in puzzles]
-    for item in solve_batch(clues, shape, solver, encoding, amo, unique, time_limit, jobs):
+    for item in solve_batch(clues, shape, solver=solver, encoding=encoding, amo=amo,
+                            unique=unique, time_limit=time_limit, jobs=jobs):
         yield item.index, Outcome(item.status, item.grid(shape), item.unique,
                                   item.second_grid(shape))
