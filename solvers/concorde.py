@@ -100,7 +100,8 @@ def solve_hcp_concorde(num_vertices: int, edges, *, time_limit: float | None = N
         edge_file, solution = work / "graph.edg", work / "graph.sol"
         write_concorde_edges(edge_file, num_vertices, edges)
         run = run_program(concorde_command(path, edge_file.name, solution.name, seed),
-                          cwd=work, time_limit=time_limit)
+                          cwd=work, time_limit=time_limit,
+                          temp_dirs=[] if keep_dir else [work])
         stats["seconds"] = round(time.perf_counter() - start, 4)
         if run.timed_out:
             stats["reason"] = f"time limit {time_limit:g} s reached before Concorde finished"
@@ -111,8 +112,7 @@ def solve_hcp_concorde(num_vertices: int, edges, *, time_limit: float | None = N
             stats["reported_optimum"] = float(found.group(1))
         if not solution.exists():
             if run.exit_code != 0:
-                raise ConcordeError(f"Concorde ({path}) failed with exit code "
-                                    f"{run.exit_code} and wrote no tour: "
+                raise ConcordeError(f"Concorde ({path}) {run.ended()} and wrote no tour: "
                                     f"{run.tail(3) or 'no output'}")
             stats["reason"] = "Concorde wrote no tour"
             return HcpResult(CycleStatus.UNKNOWN, None, stats)

@@ -8,7 +8,9 @@ backends:
   numpy 0/1 matrix, so it is used only while that matrix fits
   (:data:`reductions.exact_cover.DENSE_LIMIT_BYTES`); it cannot be interrupted, so under a
   time limit it runs in a child process (:class:`PackageWorker`, kept between puzzles) that
-  is killed at the deadline. Where no child can be forked, ``dlx`` takes over.
+  is killed at the deadline and dies with its parent
+  (:func:`solvers.external.die_with_parent`). Where no child can be forked, ``dlx`` takes
+  over.
 * ``dlx`` — :func:`algorithm_x`, a plain Algorithm X in Python on a sparse representation
   (item → set of options), choosing the item with fewest options first as Knuth does. No
   dependency, any size, honours a deadline; about 1–2 ms per 9×9 puzzle.
@@ -24,6 +26,8 @@ returned; a second solution is always reported. Statuses: an exhausted search is
 from __future__ import annotations
 
 import multiprocessing
+import os
+import signal
 import threading
 import time
 from dataclasses import dataclass
@@ -35,6 +39,7 @@ from reductions.exact_cover import (DENSE_LIMIT_BYTES, ExactCoverError, SudokuEx
                                     sudoku_exact_cover)
 from reductions.grid import Grid
 
+from .external import die_with_parent
 from .outcome import Outcome, SolverUnavailable, Status, verified
 
 BACKENDS = ("auto", "exact-cover", "dlx")
@@ -160,8 +165,13 @@ class WorkerUnavailable(Exception):
     """No child process can be started here (no fork, or a daemonic pool worker)."""
 
 
-def _serve_searches(connection) -> None:
-    """Child process loop: run C searches until the parent closes the pipe."""
+def _serve_searches(connection, parent: int) -> None:
+    """Child process loop: run C searches until the parent closes the pipe. The child dies
+    with its parent (a parent killed outright closes no pipe this loop would notice while
+    a search runs) and leaves Ctrl-C to the parent, which kills it."""
+    die_with_parent(parent)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     while True:
         try:
             matrix, limit = connection.recv()
@@ -185,7 +195,8 @@ class PackageWorker:
         try:
             context = multiprocessing.get_context("fork")
             ours, theirs = context.Pipe()
-            process = context.Process(target=_serve_searches, args=(theirs,), daemon=True)
+            process = context.Process(target=_serve_searches, args=(theirs, os.getpid()),
+                                      daemon=True)
             process.start()
         except (ValueError, AssertionError, OSError) as exc:
             raise WorkerUnavailable(str(exc)) from None

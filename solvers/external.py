@@ -2,20 +2,28 @@
 
 :func:`run_program` runs one program
 
-* **without a shell**, stdin closed (or a file), in a **process group of its own** (its own
-  session), so that it and anything it starts can be killed together;
-* with its stdout and stderr going to files in a private scratch directory (no pipe can fill
-  up and block it, no grandchild holding a pipe can keep us waiting), capped at
-  ``max_output`` bytes each while it runs;
+* **without a shell**, stdin ``/dev/null`` (or a file), in a **process group of its own**, so
+  that it and anything it starts can be killed together;
+* with its stdout and stderr going to anonymous temporary files (no pipe can fill up and block
+  it, no grandchild holding a pipe can keep us waiting, no name is ever left on disk), capped
+  at ``max_output`` bytes each while it runs;
 * under a **time limit that we enforce ourselves**: past it the whole group is killed and the
   run is marked ``timed_out`` — the caller answers "unknown", never "no solution";
 * and when it ends, anything it left running in its group is killed too (a wrapper script's
   solver does not outlive the wrapper).
 
 Ctrl-C, SIGTERM (the command line turns it into an exception) or any error while waiting
-kills the group before the exception goes on. If *we* die without a chance to clean up
-(SIGKILL), a tiny watchdog (``/bin/sh``, in a session of its own, reading a pipe from us)
-sees the pipe close and kills the group, then removes the scratch directory.
+kills the group before the exception goes on.
+
+**If we die** without a chance to clean up (SIGKILL, the OOM killer), a watchdog kills the
+group: a tiny ``/bin/sh``, started first, that leads the group and only reads a pipe from us
+(we never write to it). When our process dies the pipe closes, the watchdog kills the whole
+group and removes the caller's temporary directories (``temp_dirs``). Because the watchdog is
+the group's leader and stays unreaped while we live, the group id cannot be reused: every
+kill of the group, ours or its own, hits only this run's processes.
+
+:func:`die_with_parent` is the same guarantee for Python worker processes (``multiprocessing``
+children): the kernel kills them when their parent dies.
 
 :func:`find_program` resolves a program name or path; :class:`ExternalSolverError` is the
 one error for "it ran, but gave no usable answer" (a crash, binary or unreadable output).
@@ -24,15 +32,19 @@ one error for "it ran, but gave no usable answer" (a crash, binary or unreadable
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import math
 import os
+import select
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence
+from typing import Iterable, Sequence
 
 from reductions.errors import UserError
 
@@ -42,16 +54,23 @@ MAX_OUTPUT_BYTES = 256 << 20
 """Default cap on each of a program's stdout and stderr (a model of a 64×64 Sudoku is a few
 MB); past it the program is killed and the run is an :class:`ExternalSolverError`."""
 
+OUTPUT_CHECK_SECONDS = 0.02
+"""How often the output sizes are looked at while a program runs (its exit is noticed at
+once; this only bounds how far a flood of output can run past ``max_output``)."""
+
 _WATCHDOG = r"""
-read -r group || exit 0
-read -r word
-if [ "$word" != done ]; then
-    kill -s KILL -- "-$group" 2>/dev/null
-    [ -n "$1" ] && rm -rf -- "$1"
+trap '' HUP INT QUIT TERM
+read -r _
+if command -v setsid >/dev/null 2>&1; then
+    setsid /bin/sh -c 'kill -s KILL -- "-$1"; shift; rm -rf -- "$@"' cleanup "$$" "$@"
 fi
+rm -rf -- "$@"
+kill -s KILL 0
 """
-# Line 1: the group to guard (EOF before it: nothing started yet). Line 2: "done" when the
-# run ended normally; EOF instead means we died, so the group is killed and scratch removed.
+# The watchdog reads until end of file: the process that started it has died. It kills its
+# group (the program's), then removes the directories. The kill comes from a process outside
+# the group (setsid), so the removal starts after every member is gone; without setsid(1),
+# it removes first and then kills the group, itself included.
 
 
 class ExternalSolverError(UserError):
@@ -81,7 +100,8 @@ def find_program(given: str | None, names: Iterable[str] = (), *, what: str) -> 
 @dataclass
 class ProgramRun:
     """What one run of a program left: exit code (None when it was killed at the time
-    limit), whether it timed out, its wall time, and its output as bytes."""
+    limit; negative: killed by that signal), whether it timed out, its wall time, and its
+    output as bytes."""
 
     args: list[str]
     exit_code: int | None
@@ -96,6 +116,17 @@ class ProgramRun:
 
     def stdout_text(self) -> str:
         return output_text(self.stdout, f"output of {self.name}")
+
+    def ended(self) -> str:
+        """How it ended, for messages: 'exited with code 3', 'was killed by SIGSEGV'."""
+        if self.timed_out:
+            return "was stopped at the time limit"
+        if self.exit_code is not None and self.exit_code < 0:
+            try:
+                return f"was killed by {signal.Signals(-self.exit_code).name}"
+            except ValueError:
+                return f"was killed by signal {-self.exit_code}"
+        return f"exited with code {self.exit_code}"
 
     def tail(self, lines: int = 2) -> str:
         """The last lines of its output (stderr first), for error messages; '' if none."""
@@ -119,67 +150,52 @@ def output_text(data: bytes, what: str) -> str:
             from None
 
 
-def _kill_group(group: int) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(group, signal.SIGKILL)
-
-
-def _exited(pid: int) -> bool:
-    """Has the process exited? Leaves it unreaped (a zombie keeps its group id reserved, so
-    killing the group afterwards cannot hit an unrelated process)."""
-    info = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
-    return info is not None and info.si_pid == pid
-
-
-@contextlib.contextmanager
-def _watchdog(scratch: Path) -> Iterator[subprocess.Popen]:
-    guard = subprocess.Popen(["/bin/sh", "-c", _WATCHDOG, "watchdog", str(scratch)],
-                             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL, start_new_session=True)
-    try:
-        yield guard
-    finally:
-        with contextlib.suppress(OSError, ValueError):
-            guard.stdin.write(b"done\n")
-            guard.stdin.close()
-        guard.wait()
-
-
-def run_program(args: Sequence[str], *, time_limit: float | None = None,
+def run_program(args: Sequence[str | os.PathLike], *, time_limit: float | None = None,
                 cwd: str | Path | None = None, env: dict | None = None,
-                stdin: str | Path | None = None,
-                max_output: int = MAX_OUTPUT_BYTES) -> ProgramRun:
+                stdin: str | Path | None = None, max_output: int = MAX_OUTPUT_BYTES,
+                temp_dirs: Sequence[str | Path] = ()) -> ProgramRun:
     """Run ``args`` (``args[0]`` a path or a name on PATH) as described in the module
-    docstring. Raises :class:`SolverUnavailable` when it cannot be started,
+    docstring; ``temp_dirs`` are the caller's temporary directories, removed by the watchdog
+    if this process dies during the run (otherwise the caller's own cleanup runs).
+
+    Raises :class:`SolverUnavailable` when the program cannot be started,
     :class:`ExternalSolverError` when its output passes ``max_output``; a time-out is not an
     error (``timed_out`` is set)."""
-    args = [str(a) for a in args]
+    args = [os.fspath(a) for a in args]
     if time_limit is not None and time_limit <= 0:
         return ProgramRun(args, None, True, 0.0, b"", b"")
-    with tempfile.TemporaryDirectory(prefix="sudoku-bridge-run-") as tmp:
-        scratch = Path(tmp)
-        with _watchdog(scratch) as guard, \
-                open(scratch / "stdout", "w+b") as out, open(scratch / "stderr", "w+b") as err, \
-                open(stdin if stdin is not None else os.devnull, "rb") as source:
+    with open(stdin if stdin is not None else os.devnull, "rb") as source, \
+            tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        guard = proc = None
+        try:
+            guard = subprocess.Popen(["/bin/sh", "-c", _WATCHDOG, "watchdog",
+                                      *(os.fspath(d) for d in temp_dirs)],
+                                     stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL, process_group=0)
             start = time.monotonic()
             try:
                 proc = subprocess.Popen(args, cwd=cwd, env=env, stdin=source, stdout=out,
-                                        stderr=err, start_new_session=True)
+                                        stderr=err, process_group=guard.pid)
             except OSError as exc:
-                raise SolverUnavailable(f"cannot run {args[0]!r}: "
-                                        f"{exc.strerror or exc}") from None
-            try:
-                guard.stdin.write(f"{proc.pid}\n".encode())
-                guard.stdin.flush()
-                timed_out = _wait(proc.pid, start, time_limit, (out, err), max_output)
-            finally:
-                _kill_group(proc.pid)       # leftovers, or everything on an exception
-                proc.wait()
+                raise SolverUnavailable(f"cannot run {args[0]!r}: {exc.strerror or exc}"
+                                        + (f" ({exc.filename})" if exc.filename else "")) \
+                    from None
+            deadline = None if time_limit is None else start + time_limit
+            timed_out = _wait(proc, deadline, (out, err), max_output)
             seconds = time.monotonic() - start
-            out.seek(0)
-            err.seek(0)
-            run = ProgramRun(args, None if timed_out else proc.returncode, timed_out, seconds,
-                             out.read(max_output + 1), err.read(max_output + 1))
+        finally:
+            if guard is not None:
+                # The program, its leftovers and the watchdog are one group whose id the
+                # unreaped watchdog holds: this kill cannot reach any other process.
+                _kill_group(guard.pid)
+                if proc is not None:
+                    proc.wait()
+                guard.wait()
+                guard.stdin.close()
+        out.seek(0)
+        err.seek(0)
+        run = ProgramRun(args, None if timed_out else proc.returncode, timed_out, seconds,
+                         out.read(max_output + 1), err.read(max_output + 1))
     for stream, data in (("stdout", run.stdout), ("stderr", run.stderr)):
         if len(data) > max_output:
             raise ExternalSolverError(f"{run.name} wrote more than {max_output:,} bytes on "
@@ -187,17 +203,75 @@ def run_program(args: Sequence[str], *, time_limit: float | None = None,
     return run
 
 
-def _wait(pid: int, start: float, time_limit: float | None, outputs, max_output: int) -> bool:
-    """Wait for the process to exit; True when the time limit came first. Checks the output
-    sizes as it goes (a program flooding its output is stopped)."""
-    deadline = None if time_limit is None else start + time_limit
-    delay = 0.0005
-    while not _exited(pid):
-        now = time.monotonic()
-        if deadline is not None and now >= deadline:
+def _kill_group(group: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(group, signal.SIGKILL)
+
+
+def _wait(proc: subprocess.Popen, deadline: float | None, outputs, max_output: int) -> bool:
+    """Wait for the program to exit; True when the deadline came first. Looks at the output
+    sizes every :data:`OUTPUT_CHECK_SECONDS` (a program flooding its output is stopped)."""
+    with _exit_waiter(proc) as exited_within:
+        while True:
+            pause = OUTPUT_CHECK_SECONDS
+            if deadline is not None:
+                pause = min(pause, deadline - time.monotonic())
+                if pause <= 0:
+                    return proc.poll() is None
+            if exited_within(pause):
+                return False
+            if any(os.fstat(f.fileno()).st_size > max_output for f in outputs):
+                return False
+
+
+@contextlib.contextmanager
+def _exit_waiter(proc: subprocess.Popen):
+    """A function ``exited_within(seconds) -> bool`` that sleeps until the process exits or
+    the seconds pass. On Linux a pidfd wakes us the moment it exits; elsewhere
+    ``Popen.wait`` polls."""
+    try:
+        pidfd = os.pidfd_open(proc.pid)
+    except (AttributeError, OSError):
+        pidfd = None
+    if pidfd is None:
+        def exited_within(seconds: float) -> bool:
+            try:
+                proc.wait(seconds)
+            except subprocess.TimeoutExpired:
+                return False
             return True
-        if any(os.fstat(f.fileno()).st_size > max_output for f in outputs):
-            return False
-        time.sleep(delay if deadline is None else min(delay, max(deadline - now, 0.0)))
-        delay = min(2 * delay, 0.05)
-    return False
+        yield exited_within
+        return
+    try:
+        poller = select.poll()
+        poller.register(pidfd, select.POLLIN)
+        yield lambda seconds: bool(poller.poll(math.ceil(seconds * 1000)))
+    finally:
+        os.close(pidfd)
+
+
+# ----------------------------------------------------------------------------- workers
+
+_PR_SET_PDEATHSIG = 1       # <linux/prctl.h>
+_libc = None
+
+
+def die_with_parent(parent: int | None = None) -> None:
+    """Have the kernel SIGKILL this process when its parent dies (Linux
+    ``prctl(PR_SET_PDEATHSIG)``; a no-op elsewhere). For Python worker processes: call it
+    first thing in the child (e.g. as a ``multiprocessing`` pool's ``initializer``).
+
+    ``parent`` is the parent's pid as the parent saw it (``os.getpid()`` before starting the
+    child): if the parent died before this call, no signal would ever come, so the process
+    kills itself at once. The signal follows the parent *thread* that started the child; a
+    child started from a short-lived thread dies with that thread."""
+    global _libc
+    if not sys.platform.startswith("linux"):
+        return
+    if _libc is None:
+        _libc = ctypes.CDLL(None, use_errno=True)
+    if _libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) != 0:
+        error = ctypes.get_errno()
+        raise OSError(error, f"prctl(PR_SET_PDEATHSIG): {os.strerror(error)}")
+    if parent is not None and os.getppid() != parent:
+        os.kill(os.getpid(), signal.SIGKILL)

@@ -2,11 +2,16 @@
 
 Solvers (``solver=``):
 
-* ``cbc`` — PuLP's ``COIN_CMD``, the supported way in PuLP 3.x (``PULP_CBC_CMD`` is
-  deprecated and goes away in PuLP 4). The binary is, in order: the ``cbc_path`` given, a
-  ``cbc`` on PATH (Debian's ``coinor-cbc``, or the one ``pip install pulp[cbc]`` brings), the
-  binary bundled inside older PuLP wheels. PuLP writes the model to a temporary MPS file and
-  runs CBC as a child process.
+* ``cbc`` — the CBC command line, run like every outside program through
+  :func:`solvers.external.run_program` (its own process group, killed at our time limit, on
+  Ctrl-C and when we die). The binary is, in order: the ``cbc_path`` given (a name on PATH
+  or a path), a ``cbc`` on PATH (Debian's ``coinor-cbc``, or the one ``pip install pulp[cbc]``
+  brings), the binary bundled inside older PuLP wheels. The model goes to a temporary MPS
+  file (PuLP's ``writeMPS``, names kept), CBC runs ``cbc MODEL [-sec S -timeMode elapsed]
+  -solve -solution SOLFILE`` and the solution file is read by :func:`read_solution`, the one
+  CBC solution reader (also used by ``decode ilp``). With a time limit, CBC's own ``-sec`` is
+  set a little below it so that CBC normally stops by itself and writes what it has; a CBC
+  still running at the limit is killed and the answer is "unknown".
 * ``highs`` — ``pulp.HiGHS``, in process through ``highspy`` (an optional extra).
 
 Answers: an optimal (here: any feasible) solution is decoded and verified against the puzzle;
@@ -40,7 +45,8 @@ from reductions.grid import Grid
 from reductions.ilp import (CLUE_MODES, IlpError, SudokuIlp, parse_variable_name,
                             sudoku_ilp)
 
-from .external import ExternalSolverError
+from .budget import Deadline
+from .external import ExternalSolverError, find_program, run_program
 from .formats.atomic import atomic_write
 from .formats.dlx import metadata_from_comments, puzzle_comment_lines, puzzle_from_metadata
 from .outcome import Outcome, SolverUnavailable, Status, verified
@@ -66,13 +72,10 @@ def bundled_cbc() -> str | None:
 
 
 def find_cbc(cbc_path: str | None = None) -> str:
-    """Path of the CBC binary to run, or :class:`SolverUnavailable` saying what to install."""
-    if cbc_path:
-        found = shutil.which(cbc_path)
-        if not found:
-            raise SolverUnavailable(f"cbc binary {cbc_path!r} not found or not executable")
-        return found
-    found = shutil.which("cbc") or bundled_cbc()
+    """Path of the CBC binary to run: ``cbc_path`` (a name on PATH or a path; a missing one
+    is :class:`SolverUnavailable`), else ``cbc`` on PATH, else PuLP's bundled one, else
+    :class:`SolverUnavailable` saying what to install."""
+    found = find_program(cbc_path, ("cbc",), what="CBC") or bundled_cbc()
     if not found:
         raise SolverUnavailable("CBC not found: no 'cbc' on PATH and no binary bundled with "
                                 "PuLP (install Debian's coinor-cbc or 'pip install pulp[cbc]', "
@@ -106,16 +109,6 @@ def _highs_ready() -> None:
     _HIGHS_READY = True
 
 
-def make_solver(solver: str, time_limit: float | None = None, cbc_path: str | None = None):
-    """A configured PuLP solver object, quiet."""
-    if solver == "cbc":
-        return pulp.COIN_CMD(path=find_cbc(cbc_path), msg=False, timeLimit=time_limit)
-    if solver == "highs":
-        _highs_ready()
-        return pulp.HiGHS(msg=False, timeLimit=time_limit)
-    raise IlpError(f"unknown ILP solver {solver!r}; choose one of {', '.join(SOLVERS)}")
-
-
 @dataclass
 class IlpAnswer:
     """One solver run: ``status`` (solved / no solution / unknown), the decoded grid (not yet
@@ -129,13 +122,64 @@ class IlpAnswer:
 def run_solver(model: SudokuIlp, solver: str, time_limit: float | None = None,
                cbc_path: str | None = None) -> IlpAnswer:
     """Solve the model once and decode the values."""
+    if solver not in SOLVERS:
+        raise IlpError(f"unknown ILP solver {solver!r}; choose one of {', '.join(SOLVERS)}")
     if time_limit is not None and time_limit <= 0:
         return IlpAnswer(Status.UNKNOWN, None, "time limit reached")
-    backend = make_solver(solver, time_limit, cbc_path)
+    if solver == "cbc":
+        return run_cbc(model, find_cbc(cbc_path), time_limit)
+    return run_highs(model, time_limit)
+
+
+def cbc_own_limit(time_limit: float) -> float:
+    """CBC's ``-sec``: below our hard limit, leaving time to read the model and write the
+    solution file (CBC checks its clock only between steps of its search)."""
+    return max(0.5 * time_limit, time_limit - max(0.5, 0.1 * time_limit))
+
+
+def cbc_command(binary: str, model_file: str, solution_file: str,
+                time_limit: float | None = None) -> list[str]:
+    """The CBC argument list: read the model, solve, write the solution file."""
+    args = [binary, model_file]
+    if time_limit is not None:
+        args += ["-sec", f"{cbc_own_limit(time_limit):.2f}", "-timeMode", "elapsed"]
+    return args + ["-solve", "-solution", solution_file]
+
+
+def run_cbc(model: SudokuIlp, binary: str, time_limit: float | None = None) -> IlpAnswer:
+    """Write the model as MPS, run CBC on it under the time limit (writing the file counts),
+    read its solution file."""
+    deadline = Deadline(time_limit)
+    with tempfile.TemporaryDirectory(prefix="sudoku-bridge-cbc-") as tmp:
+        work = Path(tmp)
+        model.problem.writeMPS(str(work / "model.mps"), rename=0)
+        remaining = deadline.remaining()
+        run = run_program(cbc_command(binary, "model.mps", "model.sol", remaining),
+                          cwd=work, time_limit=remaining, temp_dirs=[work])
+        if run.timed_out:
+            return IlpAnswer(Status.UNKNOWN, None, "time limit reached")
+        solution_path = work / "model.sol"
+        if not solution_path.exists():
+            raise ExternalSolverError(f"CBC ({binary}) {run.ended()} and wrote no solution "
+                                      f"file; last output: {run.tail() or '(none)'}")
+        solution = read_solution(solution_path)
+        if solution.status == Status.SOLVED:
+            return IlpAnswer(Status.SOLVED, grid_from_solution(model, solution, solution_path),
+                             solution.detail)
+    if solution.status == Status.NO_SOLUTION:
+        return IlpAnswer(Status.NO_SOLUTION, None, solution.detail)
+    reason = "time limit reached" if time_limit is not None else \
+        f"solver status {solution.detail!r}"
+    return IlpAnswer(Status.UNKNOWN, None, reason)
+
+
+def run_highs(model: SudokuIlp, time_limit: float | None = None) -> IlpAnswer:
+    """Solve in process with HiGHS through PuLP (``highspy``)."""
+    _highs_ready()
     try:
-        status = model.problem.solve(backend)
+        status = model.problem.solve(pulp.HiGHS(msg=False, timeLimit=time_limit))
     except pulp.PulpSolverError as exc:
-        raise ExternalSolverError(f"{solver} failed: {str(exc).splitlines()[0]}") from None
+        raise ExternalSolverError(f"highs failed: {str(exc).splitlines()[0]}") from None
     detail = f"{pulp.LpStatus.get(status, status)}"
     if status == pulp.LpStatusOptimal:
         values = model.solver_values()
@@ -154,11 +198,14 @@ def solve_puzzle(puzzle: Grid, *, ilp_solver: str = "cbc", cbc_path: str | None 
     """Solve through the ILP with ``ilp_solver`` (``cbc`` or ``highs``); with ``unique``, one
     no-good cut and a second solve."""
     solver = ilp_solver
+    deadline = Deadline(time_limit)
+    if solver == "cbc":
+        cbc_path = find_cbc(cbc_path)         # a missing CBC is an error, whatever the limit
     start = time.perf_counter()
     model = sudoku_ilp(puzzle, clues)
     stats = {"solver": solver, "variables": model.num_variables,
              "constraints": model.num_constraints, "clues": clues}
-    first = run_solver(model, solver, time_limit, cbc_path)
+    first = run_solver(model, solver, deadline.remaining(), cbc_path)
     if first.status != Status.SOLVED:
         stats["seconds"] = round(time.perf_counter() - start, 6)
         if first.status == Status.UNKNOWN:
@@ -169,8 +216,7 @@ def solve_puzzle(puzzle: Grid, *, ilp_solver: str = "cbc", cbc_path: str | None 
         stats["seconds"] = round(time.perf_counter() - start, 6)
         return Outcome(Status.SOLVED, grid, None, None, stats)
     model.add_no_good(grid)
-    remaining = None if time_limit is None else time_limit - (time.perf_counter() - start)
-    second = run_solver(model, solver, remaining, cbc_path)
+    second = run_solver(model, solver, deadline.remaining(), cbc_path)
     stats["seconds"] = round(time.perf_counter() - start, 6)
     if second.status == Status.NO_SOLUTION:
         return Outcome(Status.SOLVED, grid, True, None, stats)

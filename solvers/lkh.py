@@ -130,30 +130,34 @@ def solve_hcp_lkh(num_vertices: int, edges, *, time_limit: float | None = None,
         problem = work / "graph.hcp"
         write_hcp(problem, num_vertices, edges, name="graph",
                   comment="written by sudoku-bridge for LKH-3")
+        temp_dirs = [] if keep_dir else [work]     # removed if we die; a kept one stays
         if path is not None:
-            result = _run_binary(path, num_vertices, edges, work, problem, time_limit, seed)
+            result = _run_binary(path, num_vertices, edges, work, problem, time_limit, seed,
+                                 temp_dirs)
         else:
-            result = _run_elkai(num_vertices, edges, work, problem, time_limit, seed)
+            result = _run_elkai(num_vertices, edges, work, problem, time_limit, seed,
+                                temp_dirs)
     result.stats["seconds"] = round(time.perf_counter() - start, 4)
     return result
 
 
 def _run_binary(path: str, num_vertices: int, edges: np.ndarray, work: Path, problem: Path,
-                time_limit: float, seed: int) -> HcpResult:
+                time_limit: float, seed: int, temp_dirs: list[Path]) -> HcpResult:
     tour_file = work / "graph.tour"
     params = work / "graph.par"
     write_lkh_parameters(params, problem.name, tour_file.name, _inner_limit(time_limit), seed)
     stats = {"backend": "lkh", "lkh": path, "time_limit": time_limit, "iterations": 1,
              "cuts": 0}
-    run = run_program([path, params.name], cwd=work, time_limit=time_limit)
+    run = run_program([path, params.name], cwd=work, time_limit=time_limit,
+                      temp_dirs=temp_dirs)
     if run.timed_out:
         stats["reason"] = f"time limit {time_limit:g} s reached before LKH wrote a tour"
         return HcpResult(CycleStatus.UNKNOWN, None, stats)
     stats["exit_code"] = run.exit_code
     if not tour_file.exists():
         if run.exit_code != 0:
-            raise LkhError(f"LKH ({path}) failed with exit code {run.exit_code} and wrote no "
-                           f"tour: {run.tail(3) or 'no output'}")
+            raise LkhError(f"LKH ({path}) {run.ended()} and wrote no tour: "
+                           f"{run.tail(3) or 'no output'}")
         stats["reason"] = "LKH wrote no tour"
         return HcpResult(CycleStatus.UNKNOWN, None, stats)
     try:
@@ -176,21 +180,21 @@ os.replace(sys.argv[2] + ".part", sys.argv[2])
 
 
 def _run_elkai(num_vertices: int, edges: np.ndarray, work: Path, problem: Path,
-               time_limit: float, seed: int) -> HcpResult:
+               time_limit: float, seed: int, temp_dirs: list[Path]) -> HcpResult:
     params = work / "graph.par"
     answer = work / "tour.json"
     write_lkh_parameters(params, problem.resolve(), None, _inner_limit(time_limit), seed)
     stats = {"backend": "lkh", "lkh": "elkai", "time_limit": time_limit, "iterations": 1,
              "cuts": 0}
     run = run_program([sys.executable, "-c", _ELKAI_CHILD, str(params), str(answer)],
-                      cwd=work, time_limit=time_limit,
+                      cwd=work, time_limit=time_limit, temp_dirs=temp_dirs,
                       env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
     if run.timed_out:
         stats["reason"] = f"time limit {time_limit:g} s reached before LKH (elkai) finished"
         return HcpResult(CycleStatus.UNKNOWN, None, stats)
     stats["exit_code"] = run.exit_code
     if run.exit_code != 0 or not answer.exists():
-        raise LkhError(f"LKH (elkai) failed with exit code {run.exit_code}: "
+        raise LkhError(f"LKH (elkai) {run.ended()} without a tour: "
                        f"{run.tail() or 'no output'}")
     values = np.asarray(json.loads(answer.read_text()), dtype=np.int64) - 1
     if values.size != num_vertices or not np.array_equal(np.sort(values),

@@ -21,6 +21,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import shlex
+import signal
 import tempfile
 import time
 from dataclasses import dataclass
@@ -38,7 +39,8 @@ from reductions.grid import (Grid, Shape, clue_array_from_line, clue_conflicts, 
 
 from .formats.dimacs import DimacsError, SatAnswer, parse_solver_output, write_cnf
 from .budget import Deadline, solve_within
-from .external import ExternalSolverError, find_program, output_text, run_program
+from .external import (ExternalSolverError, die_with_parent, find_program, output_text,
+                       run_program)
 from .outcome import Outcome, SolverUnavailable, Status, WrongAnswer, verified
 
 DEFAULT_SOLVER = "cadical195"
@@ -322,59 +324,66 @@ def command_for(solver_cmd: str) -> list[str]:
     return parts
 
 
-def run_dimacs_solver(solver_cmd: str, cnf_path: Path, time_limit: float | None = None
-                      ) -> tuple[SatAnswer, list[int] | None, dict]:
-    """Run a DIMACS solver on a file (through :func:`solvers.external.run_program`: its own
-    process group, killed at the time limit). Returns (verdict, model, stats); a time-out is
-    ``UNKNOWN``."""
+def run_dimacs_solver(solver_cmd: str, cnf_path: Path, *, work: Path,
+                      time_limit: float | None = None) -> tuple[SatAnswer, list[int] | None, dict]:
+    """Run a DIMACS solver on a file through :func:`solvers.external.run_program` (its own
+    process group, killed at the time limit, on Ctrl-C and when we die). ``work`` is the
+    caller's temporary directory: ``{output}`` files go there, and it is removed if we die.
+    Returns (verdict, model, stats); a time-out is ``UNKNOWN``. A program that gives no
+    usable answer (crash, garbage, binary output, nothing) is an
+    :class:`~solvers.external.ExternalSolverError`."""
     parts = command_for(solver_cmd)
     binary = find_program(parts[0], what="SAT solver")
-    with tempfile.TemporaryDirectory(prefix="sudoku-bridge-") as tmp:
-        result_path = Path(tmp) / "result.txt"
-        args = [binary] + [p.replace("{input}", str(cnf_path))
-                           .replace("{output}", str(result_path)) for p in parts[1:]]
-        run = run_program(args, time_limit=time_limit)
-        stats = {"command": args, "exit_code": run.exit_code, "seconds": run.seconds}
-        if run.timed_out:
-            return SatAnswer.UNKNOWN, None, stats | {"reason": f"time limit {time_limit:g} s"}
-        uses_file = any("{output}" in p for p in parts)
-        if uses_file and result_path.exists():
-            where = f"{run.name}'s result file"
-            text = output_text(result_path.read_bytes(), where)
-        else:
-            where = f"output of {run.name}"
-            text = run.stdout_text()
-        try:
-            answer = parse_solver_output(text, where)
-        except DimacsError as exc:
-            raise ExternalSolverError(
-                f"{run.name} exited with code {run.exit_code} and no usable answer ({exc}); "
-                f"last output: {run.tail() or '(none)'}") from None
-        # Exit codes 10/20 are the convention; a contradicting code means a confused run.
-        if (answer.status == SatAnswer.SAT and run.exit_code not in (0, 10)) or (
-                answer.status == SatAnswer.UNSAT and run.exit_code not in (0, 20)):
-            raise ExternalSolverError(f"{run.name} said {answer.status} but exited with code "
-                                      f"{run.exit_code}")
-        if answer.status == SatAnswer.UNKNOWN:
-            stats["reason"] = "solver reported unknown"
-        return answer.status, answer.model, stats
+    result_path = work / "result.txt"
+    result_path.unlink(missing_ok=True)       # never read an earlier run's answer
+    args = [binary] + [p.replace("{input}", str(cnf_path)).replace("{output}", str(result_path))
+                       for p in parts[1:]]
+    run = run_program(args, time_limit=time_limit, temp_dirs=[work])
+    stats = {"command": args, "exit_code": run.exit_code, "seconds": run.seconds}
+    if run.timed_out:
+        return SatAnswer.UNKNOWN, None, stats | {"reason": "time limit reached"}
+    uses_file = any("{output}" in p for p in parts)
+    if uses_file and result_path.exists():
+        where = f"{run.name}'s result file"
+        text = output_text(result_path.read_bytes(), where)
+    else:
+        where = f"output of {run.name}"
+        text = run.stdout_text()
+    try:
+        answer = parse_solver_output(text, where)
+    except DimacsError as exc:
+        raise ExternalSolverError(
+            f"{run.name} {run.ended()} and gave no usable answer ({exc}); last output: "
+            f"{run.tail() or '(none)'}") from None
+    # Exit codes 10/20 are the convention; a contradicting code means a confused run.
+    if (answer.status == SatAnswer.SAT and run.exit_code not in (0, 10)) or (
+            answer.status == SatAnswer.UNSAT and run.exit_code not in (0, 20)):
+        raise ExternalSolverError(f"{run.name} said {answer.status} but {run.ended()}")
+    if answer.status == SatAnswer.UNKNOWN:
+        stats["reason"] = "solver reported unknown"
+    return answer.status, answer.model, stats
 
 
 def solve_with_command(puzzle: Grid, solver_cmd: str, *, encoding: str = "extended",
                        amo: str = "auto", clues: str = "eliminate", unique: bool = False,
                        time_limit: float | None = None) -> Outcome:
-    """Solve through an external DIMACS solver: write, run, parse, decode, verify.
+    """Solve through an external DIMACS solver: write, run, parse, decode, verify. The time
+    limit covers writing the CNF and both runs.
 
     Uniqueness: a second run on the formula plus a clause blocking the first solution.
     """
+    parts = command_for(solver_cmd)
+    find_program(parts[0], what="SAT solver")       # a missing solver is an error at once
+    deadline = Deadline(time_limit)
     cnf = sudoku_cnf(puzzle, encoding, amo, clues)
     stats = {"solver": solver_cmd, "encoding": encoding, "amo": cnf.amo, "clues": clues,
              "variables": cnf.num_vars, "clauses": cnf.num_clauses}
-    deadline = Deadline(time_limit)
-    with tempfile.TemporaryDirectory(prefix="sudoku-bridge-") as tmp:
-        path = Path(tmp) / "puzzle.cnf"
+    with tempfile.TemporaryDirectory(prefix="sudoku-bridge-sat-") as tmp:
+        work = Path(tmp)
+        path = work / "puzzle.cnf"
         write_cnf(path, cnf.num_vars, cnf.clause_blocks(), cnf.metadata())
-        status, model, run_stats = run_dimacs_solver(solver_cmd, path, time_limit)
+        status, model, run_stats = run_dimacs_solver(solver_cmd, path, work=work,
+                                                     time_limit=deadline.remaining())
         stats |= run_stats
         if status == SatAnswer.UNKNOWN:
             return Outcome(Status.UNKNOWN, stats=stats)
@@ -385,8 +394,8 @@ def solve_with_command(puzzle: Grid, solver_cmd: str, *, encoding: str = "extend
         if unique:
             blocking = [[-lit for lit in _grid_literals(cnf, grid)]]
             write_cnf(path, cnf.num_vars, [*cnf.clause_blocks(), blocking], cnf.metadata())
-            remaining = None if deadline.at is None else max(deadline.remaining(), 0.1)
-            status2, model2, _ = run_dimacs_solver(solver_cmd, path, remaining)
+            status2, model2, _ = run_dimacs_solver(solver_cmd, path, work=work,
+                                                   time_limit=deadline.remaining())
             if status2 == SatAnswer.SAT:
                 outcome.unique = False
                 outcome.second = verified(puzzle, grid_from_model(cnf, model2),
@@ -423,6 +432,16 @@ class BatchItem:
 
 _worker_solvers: dict = {}
 _worker_options: dict = {}
+
+
+def _pool_worker_init(parent: int, solver: str, encoding: str, amo: str) -> None:
+    """A pool worker dies with its parent and leaves Ctrl-C to it; the parent's SIGTERM
+    handler (inherited through fork) is dropped, so the pool's own SIGTERM on shutdown just
+    ends the worker (either would otherwise print a traceback per worker)."""
+    die_with_parent(parent)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _worker_init(solver, encoding, amo)
 
 
 def _worker_init(solver: str, encoding: str, amo: str) -> None:
@@ -541,7 +560,8 @@ def solve_batch(items: Sequence[str | np.ndarray], shape: Shape | None, *,
             _close_worker_solvers()
         return
     ctx = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-    with ctx.Pool(jobs, initializer=_worker_init, initargs=(solver, encoding, amo)) as pool:
+    with ctx.Pool(jobs, initializer=_pool_worker_init,
+                  initargs=(os.getpid(), solver, encoding, amo)) as pool:
         tasks = ((chunk, shape, box, unique, time_limit) for chunk in chunks)
         for items_done in pool.imap(_solve_chunk_star, tasks):
             yield from items_done

@@ -105,7 +105,8 @@ def test_missing_cbc_is_a_one_line_error(capsys):
     code, out, err = run(capsys, "solve", PAPER_17, "--via", "ilp", "--cbc-path",
                          "/nowhere/cbc")
     assert code == ExitCode.BAD_INPUT and out == ""
-    assert err == "sudoku-bridge: error: cbc binary '/nowhere/cbc' not found or not executable\n"
+    assert err == ("sudoku-bridge: error: CBC program '/nowhere/cbc' not found on PATH (or not "
+                   "executable)\n")
 
 
 # ----------------------------------------------------------------------------- exact cover files

@@ -104,7 +104,7 @@ def test_a_program_without_solution_file(tmp_path):
     edges = ring_with_chords(12, 2)
     result = solve_hcp_concorde(12, edges, binary=shutil.which("true"))
     assert result.status == CycleStatus.UNKNOWN and "no tour" in result.stats["reason"]
-    with pytest.raises(ConcordeError, match="exit code"):
+    with pytest.raises(ConcordeError, match="exited with code 1 and wrote no tour"):
         solve_hcp_concorde(12, edges, binary=shutil.which("false"))
 
 

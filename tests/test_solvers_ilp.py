@@ -113,7 +113,7 @@ def test_time_limit_gives_unknown(solver):
 
 
 def test_missing_cbc_binary_is_one_clear_error(monkeypatch):
-    with pytest.raises(ilp.SolverUnavailable, match="cbc binary '/nowhere/cbc' not found"):
+    with pytest.raises(ilp.SolverUnavailable, match="CBC program '/nowhere/cbc' not found"):
         ilp.solve_puzzle(parse_grid(PAPER_17), ilp_solver="cbc", cbc_path="/nowhere/cbc")
     monkeypatch.setenv("PATH", "")
     monkeypatch.setattr(ilp, "bundled_cbc", lambda: None)
