@@ -8,6 +8,9 @@ import pytest
 
 from reductions.grid import Grid, read_puzzles
 
+# the fixture for marked fake programs, killed after each test
+from .processes import fakes  # noqa: F401
+
 ROOT = Path(__file__).resolve().parent.parent
 INSTANCES = ROOT / "instances"
 SHARED_DATA = ROOT.parent / "shared" / "data" / "sudoku"
