@@ -10,7 +10,8 @@
 * under a **time limit that we enforce ourselves**: past it the whole group is killed and the
   run is marked ``timed_out`` — the caller answers "unknown", never "no solution";
 * and when it ends, anything it left running in its group is killed too (a wrapper script's
-  solver does not outlive the wrapper).
+  solver does not outlive the wrapper). Only a program that leaves its group on purpose
+  (``setsid``, a daemon) is out of reach.
 
 Ctrl-C, SIGTERM (the command line turns it into an exception) or any error while waiting
 kills the group before the exception goes on.
@@ -20,7 +21,10 @@ group: a tiny ``/bin/sh``, started first, that leads the group and only reads a 
 (we never write to it). When our process dies the pipe closes, the watchdog kills the whole
 group and removes the caller's temporary directories (``temp_dirs``). Because the watchdog is
 the group's leader and stays unreaped while we live, the group id cannot be reused: every
-kill of the group, ours or its own, hits only this run's processes.
+kill of the group, ours or its own, hits only this run's processes. (The group stays in our
+session — a group can only be joined within one — as a background group: a terminal's Ctrl-C
+reaches us, not the solver, and we kill it. A Python process forked from ours during a run
+holds the pipe too; made with :func:`die_with_parent`, it dies with us and the pipe closes.)
 
 :func:`die_with_parent` is the same guarantee for Python worker processes (``multiprocessing``
 children): the kernel kills them when their parent dies.
@@ -177,9 +181,9 @@ def run_program(args: Sequence[str | os.PathLike], *, time_limit: float | None =
                 proc = subprocess.Popen(args, cwd=cwd, env=env, stdin=source, stdout=out,
                                         stderr=err, process_group=guard.pid)
             except OSError as exc:
+                where = f" ({exc.filename})" if exc.filename not in (None, args[0]) else ""
                 raise SolverUnavailable(f"cannot run {args[0]!r}: {exc.strerror or exc}"
-                                        + (f" ({exc.filename})" if exc.filename else "")) \
-                    from None
+                                        f"{where}") from None
             deadline = None if time_limit is None else start + time_limit
             timed_out = _wait(proc, deadline, (out, err), max_output)
             seconds = time.monotonic() - start
