@@ -117,7 +117,7 @@ def run_build(args: argparse.Namespace) -> int:
     if len(args.formula) != 1:
         raise UserError("gadget nishio: give one FORMULA.cnf to build (several only with "
                         "--validate)")
-    if not (args.output or args.picture or args.map):
+    if args.output is None and args.picture is None and args.map is None:
         raise UserError("gadget nishio: nothing to write; give -o S.txt, --picture or --map")
     check_outputs({"-o": args.output, "--map": args.map, "--picture": args.picture})
     if args.picture:
@@ -230,7 +230,7 @@ def run_validate(args: argparse.Namespace) -> int:
 
 def run_gadget_nishio(args: argparse.Namespace) -> int:
     if args.validate:
-        if args.output or args.picture or args.map:
+        if (args.output, args.picture, args.map) != (None, None, None):
             raise UserError("gadget nishio --validate writes no files; drop -o/--picture/--map")
         return run_validate(args)
     if args.random:

@@ -244,7 +244,7 @@ class OutputGroup:
     """
 
     def __init__(self) -> None:
-        self._temps: dict[Path, Path] = {}      # target -> its complete temporary file
+        self._temps: dict[Path, Path] = {}      # target -> its temporary file
         self._names: dict[Path, str] = {}       # target -> the path as the caller gave it
 
     def __enter__(self) -> OutputGroup:
@@ -268,25 +268,25 @@ class OutputGroup:
         if target in self._temps:
             raise OutputError(f"{path}: written twice in one run")
         remove_stale_temps(target)
-        fd, temp = _create_temp(target)
+        temp = handle = None
         try:
-            if mode == "w":
-                handle = os.fdopen(fd, "w", encoding="utf-8", newline="\n", buffering=buffering)
-            else:
-                handle = os.fdopen(fd, "wb", buffering=buffering)
-        except BaseException:
-            os.close(fd)
-            _remove(temp)
-            raise
-        try:
+            # Signals held: a temporary file must never exist without the group knowing it.
+            with _signals_held():
+                fd, temp = _create_temp(target)
+                self._temps[target] = temp
+                self._names[target] = os.fspath(path)
+                handle = _open_descriptor(fd, mode, buffering)
             with naming_write_errors(path), handle:
                 yield handle
         except BaseException:
             with _signals_held():
-                _remove(temp)
+                if handle is not None:
+                    with contextlib.suppress(OSError, ValueError):
+                        handle.close()
+                if temp is not None:
+                    _remove(temp)
+                    self._temps.pop(target, None)
             raise
-        self._temps[target] = temp
-        self._names[target] = os.fspath(path)
 
     def content_path(self, path: str | Path) -> Path:
         """Where the new content of ``path`` is now: its temporary file while the group is
@@ -318,6 +318,16 @@ class OutputGroup:
         for temp in self._temps.values():
             _remove(temp)
         self._temps.clear()
+
+
+def _open_descriptor(fd: int, mode: str, buffering: int) -> IO:
+    try:
+        if mode == "w":
+            return os.fdopen(fd, "w", encoding="utf-8", newline="\n", buffering=buffering)
+        return os.fdopen(fd, "wb", buffering=buffering)
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def _remove(path: Path) -> None:
@@ -380,14 +390,17 @@ def scratch_path(target: str | Path) -> Iterator[Path]:
     the block ends."""
     real = check_output_target(target)
     remove_stale_temps(real)
-    fd, temp = _create_temp(real)
-    os.close(fd)
+    temp = None
     try:
+        with _signals_held():       # never a temporary file that the cleanup below misses
+            fd, temp = _create_temp(real)
+            os.close(fd)
         with naming_write_errors(target):
             yield temp
     finally:
-        with _signals_held():
-            _remove(temp)
+        if temp is not None:
+            with _signals_held():
+                _remove(temp)
 
 
 def temp_files_of(target: str | Path) -> list[Path]:
