@@ -128,7 +128,7 @@ def command_argv(command: str, out: str, tmp_path: Path) -> list:
         "emit cnf": ["emit", "cnf", PAPER_17, "-o", out],
         "emit exact-cover": ["emit", "exact-cover", PAPER_17, "-o", out],
         "emit ilp": ["emit", "ilp", PAPER_17, "-o", out],
-        "emit hcp": ["emit", "hcp", PAPER_17, "-o", out],
+        "emit hcp": ["emit", "hcp", PAPER_17, "--stats", "-o", out],   # --stats prints early
         "gadget nishio -o": ["gadget", "nishio", NISHIO_CNF, "-o", out],
         "gadget nishio --map": ["gadget", "nishio", NISHIO_CNF, "-o", good + ".txt",
                                 "--map", out],
@@ -259,6 +259,17 @@ def test_replacing_keeps_the_permissions(capsys, tmp_path):
     path.chmod(0o600)
     assert run(capsys, "emit", "cnf", PAPER_17, "-o", path)[0] == ExitCode.OK
     assert stat.S_IMODE(path.stat().st_mode) == 0o600 and path.read_text() != "old\n"
+
+
+def test_longest_names_get_temporary_files_that_fit(tmp_path):
+    for name in ("a" * 255, "é" * 127):
+        target = tmp_path / name
+        with atomic_write(target) as out:
+            (temp,) = temp_files_of(target)
+            assert len(os.fsencode(temp.name)) <= 255
+            out.write("x")
+        assert target.read_text() == "x"
+    assert len(list(tmp_path.iterdir())) == 2
 
 
 def test_check_output_target_returns_the_file_or_none(tmp_path):

@@ -5,7 +5,7 @@
   command's ``--unique``, ``--time-limit`` and ``--json``; both routes eliminate the clues
   before solving (the smallest instance).
 * ``emit exact-cover PUZZLE -o FILE [--clues keep|eliminate]`` — Knuth's dlx format, runs
-  unchanged in ``dlx1`` (``dlx1 m1 < FILE``).
+  unchanged in ``dlx1`` (``dlx1 m1 < FILE``; ``-o -``: to stdout, the summary to stderr).
 * ``emit ilp PUZZLE -o FILE.lp|FILE.mps [--clues equalities|eliminate]`` — loads unchanged in
   the ``cbc`` command line (``cbc FILE solve solu OUT``).
 * ``decode exact-cover MATRIX ANSWER`` and ``decode ilp MODEL SOLUTION`` — decode answers

@@ -4,7 +4,8 @@
   [--clues units|eliminate] [--jobs N]`` — a file of many puzzles goes through the batch path
   (one incremental pysat solver per process, clues as assumptions) unless an external command
   solver or a non-default encoding is asked for.
-* ``emit cnf PUZZLE -o FILE`` — DIMACS with comments recording the puzzle and the encoding.
+* ``emit cnf PUZZLE -o FILE`` — DIMACS with comments recording the puzzle and the encoding
+  (``-o -``: to stdout, the summary to stderr).
 * ``decode cnf FILE MODEL`` — decode a solver's output for FILE using FILE's comments only.
 """
 

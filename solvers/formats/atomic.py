@@ -45,9 +45,9 @@ STDOUT = "-"
 """The output name that means standard output (where a command allows it)."""
 
 TEMP_SUFFIX = ".part"
-_NAME_ROOM = 180
-"""At most this many characters of the target's name go into a temporary file's name, which
-must stay under the file-system limit of 255 bytes."""
+_NAME_ROOM = 200
+"""At most this many bytes of the target's name go into a temporary file's name (which adds
+at most 40), to stay under the file-system limit of 255 bytes."""
 
 _FORBIDDEN_TREES = ("/proc", "/sys")
 _FILE_KINDS = [(stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
@@ -133,7 +133,7 @@ def _host_tag() -> str:
 
 
 def _temp_prefix(target: Path) -> str:
-    return f".{target.name[:_NAME_ROOM]}."
+    return f".{os.fsdecode(os.fsencode(target.name)[:_NAME_ROOM])}."
 
 
 _TEMP_TAIL = re.compile(r"(\d+)-([0-9a-f]{8})\.[0-9a-f]{8}" + re.escape(TEMP_SUFFIX))
