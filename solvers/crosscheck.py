@@ -30,7 +30,7 @@ from typing import Callable, Iterable, Iterator
 from reductions.errors import UserError
 from reductions.grid import Shape, format_grid, parse_grid, solution_problems
 
-from .formats.atomic import atomic_write
+from .formats.atomic import atomic_write, check_output_target
 from .outcome import Status, WrongAnswer
 from .routes import ROUTES
 
@@ -158,6 +158,8 @@ def run_crosscheck(puzzles: list[tuple[str, str]], routes: list[str], *,
     in puzzle and route order, so a resumed run ends with the same file as an uninterrupted
     one (up to the measured times).
     """
+    if results_path is not None:
+        check_output_target(results_path)       # never a device, a directory, /proc...
     for route in routes:
         if route not in ROUTES:
             raise CrosscheckError(f"unknown route {route!r}; routes: {', '.join(ROUTES)}")

@@ -28,7 +28,6 @@ import math
 import os
 import shutil
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,7 +40,7 @@ from reductions.ilp import (CLUE_MODES, IlpError, SudokuIlp, parse_variable_name
                             sudoku_ilp)
 
 from .external import ExternalSolverError
-from .formats.atomic import atomic_write
+from .formats.atomic import atomic_write, scratch_path
 from .formats.dlx import metadata_from_comments, puzzle_comment_lines, puzzle_from_metadata
 from .outcome import Outcome, SolverUnavailable, Status, verified
 
@@ -212,8 +211,9 @@ def write_model(path: str | Path, model: SudokuIlp) -> str:
     format."""
     fmt = model_format(path)
     prefix = COMMENT_PREFIX[fmt]
-    with tempfile.TemporaryDirectory(prefix="sudoku-bridge-") as tmp:
-        raw = Path(tmp) / f"model.{fmt}"
+    # PuLP writes only to a file name: a scratch file beside the target (named so that a
+    # killed writer's is removed by the next write).
+    with scratch_path(path) as raw:
         if fmt == "lp":
             model.problem.writeLP(str(raw))
         else:

@@ -14,6 +14,7 @@ from typing import Any
 from reductions.errors import UserError
 from reductions.grid import Grid, Shape, format_grid, load_puzzles, solution_problems
 
+from ..formats.atomic import STDOUT
 from ..outcome import Outcome, Status
 
 
@@ -97,6 +98,12 @@ def read_puzzle_arg(args: argparse.Namespace, single: bool = False) -> list[tupl
     if single and len(puzzles) != 1:
         raise UserError(f"{args.puzzle}: holds {len(puzzles)} puzzles; this command takes one")
     return puzzles
+
+
+def report_stream(output: str):
+    """Where a command that writes ``output`` reports what it wrote: stdout, unless the
+    output itself goes there (``-o -``), then stderr."""
+    return sys.stderr if output == STDOUT else sys.stdout
 
 
 def print_grid(grid: Grid, out=None) -> None:

@@ -11,6 +11,7 @@ from reductions.grid import puzzle_texts
 
 from . import common
 from .common import ExitCode
+from ..formats.atomic import check_outputs
 from ..routes import ROUTES, available_routes
 from ..crosscheck import (DEFAULT_ROUTES, ERROR, CrosscheckError,
                          find_mismatches, format_summary, plot_results, run_crosscheck,
@@ -18,6 +19,7 @@ from ..crosscheck import (DEFAULT_ROUTES, ERROR, CrosscheckError,
 
 
 def run_crosscheck_command(args: argparse.Namespace) -> int:
+    check_outputs({"--json": args.json, "--plot": args.plot})
     if args.resume and not args.json:
         raise CrosscheckError("--resume needs --json OUT.jsonl (the file to resume from)")
     routes = [r.strip() for r in args.routes.split(",") if r.strip()] if args.routes \
