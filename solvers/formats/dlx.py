@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from reductions.errors import UserError, parse_int, reading, shown
+from reductions.errors import UserError, parse_int, reading
 from reductions.exact_cover import (CLUE_MODES, ITEM_LETTERS, MAX_NAME_LENGTH,
                                     SudokuExactCover, base_item_names, parse_item_name,
                                     sudoku_exact_cover)
@@ -339,7 +339,7 @@ def read_answer(path: str | Path, cover: SudokuExactCover,
                 k = parse_int(token, where, "option number", DlxFormatError) - first_number
                 if not 0 <= k < cover.num_options:
                     raise DlxFormatError(
-                        f"{where}: option number {shown(token)} is out of range: the matrix has "
+                        f"{where}: option number {token} is out of range: the matrix has "
                         f"{cover.num_options} options, numbered from {first_number}")
                 current.append(k)
             continue
