@@ -259,18 +259,23 @@ def _positive_int(text: str) -> int:
 # ----------------------------------------------------------------------------- main
 
 @contextlib.contextmanager
-def _sigterm_as_exception() -> Iterator[None]:
+def _signals_as_exceptions() -> Iterator[None]:
+    """SIGTERM raises :class:`Terminated`; SIGXFSZ (a file-size limit) is ignored, so that
+    the write fails with an error we report in one line instead of killing us with temporary
+    files left behind (children get the default back: ``subprocess`` restores it)."""
     def handler(signum, frame):
         raise Terminated()
     try:
-        previous = signal.signal(signal.SIGTERM, handler)
+        previous = {signal.SIGTERM: signal.signal(signal.SIGTERM, handler),
+                    signal.SIGXFSZ: signal.signal(signal.SIGXFSZ, signal.SIG_IGN)}
     except ValueError:              # not the main thread: leave signals alone
         yield
         return
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for signum, old in previous.items():
+            signal.signal(signum, old)
 
 
 def _is_pysat_interrupt(exc: BaseException) -> bool:
@@ -286,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
         return int(exc.code or 0)
     debug = getattr(args, "debug", False) or bool(os.environ.get("SUDOKU_BRIDGE_DEBUG"))
     try:
-        with _sigterm_as_exception():
+        with _signals_as_exceptions():
             code = args.run(args)
             sys.stdout.flush()
             return int(code)
