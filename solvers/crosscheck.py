@@ -12,7 +12,15 @@ and, when uniqueness is checked, routes disagreeing about it or returning differ
 puzzle they call unique. Different grids are *not* a mismatch when uniqueness is not checked —
 the puzzle may have several solutions. A route that crashes is an **error**, listed too. A
 route that does not apply to a puzzle's shape (the HCP routes on non-square blocks) is recorded
-as **not applicable**, which is neither.
+as **not applicable**, and one that cannot run here (its program or package is missing) as
+**not available**; neither is a mismatch or an error. The record statuses are
+:class:`RecordStatus`.
+
+Interruptions: each record is appended in one write, so a run killed at any point leaves
+complete records and at most a torn last line, which ``resume`` cuts off before appending.
+Pool workers die with the process that started them (even when it is killed by SIGKILL), and
+are killed at once on Ctrl-C, SIGTERM or an error. A Dask run without any worker for
+``worker_timeout`` seconds stops with a :class:`CrosscheckError` instead of waiting forever.
 """
 
 from __future__ import annotations
@@ -268,8 +276,15 @@ def _record_writer(path: Path | None) -> Iterator[Callable[[RouteResult], None]]
         sink = open(path, "ab", buffering=0)
     except OSError as exc:
         raise CrosscheckError(f"{path}: cannot write ({exc.strerror})") from None
+
+    def write(record: RouteResult) -> None:
+        try:
+            sink.write(record.json_line())
+        except OSError as exc:             # e.g. a full disk
+            raise CrosscheckError(f"{path}: cannot write ({exc.strerror})") from None
+
     with sink:
-        yield lambda record: sink.write(record.json_line())
+        yield write
 
 
 def _first_line(exc: BaseException) -> str:
@@ -315,8 +330,8 @@ def run_crosscheck(puzzles: list[tuple[str, str]], routes: list[str], *,
     with _record_writer(results_path) as write, contextlib.closing(stream):
         try:
             for result in stream:
-                results.append(result)
                 write(result)
+                results.append(result)
                 if on_result is not None:
                     on_result(result)
         except CrosscheckError as exc:
