@@ -205,11 +205,11 @@ def build_parser() -> argparse.ArgumentParser:
                        help=f"route: {', '.join(ROUTES)} (default: sat)")
     solve.add_argument("--unique", action="store_true",
                        help="also look for a second solution")
-    solve.add_argument("--time-limit", type=_seconds, metavar="S",
+    solve.add_argument("--time-limit", type=common.seconds_arg, metavar="S",
                        help="seconds per puzzle; past it the answer is 'unknown'")
     solve.add_argument("--json", action="store_true",
                        help="print one JSON record per puzzle (JSON lines)")
-    solve.add_argument("--jobs", type=_positive_int, default=min(2, os.cpu_count() or 1),
+    solve.add_argument("--jobs", type=common.positive_int_arg, default=min(2, os.cpu_count() or 1),
                        help="processes for a file of many puzzles (default: 2)")
     solve.set_defaults(run=run_solve)
 
@@ -234,26 +234,6 @@ def build_parser() -> argparse.ArgumentParser:
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(commands)
     return parser
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0 <= value < 10**9:        # also refuses nan and inf
-        raise argparse.ArgumentTypeError(f"{text!r}: give 0 or more seconds (below 10^9)")
-    return value
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 1 <= value <= 4096:
-        raise argparse.ArgumentTypeError(f"{text!r}: give a number from 1 to 4096")
-    return value
 
 
 # ----------------------------------------------------------------------------- main
