@@ -12,36 +12,65 @@ and, when uniqueness is checked, routes disagreeing about it or returning differ
 puzzle they call unique. Different grids are *not* a mismatch when uniqueness is not checked —
 the puzzle may have several solutions. A route that crashes is an **error**, listed too. A
 route that does not apply to a puzzle's shape (the HCP routes on non-square blocks) is recorded
-as **not applicable**, which is neither.
+as **not applicable**, and one that cannot run here (its program or package is missing) as
+**not available**; neither is a mismatch or an error. The record statuses are
+:class:`RecordStatus`.
+
+Interruptions: each record is appended in one write, so a run killed at any point leaves
+complete records and at most a torn last line, which ``resume`` cuts off before appending.
+Pool workers die with the process that started them (even when it is killed by SIGKILL), and
+are killed at once on Ctrl-C, SIGTERM or an error. A Dask run without any worker for
+``worker_timeout`` seconds stops with a :class:`CrosscheckError` instead of waiting forever.
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import enum
 import json
+import multiprocessing
 import os
+import signal
 import statistics
+import sys
 import time
 import traceback
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from reductions.errors import UserError
-from reductions.grid import Shape, format_grid, parse_grid, solution_problems
+from reductions.errors import UserError, reading
+from reductions.grid import Grid, Shape, format_grid, parse_grid, solution_problems
 
-from .formats.atomic import atomic_write
-from .outcome import Status, WrongAnswer
+from .formats.atomic import atomic_write, check_output_target
+from .outcome import Outcome, SolverUnavailable, Status, WrongAnswer
 from .routes import ROUTES
 
-ERROR = "error"
-NOT_APPLICABLE = "not applicable"
-TIMED = (Status.SOLVED, Status.NO_SOLUTION, Status.UNKNOWN)      # statuses whose times are route times
 SIZE_KEYS = ("edges", "arcs", "clauses", "nonzeros", "options", "variables", "vertices")
 
 
+class RecordStatus(enum.StrEnum):
+    """The status of one (puzzle, route) record: a route's :class:`~solvers.outcome.Status`,
+    or why there is none. The values are the words written to the JSON-lines file."""
+
+    SOLVED = Status.SOLVED.value
+    NO_SOLUTION = Status.NO_SOLUTION.value
+    UNKNOWN = Status.UNKNOWN.value
+    ERROR = "error"                       # the route crashed, or the puzzle line is unreadable
+    NOT_APPLICABLE = "not applicable"     # the route does not take this puzzle's shape
+    NOT_AVAILABLE = "not available"       # the route cannot run here (program/package missing)
+
+
+TIMED = (RecordStatus.SOLVED, RecordStatus.NO_SOLUTION, RecordStatus.UNKNOWN)
+"""Statuses whose times are route times."""
+
+
 class CrosscheckError(UserError):
-    """Bad cross-check request: unknown route, unreadable results file, ..."""
+    """Bad cross-check request or a run that cannot go on: unknown route, unreadable results
+    file, no Dask worker, a worker process killed."""
 
 
 DEFAULT_ROUTES = ["sat", "sat-glucose", "exact-cover", "ilp"]
@@ -58,7 +87,7 @@ class RouteResult:
     puzzle_id: str
     puzzle: str
     route: str
-    status: str                       # solved / no solution / unknown / error / not applicable
+    status: RecordStatus
     seconds: float
     verified: bool | None = None      # the grid solves the puzzle (None: no grid)
     solution: str | None = None
@@ -66,46 +95,81 @@ class RouteResult:
     second_solution: str | None = None
     size: int | None = None           # the instance's main size (edges, clauses, ...)
     size_kind: str | None = None
-    error: str | None = None
+    error: str | None = None          # the error, or why the route did not run
+
+    def __post_init__(self) -> None:
+        self.status = RecordStatus(self.status)
 
     @classmethod
-    def from_json(cls, line: str) -> "RouteResult":
+    def from_json(cls, line: str | bytes) -> "RouteResult":
         return cls(**json.loads(line))
 
+    def json_line(self) -> bytes:
+        return (json.dumps(asdict(self)) + "\n").encode("utf-8")
 
-def run_route(route: str, puzzle_id: str, puzzle_text: str, shape: Shape | None,
-              unique: bool, time_limit: float | None) -> RouteResult:
-    """Run one route on one puzzle; never raises (failures become status 'error')."""
+
+@dataclass(frozen=True, kw_only=True)
+class Task:
+    """One (puzzle, route) pair to run, with the options of the run."""
+
+    route: str
+    puzzle_id: str
+    puzzle: str                       # the puzzle text as given
+    shape: Shape | None = None
+    unique: bool = False
+    time_limit: float | None = None
+
+    def record(self, status: RecordStatus, seconds: float = 0.0, **fields) -> RouteResult:
+        return RouteResult(self.puzzle_id, self.puzzle, self.route, status, seconds, **fields)
+
+
+def run_route(task: Task) -> RouteResult:
+    """Run one (puzzle, route) pair; never raises (a failure is an 'error' record)."""
     start = time.perf_counter()
     try:
-        puzzle = parse_grid(puzzle_text, shape)
+        puzzle = parse_grid(task.puzzle, task.shape)
     except UserError as exc:
-        return RouteResult(puzzle_id, puzzle_text, route, ERROR, 0.0, error=str(exc))
-    chosen = ROUTES[route]
-    reason = chosen.not_applicable(puzzle.shape)
+        return task.record(RecordStatus.ERROR, error=str(exc))
+    route = ROUTES[task.route]
+    reason = route.unavailable()
     if reason:
-        return RouteResult(puzzle_id, puzzle_text, route, NOT_APPLICABLE, 0.0, error=reason)
+        return task.record(RecordStatus.NOT_AVAILABLE, error=reason)
+    reason = route.not_applicable(puzzle.shape)
+    if reason:
+        return task.record(RecordStatus.NOT_APPLICABLE, error=reason)
     try:
-        outcome = chosen.solve(puzzle, unique=unique and chosen.checks_uniqueness,
-                               time_limit=time_limit)
+        outcome = route.solve(puzzle, unique=task.unique and route.checks_uniqueness,
+                              time_limit=task.time_limit)
+    except SolverUnavailable as exc:           # found out only when starting it
+        return task.record(RecordStatus.NOT_AVAILABLE, error=str(exc))
     except WrongAnswer as exc:
         # the route produced a grid and the check refused it: recorded as unverified
-        return RouteResult(puzzle_id, puzzle_text, route, Status.SOLVED,
-                           time.perf_counter() - start, verified=False, error=str(exc))
+        return task.record(RecordStatus.SOLVED, time.perf_counter() - start, verified=False,
+                           error=str(exc))
     except Exception as exc:  # noqa: BLE001 - a crashing route must not stop the batch
-        detail = "" if isinstance(exc, UserError) else traceback.format_exc(limit=3)
-        return RouteResult(puzzle_id, puzzle_text, route, ERROR, time.perf_counter() - start,
-                           error=f"{type(exc).__name__}: {exc}" + (f"\n{detail}" if detail
-                                                                   else ""))
-    seconds = time.perf_counter() - start
-    result = RouteResult(puzzle_id, puzzle_text, route, outcome.status, seconds,
-                         unique=outcome.unique)
+        return task.record(RecordStatus.ERROR, time.perf_counter() - start,
+                           error=_error_text(exc))
+    return _outcome_record(task, puzzle, outcome, time.perf_counter() - start)
+
+
+def _error_text(exc: Exception) -> str:
+    """A route's failure: the one-line message of a user error, else also where it came
+    from (the last frames of the traceback)."""
+    text = f"{type(exc).__name__}: {exc}"
+    if isinstance(exc, UserError):
+        return text
+    return f"{text}\n{traceback.format_exc(limit=3)}"
+
+
+def _outcome_record(task: Task, puzzle: Grid, outcome: Outcome, seconds: float) -> RouteResult:
+    """The record of a route's answer, its grids verified here again (the record must not
+    depend on the route's own checking)."""
+    result = task.record(RecordStatus(outcome.status), seconds, unique=outcome.unique)
     for key in SIZE_KEYS:
         if isinstance(outcome.stats.get(key), int):
             result.size, result.size_kind = outcome.stats[key], key
             break
     if outcome.grid is not None:
-        # verify here too: the record must not depend on the route's own checking
         result.solution = format_grid(outcome.grid, "auto")
         problems = solution_problems(puzzle, outcome.grid)
         result.verified = not problems
@@ -119,114 +183,329 @@ def run_route(route: str, puzzle_id: str, puzzle_text: str, shape: Shape | None,
     return result
 
 
-def _run_task(task: tuple) -> RouteResult:
-    return run_route(*task)
+# ----------------------------------------------------------------------------- results file
+
+def read_results(path: Path) -> list[RouteResult]:
+    """The complete records of a JSON-lines results file (a torn last line is left out; a
+    corrupt line before the last is a :class:`CrosscheckError` naming the file and line)."""
+    return [record for _, record in _complete_records(path)[0]]
+
+
+def _complete_records(path: Path) -> tuple[list[tuple[int, RouteResult]], int]:
+    """(line number, record) for every complete record of ``path``, and the byte length of
+    the file up to the end of the last one.
+
+    A record is complete when its line parses and ends with a newline. A last line that is
+    not complete is a write cut off by an interruption; an incomplete line followed by
+    other records is corruption, which is refused rather than guessed around.
+    """
+    with reading(path, CrosscheckError):
+        data = path.read_bytes()
+    lines = data.splitlines(keepends=True)
+    last = max((i for i, line in enumerate(lines) if line.strip()), default=-1)
+    records: list[tuple[int, RouteResult]] = []
+    end = offset = 0
+    for index, line in enumerate(lines):
+        offset += len(line)
+        if not line.strip():
+            continue
+        try:
+            if not line.endswith(b"\n"):
+                raise ValueError("the line is cut off")
+            records.append((index + 1, RouteResult.from_json(line)))
+        except (ValueError, TypeError) as exc:     # JSONDecodeError, UnicodeDecodeError too
+            if index == last:
+                break                  # the run was cut off while writing this line
+            raise CrosscheckError(f"{path} line {index + 1}: not a cross-check record "
+                                  f"({_first_line(exc)}); fix or remove the line, or run "
+                                  f"again without --resume") from None
+        end = offset
+    return records, end
+
+
+def _resumed_records(path: Path, puzzles: list[tuple[str, str]],
+                     routes: list[str]) -> list[RouteResult]:
+    """The records of an interrupted run that this run can keep, after truncating the file
+    to its last complete record (so that new records do not follow a torn line).
+
+    Records of other puzzles or routes are left out (the final file holds this run's pairs),
+    and so are 'not available' ones (the program may have been installed since). A record
+    whose puzzle id names a different puzzle now is an error: the file is from another run.
+    """
+    if not path.exists():
+        return []
+    numbered, end = _complete_records(path)
+    if end < path.stat().st_size:
+        os.truncate(path, end)
+    texts = dict(puzzles)
+    kept: dict[tuple[str, str], RouteResult] = {}
+    for number, record in numbered:
+        if record.puzzle_id in texts and record.puzzle != texts[record.puzzle_id]:
+            raise CrosscheckError(f"{path} line {number}: the record of {record.puzzle_id} is "
+                                  f"for another puzzle than the one given now; resume with "
+                                  f"the same puzzles, or run again without --resume")
+        if (record.puzzle_id in texts and record.route in routes
+                and record.status != RecordStatus.NOT_AVAILABLE):
+            kept[record.puzzle_id, record.route] = record
+    return list(kept.values())
+
+
+def _start_results(path: Path | None, *, resume: bool, puzzles: list[tuple[str, str]],
+                   routes: list[str]) -> list[RouteResult]:
+    """The records a run starts from: those of an interrupted run with ``resume`` (see
+    :func:`_resumed_records`), else none, and the file removed."""
+    if path is None:
+        return []
+    if resume:
+        return _resumed_records(path, puzzles, routes)
+    try:
+        path.unlink(missing_ok=True)
+    except OSError as exc:
+        raise CrosscheckError(f"{path}: cannot write ({exc.strerror})") from None
+    return []
+
+
+@contextlib.contextmanager
+def _record_writer(path: Path | None) -> Iterator[Callable[[RouteResult], None]]:
+    """A function that appends one record to ``path`` (nothing when None), each record in
+    one unbuffered write, so that an interruption leaves at most the last line torn."""
+    if path is None:
+        yield lambda record: None
+        return
+    try:
+        sink = open(path, "ab", buffering=0)
+    except OSError as exc:
+        raise CrosscheckError(f"{path}: cannot write ({exc.strerror})") from None
+
+    def write(record: RouteResult) -> None:
+        try:
+            sink.write(record.json_line())
+        except OSError as exc:             # e.g. a full disk
+            raise CrosscheckError(f"{path}: cannot write ({exc.strerror})") from None
+
+    with sink:
+        yield write
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc)
+    return text.splitlines()[0] if text else type(exc).__name__
 
 
 # ----------------------------------------------------------------------------- running
 
-def read_results(path: Path) -> list[RouteResult]:
-    """Records of a JSON-lines results file; a torn last line (interrupted write) is dropped."""
-    if not path.exists():
-        return []
-    records = []
-    lines = path.read_text(encoding="utf-8").splitlines()
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            records.append(RouteResult.from_json(line))
-        except (json.JSONDecodeError, TypeError) as exc:
-            if number == len(lines):
-                break                         # the run was cut off while writing this line
-            raise CrosscheckError(f"{path} line {number}: not a cross-check record "
-                                  f"({exc})") from None
-    return records
-
-
 def run_crosscheck(puzzles: list[tuple[str, str]], routes: list[str], *,
-                   shape: Shape | None = None, unique: bool = False, time_limit: float | None = None, jobs: int = 1,
+                   shape: Shape | None = None, unique: bool = False,
+                   time_limit: float | None = None, jobs: int = 1,
                    results_path: Path | None = None, resume: bool = False,
                    scheduler: str | None = None,
                    on_result: Callable[[RouteResult], None] | None = None,
-                   scheduler_timeout: float = 10.0) -> list[RouteResult]:
+                   scheduler_timeout: float = 10.0,
+                   worker_timeout: float = 60.0) -> list[RouteResult]:
     """Run every (puzzle, route) pair; returns all records (resumed ones included).
 
     ``puzzles`` are (id, text) pairs. With ``results_path``, each record is appended to the
     JSON-lines file as it arrives; with ``resume``, pairs already in the file are skipped
     (without it, the file is started afresh). When the run completes, the file is rewritten
     in puzzle and route order, so a resumed run ends with the same file as an uninterrupted
-    one (up to the measured times).
+    one (up to the measured times). An interrupted or failed run leaves the records written
+    so far, complete, for ``resume``.
+
+    ``jobs`` > 1 runs on a local process pool, ``scheduler`` (an address) on a Dask cluster,
+    which fails after ``worker_timeout`` seconds without any worker. A route that cannot
+    run here gives 'not available' records; an unknown route name is a
+    :class:`CrosscheckError`.
     """
-    for route in routes:
-        if route not in ROUTES:
-            raise CrosscheckError(f"unknown route {route!r}; routes: {', '.join(ROUTES)}")
-        reason = ROUTES[route].unavailable()
-        if reason:
-            raise CrosscheckError(reason)
-    done: list[RouteResult] = []
-    if results_path is not None and resume:
-        done = [r for r in read_results(results_path) if r.route in routes]
-    elif results_path is not None and results_path.exists():
-        results_path.unlink()
+    if results_path is not None:
+        check_output_target(results_path)       # never a device, a directory, /proc...
+    unknown = [route for route in routes if route not in ROUTES]
+    if unknown:
+        raise CrosscheckError(f"unknown route {unknown[0]!r}; routes: {', '.join(ROUTES)}")
+    done = _start_results(results_path, resume=resume, puzzles=puzzles, routes=routes)
     finished = {(r.puzzle_id, r.route) for r in done}
-    tasks = [(route, pid, text, shape, unique, time_limit) for pid, text in puzzles
-             for route in routes if (pid, route) not in finished]
+    tasks = [Task(route=route, puzzle_id=pid, puzzle=text, shape=shape, unique=unique,
+                  time_limit=time_limit)
+             for pid, text in puzzles for route in routes if (pid, route) not in finished]
     results = list(done)
-    sink = open(results_path, "a", encoding="utf-8") if results_path is not None else None
-    try:
-        for result in _execute(tasks, jobs, scheduler, scheduler_timeout):
-            results.append(result)
-            if sink is not None:
-                sink.write(json.dumps(asdict(result)) + "\n")
-                sink.flush()
-            if on_result is not None:
-                on_result(result)
-    finally:
-        if sink is not None:
-            sink.close()
+    stream = _execute(tasks, jobs=jobs, scheduler=scheduler,
+                      scheduler_timeout=scheduler_timeout, worker_timeout=worker_timeout)
+    with _record_writer(results_path) as write, contextlib.closing(stream):
+        try:
+            for result in stream:
+                write(result)
+                results.append(result)
+                if on_result is not None:
+                    on_result(result)
+        except CrosscheckError as exc:
+            if results_path is None:
+                raise
+            raise CrosscheckError(f"{exc}; the {len(results)} record(s) so far are in "
+                                  f"{results_path} (--resume goes on from there)") from None
     order = {pid: i for i, (pid, _) in enumerate(puzzles)}
     route_order = {r: i for i, r in enumerate(routes)}
-    results.sort(key=lambda r: (order.get(r.puzzle_id, len(order)), route_order.get(r.route, 0)))
+    results.sort(key=lambda r: (order[r.puzzle_id], route_order[r.route]))
     if results_path is not None:
-        with atomic_write(results_path) as out:
+        with atomic_write(results_path, "wb") as out:
             for result in results:
-                out.write(json.dumps(asdict(result)) + "\n")
+                out.write(result.json_line())
     return results
 
 
-def _execute(tasks: list[tuple], jobs: int, scheduler: str | None,
-             scheduler_timeout: float) -> Iterator[RouteResult]:
+def _execute(tasks: list[Task], *, jobs: int, scheduler: str | None,
+             scheduler_timeout: float, worker_timeout: float) -> Iterator[RouteResult]:
+    """The records of ``tasks`` as they finish: here, on a process pool, or on Dask."""
+    if not tasks:
+        return
     if scheduler:
-        yield from _execute_dask(tasks, scheduler, scheduler_timeout)
+        yield from _execute_dask(tasks, scheduler=scheduler, connect_timeout=scheduler_timeout,
+                                 worker_timeout=worker_timeout)
     elif jobs <= 1:
         for task in tasks:
-            yield _run_task(task)
+            yield run_route(task)
     else:
-        import multiprocessing
-        ctx = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-        with ProcessPoolExecutor(jobs, mp_context=ctx) as pool:
-            futures = [pool.submit(_run_task, task) for task in tasks]
-            for future in as_completed(futures):
-                yield future.result()
+        yield from _execute_pool(tasks, jobs=min(jobs, len(tasks)))
 
 
-def _execute_dask(tasks: list[tuple], scheduler: str, timeout: float) -> Iterator[RouteResult]:
+# ----------------------------------------------------------------------------- process pool
+
+_PR_SET_PDEATHSIG = 1          # from <linux/prctl.h>
+
+
+def _die_with_parent(parent: int) -> None:
+    """Ask Linux to SIGKILL this process when its parent dies, even by SIGKILL (which
+    leaves the parent no chance to stop it); exit now if the parent ``parent`` is already
+    gone. Elsewhere than Linux, nothing is done."""
+    if not sys.platform.startswith("linux"):
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+        error = ctypes.get_errno()
+        raise OSError(error, f"prctl(PR_SET_PDEATHSIG): {os.strerror(error)}")
+    if os.getppid() != parent:      # it died before the prctl: no signal will come
+        os._exit(1)
+
+
+def _init_pool_worker(parent: int) -> None:
+    """Pool worker set-up: die with the parent; leave Ctrl-C to the parent (a terminal's
+    Ctrl-C reaches the whole process group, and the parent stops the workers); let SIGTERM
+    kill (the parent's handler, inherited through fork, would raise inside a task)."""
+    _die_with_parent(parent)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _execute_pool(tasks: list[Task], *, jobs: int) -> Iterator[RouteResult]:
+    """The records of ``tasks`` from ``jobs`` worker processes. However this ends (done,
+    Ctrl-C, SIGTERM, an error, the consumer stopping), the workers are gone after it."""
+    context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
+    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_pool_worker,
+                               initargs=(os.getpid(),))
     try:
-        from distributed import Client, as_completed as dask_completed
+        futures = [pool.submit(run_route, task) for task in tasks]
+        for future in as_completed(futures):
+            yield future.result()
+    except BrokenProcessPool:
+        raise CrosscheckError("a worker process died (killed from outside, or out of "
+                              "memory)") from None
+    finally:
+        _stop_pool(pool)
+
+
+def _stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Kill the pool's workers and wait for them: every record wanted has arrived, or the
+    run is being abandoned — either way nothing they do any more is wanted, and a graceful
+    shutdown would first run every queued task."""
+    # The executor has no public way to reach its processes; _processes (pid -> Process)
+    # is what its own shutdown uses.
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        worker.kill()
+    for worker in workers:
+        worker.join()
+
+
+# ----------------------------------------------------------------------------- Dask
+
+def _execute_dask(tasks: list[Task], *, scheduler: str, connect_timeout: float,
+                  worker_timeout: float) -> Iterator[RouteResult]:
+    """The records of ``tasks`` from a Dask cluster. No worker at all for
+    ``worker_timeout`` seconds (none joined, or all left) is a :class:`CrosscheckError`:
+    without one the tasks would wait forever. However this ends, the tasks still pending
+    are cancelled on the cluster."""
+    try:
+        from distributed import Client
     except ImportError:
         raise CrosscheckError("--scheduler needs the 'distributed' package: "
                               "pip install 'sudoku-bridge[distributed]'") from None
     try:
-        client = Client(scheduler, timeout=timeout)
+        client = Client(scheduler, timeout=connect_timeout)
     except (OSError, TimeoutError) as exc:
         raise CrosscheckError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+    pending: set = set()
+    poll = min(max(worker_timeout / 4, 0.05), 1.0)
     try:
-        futures = client.map(_run_task, tasks, pure=False)
-        for future in dask_completed(futures):
-            yield future.result()
+        pending = set(client.map(run_route, tasks, pure=False))
+        no_worker_since = None
+        while pending:
+            done, pending = _wait_some(client, pending, poll)
+            for future in done:
+                yield _dask_result(client, future)
+            if _has_worker(client):
+                no_worker_since = None
+            elif no_worker_since is None:
+                no_worker_since = time.monotonic()
+            elif time.monotonic() - no_worker_since >= worker_timeout:
+                raise CrosscheckError(f"no Dask worker reachable through the scheduler "
+                                      f"{scheduler} for {worker_timeout:g} s, "
+                                      f"{len(pending)} task(s) left")
     finally:
+        with contextlib.suppress(Exception):
+            if pending:
+                client.cancel(list(pending))
         client.close()
+
+
+def _has_worker(client) -> bool:
+    """Does the cluster have a worker now? Not when the scheduler is unreachable (the
+    client is then reconnecting, or gave up)."""
+    if client.status != "running":
+        return False
+    try:
+        return bool(client.nthreads())
+    except (OSError, TimeoutError):
+        return False
+
+
+def _wait_some(client, pending: set, timeout: float) -> tuple[set, set]:
+    """(done, still pending) after waiting up to ``timeout`` seconds for one to finish."""
+    from distributed import wait
+    try:
+        return wait(pending, timeout=timeout, return_when="FIRST_COMPLETED")
+    except TimeoutError:
+        return set(), pending
+    except Exception as exc:  # noqa: BLE001 - whatever the cluster raises, one line
+        raise _cluster_error(client, exc) from None
+
+
+def _dask_result(client, future) -> RouteResult:
+    """A finished Dask task's record. :func:`run_route` does not raise, so a failure here is
+    the cluster's: the worker died running it (KilledWorker), the scheduler lost it, or the
+    workers cannot import this project."""
+    try:
+        return future.result()
+    except Exception as exc:  # noqa: BLE001 - whatever the cluster raises, one line
+        raise _cluster_error(client, exc) from None
+    finally:
+        future.release()            # the cluster may forget it (and not recompute it)
+
+
+def _cluster_error(client, exc: Exception) -> CrosscheckError:
+    if client.status != "running":
+        return CrosscheckError(f"lost the connection to the Dask scheduler "
+                               f"{client.scheduler.address}")
+    return CrosscheckError(f"a Dask task failed on the cluster: {type(exc).__name__}: "
+                           f"{_first_line(exc)}")
 
 
 # ----------------------------------------------------------------------------- analysis
@@ -251,10 +530,10 @@ def find_mismatches(results: Iterable[RouteResult], unique: bool) -> list[Mismat
             mismatches.append(Mismatch(pid, rows[0].puzzle, reason, answers))
 
         for r in rows:
-            if r.status == Status.SOLVED and r.verified is False:
+            if r.status == RecordStatus.SOLVED and r.verified is False:
                 add(f"{r.route} returned an invalid grid: {r.error}")
-        solved = [r for r in rows if r.status == Status.SOLVED and r.verified]
-        refuted = [r for r in rows if r.status == Status.NO_SOLUTION]
+        solved = [r for r in rows if r.status == RecordStatus.SOLVED and r.verified]
+        refuted = [r for r in rows if r.status == RecordStatus.NO_SOLUTION]
         if solved and refuted:
             add(f"{', '.join(r.route for r in refuted)} said no solution, but "
                 f"{solved[0].route} found a valid one")
@@ -270,41 +549,46 @@ def find_mismatches(results: Iterable[RouteResult], unique: bool) -> list[Mismat
 
 
 def _answer_text(r: RouteResult) -> str:
-    if r.status == Status.SOLVED:
+    if r.status == RecordStatus.SOLVED:
         text = f"solved {r.solution}" + ("" if r.verified else " (INVALID)")
         if r.unique is not None:
             text += f", unique={r.unique}"
         return text
-    if r.status == ERROR:
+    if r.status == RecordStatus.ERROR:
         return f"error: {(r.error or '').splitlines()[0] if r.error else ''}"
     return r.status
 
 
+SUMMARY_COLUMNS = ["route", "solved", "no solution", "unknown", "invalid", "error",
+                   "not applicable", "not available", "median s", "max s", "median size"]
+
+
 def summary_rows(results: list[RouteResult], routes: list[str]) -> list[dict]:
+    """Per route: the count of each status ('solved' only verified grids, unverified ones
+    'invalid'), median and maximum route time, median instance size."""
     rows = []
     for route in routes:
         mine = [r for r in results if r.route == route]
         times = [r.seconds for r in mine if r.status in TIMED]
         sizes = [r.size for r in mine if r.size is not None]
-        rows.append({
-            "route": route,
-            "solved": sum(r.status == Status.SOLVED and r.verified is True for r in mine),
-            "no solution": sum(r.status == Status.NO_SOLUTION for r in mine),
-            "unknown": sum(r.status == Status.UNKNOWN for r in mine),
-            "invalid": sum(r.status == Status.SOLVED and r.verified is False for r in mine),
-            "error": sum(r.status == ERROR for r in mine),
-            "n/a": sum(r.status == NOT_APPLICABLE for r in mine),
+        row: dict = {"route": route}
+        for status in RecordStatus:
+            row[status.value] = sum(r.status == status for r in mine)
+        row["solved"] = sum(r.status == RecordStatus.SOLVED and r.verified is True for r in mine)
+        row["invalid"] = sum(r.status == RecordStatus.SOLVED and r.verified is False
+                             for r in mine)
+        row.update({
             "median s": statistics.median(times) if times else None,
             "max s": max(times) if times else None,
             "median size": statistics.median(sizes) if sizes else None,
             "size kind": next((r.size_kind for r in mine if r.size_kind), None),
         })
+        rows.append(row)
     return rows
 
 
 def format_summary(rows: list[dict]) -> str:
-    head = ["route", "solved", "no solution", "unknown", "invalid", "error", "n/a", "median s",
-            "max s", "median size"]
+    head = SUMMARY_COLUMNS
     table = [head]
     for row in rows:
         cells = []
@@ -318,9 +602,14 @@ def format_summary(rows: list[dict]) -> str:
                 cells.append("-" if value is None else str(value))
         table.append(cells)
     widths = [max(len(r[i]) for r in table) for i in range(len(head))]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)) for r in table]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in table]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)
+
+
+def unavailable_routes(results: Iterable[RouteResult]) -> dict[str, str]:
+    """Route -> why it could not run, for the routes with 'not available' records."""
+    return {r.route: r.error or "" for r in results if r.status == RecordStatus.NOT_AVAILABLE}
 
 
 def plot_results(results: list[RouteResult], routes: list[str], path: Path) -> None:

@@ -47,7 +47,7 @@ from reductions.ilp import (CLUE_MODES, IlpError, SudokuIlp, parse_variable_name
 
 from .budget import Deadline
 from .external import ExternalSolverError, find_program, run_program
-from .formats.atomic import atomic_write
+from .formats.atomic import atomic_write, scratch_path
 from .formats.dlx import metadata_from_comments, puzzle_comment_lines, puzzle_from_metadata
 from .outcome import Outcome, SolverUnavailable, Status, verified
 
@@ -258,8 +258,9 @@ def write_model(path: str | Path, model: SudokuIlp) -> str:
     format."""
     fmt = model_format(path)
     prefix = COMMENT_PREFIX[fmt]
-    with tempfile.TemporaryDirectory(prefix="sudoku-bridge-") as tmp:
-        raw = Path(tmp) / f"model.{fmt}"
+    # PuLP writes only to a file name: a scratch file beside the target (named so that a
+    # killed writer's is removed by the next write).
+    with scratch_path(path) as raw:
         if fmt == "lp":
             model.problem.writeLP(str(raw))
         else:

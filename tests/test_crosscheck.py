@@ -234,16 +234,16 @@ def test_routes_that_need_square_blocks_are_not_applicable(tmp_path, capsys):
     six = [(f"six{i}", format_grid(p)) for i, p in enumerate(instance_puzzles("6x6-2x3.txt"))]
     results = run_crosscheck(six, ["exact-cover", "hcp-directed"])
     hcp = [r for r in results if r.route == "hcp-directed"]
-    assert all(r.status == crosscheck.NOT_APPLICABLE and "square" in r.error for r in hcp)
+    assert all(r.status == crosscheck.RecordStatus.NOT_APPLICABLE and "square" in r.error for r in hcp)
     assert all(r.verified for r in results if r.route == "exact-cover")
     assert find_mismatches(results, unique=False) == []
     rows = {row["route"]: row for row in summary_rows(results, ["exact-cover", "hcp-directed"])}
-    assert rows["hcp-directed"]["n/a"] == len(six) and rows["hcp-directed"]["error"] == 0
+    assert rows["hcp-directed"]["not applicable"] == len(six) and rows["hcp-directed"]["error"] == 0
     # a mixed file: the 6x6 puzzles are n/a for the HCP route, not errors, and exit code 0
     path = tmp_path / "mixed.txt"
     path.write_text(six[0][1] + "\n")
     assert main(["crosscheck", str(path), "--routes", "sat,hcp-directed", "--jobs", "1"]) == ExitCode.OK
-    assert "n/a" in capsys.readouterr().out
+    assert "not applicable" in capsys.readouterr().out
 
 
 def test_unavailable_route_names_its_requirement(monkeypatch):

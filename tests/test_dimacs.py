@@ -93,7 +93,7 @@ def test_minisat_result_file():
 @pytest.mark.parametrize("text, message", [
     ("", "empty solver output"),
     ("s SATISFIABLE\n", "no 'v' model lines"),
-    ("s SATISFIABLE\nv 1 two 0\n", "line 2: 'two' is not a literal"),
+    ("s SATISFIABLE\nv 1 two 0\n", "line 2: literal 'two' is not an integer"),
     ("s MAYBE\n", "unknown status"),
     ("Segmentation fault\n", "expected 's SATISFIABLE'-style"),
 ])

@@ -14,6 +14,7 @@ from typing import Any
 from reductions.errors import UserError
 from reductions.grid import Grid, Shape, format_grid, load_puzzles, solution_problems
 
+from ..formats.atomic import STDOUT
 from ..outcome import Outcome, Status
 
 
@@ -91,12 +92,38 @@ def _shape_arg(text: str) -> Shape:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def seconds_arg(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 <= value < 10**9:        # also refuses nan and inf
+        raise argparse.ArgumentTypeError(f"{text!r}: give 0 or more seconds (below 10^9)")
+    return value
+
+
+def positive_int_arg(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= value <= 4096:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a number from 1 to 4096")
+    return value
+
+
 def read_puzzle_arg(args: argparse.Namespace, single: bool = False) -> list[tuple[str, Grid]]:
     """The puzzles named by ``args.puzzle`` (literal text or a file)."""
     puzzles = load_puzzles(args.puzzle, getattr(args, "box", None))
     if single and len(puzzles) != 1:
         raise UserError(f"{args.puzzle}: holds {len(puzzles)} puzzles; this command takes one")
     return puzzles
+
+
+def report_stream(output: str):
+    """Where a command that writes ``output`` reports what it wrote: stdout, unless the
+    output itself goes there (``-o -``), then stderr."""
+    return sys.stderr if output == STDOUT else sys.stdout
 
 
 def print_grid(grid: Grid, out=None) -> None:

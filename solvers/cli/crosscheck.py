@@ -11,13 +11,15 @@ from reductions.grid import puzzle_texts
 
 from . import common
 from .common import ExitCode
+from ..formats.atomic import check_outputs
 from ..routes import ROUTES, available_routes
-from ..crosscheck import (DEFAULT_ROUTES, ERROR, CrosscheckError,
-                         find_mismatches, format_summary, plot_results, run_crosscheck,
-                         summary_rows)
+from ..crosscheck import (DEFAULT_ROUTES, CrosscheckError, RecordStatus, find_mismatches,
+                          format_summary, plot_results, run_crosscheck, summary_rows,
+                          unavailable_routes)
 
 
 def run_crosscheck_command(args: argparse.Namespace) -> int:
+    check_outputs({"--json": args.json, "--plot": args.plot})
     if args.resume and not args.json:
         raise CrosscheckError("--resume needs --json OUT.jsonl (the file to resume from)")
     routes = [r.strip() for r in args.routes.split(",") if r.strip()] if args.routes \
@@ -28,16 +30,22 @@ def run_crosscheck_command(args: argparse.Namespace) -> int:
                               f"(available here: {', '.join(available_routes())})")
     texts = puzzle_texts(args.puzzles, args.box)
     progress = common.Progress(len(texts) * len(routes), "crosscheck")
-    results = run_crosscheck(texts, routes, shape=args.box, unique=args.unique,
-                             time_limit=args.time_limit, jobs=args.jobs,
-                             results_path=Path(args.json) if args.json else None,
-                             resume=args.resume, scheduler=args.scheduler,
-                             on_result=lambda _: progress.step())
-    progress.close()
+    try:
+        results = run_crosscheck(texts, routes, shape=args.box, unique=args.unique,
+                                 time_limit=args.time_limit, jobs=args.jobs,
+                                 results_path=Path(args.json) if args.json else None,
+                                 resume=args.resume, scheduler=args.scheduler,
+                                 worker_timeout=args.worker_timeout,
+                                 on_result=lambda _: progress.step())
+    finally:
+        progress.close()
     print(f"{len(texts)} puzzle(s) x {len(routes)} route(s)"
           + (", uniqueness checked" if args.unique else ""))
     print(format_summary(summary_rows(results, routes)))
-    errors = [r for r in results if r.status == ERROR]
+    missing = unavailable_routes(results)
+    for route, reason in missing.items():
+        print(f"\nnot available here: {route} ({reason})")
+    errors = [r for r in results if r.status == RecordStatus.ERROR]
     for r in errors:
         first = (r.error or "").splitlines()[0] if r.error else ""
         print(f"\nERROR {r.route} on {r.puzzle_id}: {first}")
@@ -52,7 +60,8 @@ def run_crosscheck_command(args: argparse.Namespace) -> int:
     if mismatches or errors:
         print(f"\n{len(mismatches)} mismatch(es), {len(errors)} error(s)", file=sys.stderr)
         return ExitCode.MISMATCH
-    print("\nno mismatches: every answer verified, all routes agree")
+    ran = "the routes that ran" if missing else "all routes"
+    print(f"\nno mismatches: every answer verified, {ran} agree")
     return ExitCode.OK
 
 
@@ -62,16 +71,19 @@ def register(commands: common.Commands) -> None:
         description="Run every puzzle through every route, verify each answer, and list "
                     "mismatches: an invalid grid, 'no solution' where another route solved "
                     "it, or (with --unique) disagreement about uniqueness. Exit code 4 when "
-                    "any mismatch or route error is found.")
+                    "any mismatch or route error is found. A route that cannot run here (its "
+                    "program or package is missing) is listed as 'not available', not as an "
+                    "error. With --json, records are written as they arrive: after an "
+                    "interruption (Ctrl-C, kill), --resume runs only the missing pairs.")
     parser.add_argument("puzzles", help="a puzzle, or a file with one puzzle per line")
     parser.add_argument("--routes", help=f"comma-separated routes (default: "
                                          f"{','.join(DEFAULT_ROUTES)}); known: "
                                          f"{', '.join(ROUTES)}")
     parser.add_argument("--unique", action="store_true",
                         help="every route also checks uniqueness; disagreement is a mismatch")
-    parser.add_argument("--time-limit", type=float, metavar="S",
+    parser.add_argument("--time-limit", type=common.seconds_arg, metavar="S",
                         help="seconds per puzzle and route ('unknown' past it)")
-    parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
+    parser.add_argument("--jobs", type=common.positive_int_arg, default=min(2, os.cpu_count() or 1),
                         help="local worker processes (default: 2)")
     parser.add_argument("--json", metavar="OUT.jsonl",
                         help="stream one JSON record per puzzle and route to this file")
@@ -82,5 +94,8 @@ def register(commands: common.Commands) -> None:
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="run on a Dask distributed cluster (e.g. tcp://host:8786; "
                              "needs the 'distributed' extra)")
+    parser.add_argument("--worker-timeout", type=common.seconds_arg, default=60.0, metavar="S",
+                        help="with --scheduler: give up (exit 2, records kept for --resume) "
+                             "after this many seconds without any Dask worker (default: 60)")
     common.add_shape_option(parser)
     parser.set_defaults(run=run_crosscheck_command)

@@ -5,7 +5,7 @@
   command's ``--unique``, ``--time-limit`` and ``--json``; both routes eliminate the clues
   before solving (the smallest instance).
 * ``emit exact-cover PUZZLE -o FILE [--clues keep|eliminate]`` — Knuth's dlx format, runs
-  unchanged in ``dlx1`` (``dlx1 m1 < FILE``).
+  unchanged in ``dlx1`` (``dlx1 m1 < FILE``; ``-o -``: to stdout, the summary to stderr).
 * ``emit ilp PUZZLE -o FILE.lp|FILE.mps [--clues equalities|eliminate]`` — loads unchanged in
   the ``cbc`` command line (``cbc FILE solve solu OUT``).
 * ``decode exact-cover MATRIX ANSWER`` and ``decode ilp MODEL SOLUTION`` — decode answers
@@ -28,6 +28,7 @@ from . import common
 from .common import ExitCode
 from .. import exact_cover as cover_solver
 from .. import ilp as ilp_solver
+from ..formats.atomic import check_outputs
 from ..formats.dlx import cover_from_dlx, dlx1_limit_notes, read_answer, write_dlx
 from ..outcome import Status
 
@@ -35,6 +36,7 @@ from ..outcome import Status
 # ----------------------------------------------------------------------------- exact cover
 
 def run_emit_exact_cover(args: argparse.Namespace) -> int:
+    check_outputs({"-o": args.output}, stdout_ok=True)
     puzzle = common.read_puzzle_arg(args, single=True)[0][1]
     cover = sudoku_exact_cover(puzzle, args.clues)
     write_dlx(args.output, cover)
@@ -44,14 +46,16 @@ def run_emit_exact_cover(args: argparse.Namespace) -> int:
         n = puzzle.size
         note = (f" (= N³ − (N−1)·k = {n}³ − {n - 1}·{puzzle.clue_count()}; "
                 f"items 4N², nonzeros 4 per option)")
+    report = common.report_stream(args.output)
     print(f"wrote {args.output}: {cover.num_options:,} options, {cover.num_items:,} items, "
-          f"{cover.num_nonzeros:,} nonzeros, clues {args.clues}{note}")
+          f"{cover.num_nonzeros:,} nonzeros, clues {args.clues}{note}", file=report)
     for line in dlx1_limit_notes(cover):
-        print(f"note: {line}")
+        print(f"note: {line}", file=report)
     empty = cover.uncoverable_items()
     if empty.size:
         names = cover.item_names()
-        print(f"note: item {names[int(empty[0])]} has no option: the puzzle has no solution")
+        print(f"note: item {names[int(empty[0])]} has no option: the puzzle has no solution",
+              file=report)
     return ExitCode.OK
 
 
@@ -71,6 +75,7 @@ def run_decode_exact_cover(args: argparse.Namespace) -> int:
 # ----------------------------------------------------------------------------- ILP
 
 def run_emit_ilp(args: argparse.Namespace) -> int:
+    check_outputs({"-o": args.output})
     puzzle = common.read_puzzle_arg(args, single=True)[0][1]
     ilp_solver.model_format(args.output)          # refuse an unknown suffix before building
     model = sudoku_ilp(puzzle, args.clues)
@@ -112,7 +117,9 @@ def register(commands: common.Commands) -> None:
         description="Write the puzzle's exact-cover matrix in Knuth's text format (runs in "
                     "dlx1: 'dlx1 m1 < FILE'), with comments from which answers are decoded.")
     emit.add_argument("puzzle", help="the puzzle (text or a file holding one)")
-    emit.add_argument("-o", "--output", required=True, help="output file (e.g. puzzle.dlx)")
+    emit.add_argument("-o", "--output", required=True,
+                      help="output file, e.g. puzzle.dlx ('-': stdout; the summary then goes "
+                           "to stderr)")
     common.add_shape_option(emit)
     emit.add_argument("--clues", choices=COVER_CLUE_MODES, default="keep",
                       help="keep: a clue's cell keeps only the clue's option (N³ − (N−1)k "

@@ -27,7 +27,8 @@ from . import common
 from .common import ExitCode
 from reductions.hcp_pipeline import HcpOptions, HcpPipeline, build_hcp_pipeline
 
-from ..formats.sidecar import load_hcp_export, write_sidecar
+from ..formats.atomic import OutputGroup, check_outputs
+from ..formats.sidecar import load_hcp_export, sidecar_path, write_sidecar
 from ..formats.tsplib import read_tour, write_arc_list, write_hcp
 
 
@@ -59,6 +60,7 @@ def print_stats(pipeline: HcpPipeline, out=None) -> None:
 
 
 def run_emit_hcp(args: argparse.Namespace) -> int:
+    check_outputs({"-o": args.output, "sidecar": sidecar_path(args.output)})
     puzzle = common.read_puzzle_arg(args, single=True)[0][1]
     check_square(puzzle.shape)
     options = HcpOptions(directed=args.directed, triple=args.triple, prune=args.prune,
@@ -71,15 +73,19 @@ def run_emit_hcp(args: argparse.Namespace) -> int:
               f"solution; nothing written")
         return ExitCode.NO_SOLUTION
     comment = graph_comment(pipeline)
-    if options.directed:
-        write_arc_list(args.output, pipeline.num_vertices, pipeline.edges, [comment])
-        graph_format = "arc-list"
-    else:
-        write_hcp(args.output, pipeline.num_vertices, pipeline.edges,
-                  name=f"haythorpe-{puzzle.size}x{puzzle.size}-{options.prune}",
-                  comment=comment)
-        graph_format = "tsplib-hcp"
-    side = write_sidecar(args.output, pipeline, graph_format)
+    # The graph and its sidecar appear together or not at all: a new graph beside an old
+    # sidecar would not decode.
+    with OutputGroup() as outputs:
+        if options.directed:
+            write_arc_list(args.output, pipeline.num_vertices, pipeline.edges, [comment],
+                           group=outputs)
+            graph_format = "arc-list"
+        else:
+            write_hcp(args.output, pipeline.num_vertices, pipeline.edges,
+                      name=f"haythorpe-{puzzle.size}x{puzzle.size}-{options.prune}",
+                      comment=comment, group=outputs)
+            graph_format = "tsplib-hcp"
+        side = write_sidecar(args.output, pipeline, graph_format, group=outputs)
     kind = "arcs (arc list)" if options.directed else "edges (TSPLIB HCP)"
     print(f"wrote {args.output}: {pipeline.num_vertices:,} vertices, {len(pipeline.edges):,} "
           f"{kind}; sidecar {side}")

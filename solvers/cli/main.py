@@ -205,11 +205,11 @@ def build_parser() -> argparse.ArgumentParser:
                        help=f"route: {', '.join(ROUTES)} (default: sat)")
     solve.add_argument("--unique", action="store_true",
                        help="also look for a second solution")
-    solve.add_argument("--time-limit", type=_seconds, metavar="S",
+    solve.add_argument("--time-limit", type=common.seconds_arg, metavar="S",
                        help="seconds per puzzle; past it the answer is 'unknown'")
     solve.add_argument("--json", action="store_true",
                        help="print one JSON record per puzzle (JSON lines)")
-    solve.add_argument("--jobs", type=_positive_int, default=min(2, os.cpu_count() or 1),
+    solve.add_argument("--jobs", type=common.positive_int_arg, default=min(2, os.cpu_count() or 1),
                        help="processes for a file of many puzzles (default: 2)")
     solve.set_defaults(run=run_solve)
 
@@ -236,41 +236,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0 <= value < 10**9:        # also refuses nan and inf
-        raise argparse.ArgumentTypeError(f"{text!r}: give 0 or more seconds (below 10^9)")
-    return value
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 1 <= value <= 4096:
-        raise argparse.ArgumentTypeError(f"{text!r}: give a number from 1 to 4096")
-    return value
-
-
 # ----------------------------------------------------------------------------- main
 
 @contextlib.contextmanager
-def _sigterm_as_exception() -> Iterator[None]:
+def _signals_as_exceptions() -> Iterator[None]:
+    """SIGTERM raises :class:`Terminated`; SIGXFSZ (a file-size limit) is ignored, so that
+    the write fails with an error we report in one line instead of killing us with temporary
+    files left behind (children get the default back: ``subprocess`` restores it)."""
     def handler(signum, frame):
         raise Terminated()
     try:
-        previous = signal.signal(signal.SIGTERM, handler)
+        previous = {signal.SIGTERM: signal.signal(signal.SIGTERM, handler),
+                    signal.SIGXFSZ: signal.signal(signal.SIGXFSZ, signal.SIG_IGN)}
     except ValueError:              # not the main thread: leave signals alone
         yield
         return
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for signum, old in previous.items():
+            signal.signal(signum, old)
 
 
 def _signals_stay_with_python() -> None:
@@ -299,7 +284,7 @@ def main(argv: list[str] | None = None) -> int:
     debug = getattr(args, "debug", False) or bool(os.environ.get("SUDOKU_BRIDGE_DEBUG"))
     _signals_stay_with_python()
     try:
-        with _sigterm_as_exception():
+        with _signals_as_exceptions():
             code = args.run(args)
             sys.stdout.flush()
             return int(code)

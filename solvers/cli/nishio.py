@@ -28,9 +28,9 @@ from reductions.nishio_gadget import (NishioGadget, nishio_gadget, placement_fro
 
 from . import common
 from .common import ExitCode
-from ..formats.cellset import (Picture, format_cell_set, gadget_picture, read_cell_set,
-                              write_cell_set, write_picture)
-from ..formats.atomic import atomic_write
+from ..formats.atomic import OutputGroup, atomic_write, check_outputs
+from ..formats.cellset import (Picture, check_picture_name, format_cell_set, gadget_picture,
+                              read_cell_set, write_cell_set, write_picture)
 from ..formats.dimacs import read_cnf
 from ..nishio import PlacementModel, Validation, formula_model, validate_formula
 from ..sat import DEFAULT_SOLVER, new_pysat_solver
@@ -117,8 +117,11 @@ def run_build(args: argparse.Namespace) -> int:
     if len(args.formula) != 1:
         raise UserError("gadget nishio: give one FORMULA.cnf to build (several only with "
                         "--validate)")
-    if not (args.output or args.picture or args.map):
+    if args.output is None and args.picture is None and args.map is None:
         raise UserError("gadget nishio: nothing to write; give -o S.txt, --picture or --map")
+    check_outputs({"-o": args.output, "--map": args.map, "--picture": args.picture})
+    if args.picture:
+        check_picture_name(args.picture)
     path = args.formula[0]
     formula = read_formula(path)
     start = time.perf_counter()
@@ -134,8 +137,6 @@ def run_build(args: argparse.Namespace) -> int:
         extra = {"theorem": 2}
     seconds = time.perf_counter() - start
     n, size = gadget.order, gadget.shape.size
-    if args.output:
-        write_cell_set(args.output, gadget.cells)
     built = gadget.formula
     print(f"{args.output or 'S'}: n = {n}, a {size}x{size} grid with {n}x{n} blocks, "
           f"|S| = {gadget.cells.count():,} cells ({6 * gadget.occurrences} in gadgets); "
@@ -150,19 +151,24 @@ def run_build(args: argparse.Namespace) -> int:
               "Theorem 3: the formula has no clause; v0 does not occur")
     else:
         print("Theorem 2: S contains a valid placement iff the formula is satisfiable")
-    if args.map:
-        with atomic_write(args.map) as out:
-            json.dump(gadget_map(gadget, extra), out)
-            out.write("\n")
+    placement = None
+    if args.picture and args.show_placement:
+        model = formula_model(built, args.solver)
+        if model is None:
+            print("no placement to show: the formula is unsatisfiable")
+        else:
+            placement = placement_from_assignment(gadget, model)
+    with OutputGroup() as outputs:          # S, its map and its picture: all or none
+        if args.output:
+            write_cell_set(args.output, gadget.cells, group=outputs)
+        if args.map:
+            with atomic_write(args.map, group=outputs) as out:
+                json.dump(gadget_map(gadget, extra), out)
+                out.write("\n")
+        if args.picture:
+            write_picture(args.picture, gadget_picture(gadget, placement, args.view),
+                          group=outputs)
     if args.picture:
-        placement = None
-        if args.show_placement:
-            model = formula_model(built, args.solver)
-            if model is None:
-                print("no placement to show: the formula is unsatisfiable")
-            else:
-                placement = placement_from_assignment(gadget, model)
-        write_picture(args.picture, gadget_picture(gadget, placement, args.view))
         print(f"picture: {args.picture}")
     return ExitCode.OK
 
@@ -224,7 +230,7 @@ def run_validate(args: argparse.Namespace) -> int:
 
 def run_gadget_nishio(args: argparse.Namespace) -> int:
     if args.validate:
-        if args.output or args.picture or args.map:
+        if (args.output, args.picture, args.map) != (None, None, None):
             raise UserError("gadget nishio --validate writes no files; drop -o/--picture/--map")
         return run_validate(args)
     if args.random:
@@ -256,6 +262,9 @@ def choose_method(cells: CellSet, method: str) -> str:
 
 
 def run_nishio(args: argparse.Namespace) -> int:
+    check_outputs({"-o": args.output, "--picture": args.picture})
+    if args.picture:
+        check_picture_name(args.picture)
     cells = read_cell_set(args.cells, args.box)
     n = cells.size
     method = choose_method(cells, args.method)
@@ -302,12 +311,16 @@ def run_nishio(args: argparse.Namespace) -> int:
         print("eliminated: " + " ".join(f"r{r + 1}c{c + 1}" for r, c in eliminated))
     if n <= 36 and not args.quiet:
         print(format_cell_set(cells, spaced=True, kept=kept))
+    with OutputGroup() as outputs:          # Nishio(S) and its picture: both or neither
+        if args.output:
+            write_cell_set(args.output, kept, group=outputs)
+        if args.picture:
+            write_picture(args.picture, Picture(cells, kept=kept, title=(
+                f"S: {cells.count()} cells; Nishio(S): {kept.count()} (pale: eliminated)")),
+                group=outputs)
     if args.output:
-        write_cell_set(args.output, kept)
         print(f"wrote {args.output}")
     if args.picture:
-        write_picture(args.picture, Picture(cells, kept=kept, title=(
-            f"S: {cells.count()} cells; Nishio(S): {kept.count()} (pale: eliminated)")))
         print(f"picture: {args.picture}")
     return ExitCode.OK if kept.count() else ExitCode.NO_SOLUTION
 

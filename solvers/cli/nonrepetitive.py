@@ -30,6 +30,7 @@ from reductions.nrpath_gadget import expected_size, nrpath_gadget
 
 from . import common
 from .common import ExitCode
+from ..formats.atomic import OutputGroup, check_outputs
 from ..formats.dimacs import read_cnf
 from ..formats.labelled_edges import (read_labelled_edges, write_dot, write_graphml,
                                      write_labelled_edges)
@@ -52,6 +53,7 @@ def run_gadget_nrpath(args: argparse.Namespace) -> int:
     if len(args.formula) != 1 or args.output is None:
         raise UserError("gadget nrpath needs one FORMULA.cnf and -o G.txt (several formulas "
                         "only with --validate)")
+    check_outputs({"-o": args.output, "--dot": args.dot, "--graphml": args.graphml})
     path = args.formula[0]
     formula = read_formula(path)
     gadget = nrpath_gadget(formula, args.cycle)
@@ -67,15 +69,14 @@ def run_gadget_nrpath(args: argparse.Namespace) -> int:
     if args.cycle:
         comments.append("cycle version: the last arc 'q p 0' lies on a simple nonrepetitive "
                         "cycle iff the formula is satisfiable")
-    write_labelled_edges(args.output, graph, gadget.p, gadget.q, comments)
-    written = [args.output]
-    if args.dot:
-        write_dot(args.dot, graph, gadget.p, gadget.q,
-                  title=f"nrpath gadget of {path}")
-        written.append(args.dot)
-    if args.graphml:
-        write_graphml(args.graphml, graph, gadget.p, gadget.q)
-        written.append(args.graphml)
+    with OutputGroup() as outputs:          # all files or none
+        write_labelled_edges(args.output, graph, gadget.p, gadget.q, comments, group=outputs)
+        if args.dot:
+            write_dot(args.dot, graph, gadget.p, gadget.q, title=f"nrpath gadget of {path}",
+                      group=outputs)
+        if args.graphml:
+            write_graphml(args.graphml, graph, gadget.p, gadget.q, group=outputs)
+    written = [name for name in (args.output, args.dot, args.graphml) if name]
     print(f"wrote {', '.join(written)}: {graph.num_vertices:,} vertices, {graph.num_arcs:,} "
           f"arcs (size formula: {vertices:,} and {arcs:,}), labels 0/1, p and q"
           + (", arc q -> p" if args.cycle else ""))
@@ -180,6 +181,7 @@ def _print_edges(graph: LabelledGraph, mask: np.ndarray) -> None:
 
 
 def run_nonrepetitive(args: argparse.Namespace) -> int:
+    check_outputs({"--dot": args.dot})
     data = read_labelled_edges(args.graph)
     graph = data.graph
     name = graph.vertex_name

@@ -4,7 +4,8 @@
   [--clues units|eliminate] [--jobs N]`` — a file of many puzzles goes through the batch path
   (one incremental pysat solver per process, clues as assumptions) unless an external command
   solver or a non-default encoding is asked for.
-* ``emit cnf PUZZLE -o FILE`` — DIMACS with comments recording the puzzle and the encoding.
+* ``emit cnf PUZZLE -o FILE`` — DIMACS with comments recording the puzzle and the encoding
+  (``-o -``: to stdout, the summary to stderr).
 * ``decode cnf FILE MODEL`` — decode a solver's output for FILE using FILE's comments only.
 """
 
@@ -20,6 +21,7 @@ from reductions.grid import parse_grid
 
 from . import common
 from .common import ExitCode
+from ..formats.atomic import check_outputs
 from ..formats.dimacs import SatAnswer, read_cnf_header, read_solver_output, write_cnf
 from ..outcome import Outcome, Status
 from ..sat import DEFAULT_SOLVER, solve_batch
@@ -87,6 +89,7 @@ def _batch(texts: list[tuple[str, str]], args: argparse.Namespace,
 
 
 def run_emit_cnf(args: argparse.Namespace) -> int:
+    check_outputs({"-o": args.output}, stdout_ok=True)
     puzzle = common.read_puzzle_arg(args, single=True)[0][1]
     cnf = sudoku_cnf(puzzle, args.encoding, args.amo, args.clues)
     count = write_cnf(args.output, cnf.num_vars, cnf.clause_blocks(), cnf.metadata())
@@ -94,10 +97,13 @@ def run_emit_cnf(args: argparse.Namespace) -> int:
     expected = expected_size(puzzle.shape, args.encoding, cnf.amo)
     if args.clues == "units" and expected:
         note = f" (rules: {expected[1]:,} clauses by formula, + {puzzle.clue_count()} clue units)"
+    report = common.report_stream(args.output)
     print(f"wrote {args.output}: {cnf.num_vars:,} variables, {count:,} clauses, "
-          f"encoding {args.encoding}, at-most-one {cnf.amo}, clues {args.clues}{note}")
+          f"encoding {args.encoding}, at-most-one {cnf.amo}, clues {args.clues}{note}",
+          file=report)
     if cnf.contradiction:
-        print("note: clue elimination left an empty clause: the puzzle has no solution")
+        print("note: clue elimination left an empty clause: the puzzle has no solution",
+              file=report)
     return ExitCode.OK
 
 
@@ -139,7 +145,8 @@ def register(commands: common.Commands) -> None:
                                     description="Write the puzzle's CNF in DIMACS form, with "
                                                 "comments from which a model can be decoded.")
     emit.add_argument("puzzle", help="the puzzle (text or a file holding one)")
-    emit.add_argument("-o", "--output", required=True, help="output .cnf file")
+    emit.add_argument("-o", "--output", required=True,
+                      help="output .cnf file ('-': stdout; the summary then goes to stderr)")
     common.add_shape_option(emit)
     add_encoding_options(emit, "units")
     emit.set_defaults(run=run_emit_cnf)

@@ -1,50 +1,417 @@
-"""Atomic output files: write to a temporary file beside the target, rename on success.
+"""Output files: the one place that decides what may be written, and writes it atomically.
 
-A run that fails (an exception, Ctrl-C, a full disk) leaves the target untouched and no
-temporary file behind. Every writer in the project goes through :func:`atomic_write`.
+* :func:`check_output_target` / :func:`check_outputs` — called by every command before any
+  work: only a regular file (existing or not) in an existing, writable directory is a target.
+  A directory, a device, a FIFO, a socket, an empty name or a path under ``/proc`` or
+  ``/sys`` is a one-line :class:`OutputError` naming the path and the reason, so that
+  ``-o /dev/null`` never replaces the device with a regular file. ``-`` means stdout where
+  the caller allows it (``stdout_ok``).
+* :class:`OutputGroup` — files that appear together or not at all (a graph and its sidecar,
+  a gadget and its map and picture): each is written to a temporary file beside its target,
+  and only when every one is complete are they all renamed into place. On any exception
+  (Ctrl-C and SIGTERM included) every temporary file is removed and the old targets are
+  untouched.
+* :func:`atomic_write` — one file, the same way (a group of one, or a member of ``group``).
+* :func:`open_output` — :func:`atomic_write`, or stdout for ``-``.
+* :func:`scratch_path` — a named temporary file beside a target, for programs that can only
+  write to a file name (PuLP).
+
+Temporary files are named ``.NAME.<pid>-<host>.<random>.part``. SIGKILL cannot be caught, so
+the temporary files of a killed writer stay behind; the next write to the same target removes
+those whose writer (same host, by a hash of the host name) no longer exists — never the file
+of a live writer.
+
+A write error (disk full, file too large) is an :class:`OutputError` naming the target.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import io
 import os
-import tempfile
+import re
+import secrets
+import signal
+import socket
+import stat
+import sys
 from pathlib import Path
 from typing import IO, Iterator
 
 from reductions.errors import UserError
+
+STDOUT = "-"
+"""The output name that means standard output (where a command allows it)."""
+
+TEMP_SUFFIX = ".part"
+_NAME_ROOM = 200
+"""At most this many bytes of the target's name go into a temporary file's name (which adds
+at most 40), to stay under the file-system limit of 255 bytes."""
+
+_FORBIDDEN_TREES = ("/proc", "/sys")
+_FILE_KINDS = [(stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
+               (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+               (stat.S_ISSOCK, "a socket")]
 
 
 class OutputError(UserError):
     """An output file cannot be written; the message names the file."""
 
 
-@contextlib.contextmanager
-def atomic_write(path: str | Path, mode: str = "w", buffering: int = 1 << 20) -> Iterator[IO]:
-    """Open a temporary file next to ``path``; on clean exit it replaces ``path``.
+# ----------------------------------------------------------------------------- checking
 
-    ``mode`` is ``"w"`` (text, UTF-8, ``\\n`` line ends) or ``"wb"``.
+def _where(path: str | Path, option: str | None) -> str:
+    return f"{option} {path}" if option else str(path)
+
+
+def check_output_target(path: str | Path, *, option: str | None = None,
+                        stdout_ok: bool = False) -> Path | None:
+    """The file to write for the output ``path`` (symbolic links resolved, so that a link to
+    a regular file is kept and the file it names is replaced), or None for stdout.
+
+    Raises a one-line :class:`OutputError` (mentioning ``option``, e.g. ``"-o"``, when given)
+    unless ``path`` is a regular file or a new name in an existing, writable directory.
+    Nothing is created or changed.
     """
-    if mode not in ("w", "wb"):
-        raise ValueError(f"atomic_write mode must be 'w' or 'wb', not {mode!r}")
-    path = Path(path)
-    directory = path.parent if str(path.parent) else Path(".")
-    if not directory.is_dir():
-        raise OutputError(f"{path}: cannot write, directory {directory} does not exist")
+    text = os.fspath(path)
+    where = _where(text, option)
+    if text == "":
+        raise OutputError(f"{option or 'output'}: empty file name")
+    if text == STDOUT:
+        if stdout_ok:
+            return None
+        raise OutputError(f"{where}: this output cannot go to stdout; give a file name "
+                          f"(./- for a file named '-')")
+    real = Path(os.path.realpath(text))
+    for tree in _FORBIDDEN_TREES:
+        if real == Path(tree) or Path(tree) in real.parents:
+            hint = "; '-' writes to stdout" if stdout_ok else ""
+            raise OutputError(f"{where}: is under {tree}; only regular files are written{hint}")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=directory)
+        mode = os.stat(real).st_mode
+    except FileNotFoundError:
+        mode = None
     except OSError as exc:
-        raise OutputError(f"{path}: cannot write ({exc.strerror})") from None
+        raise OutputError(f"{where}: cannot write ({exc.strerror})") from None
+    if mode is not None and not stat.S_ISREG(mode):
+        kind = next((name for test, name in _FILE_KINDS if test(mode)), "not a regular file")
+        hint = "; '-' writes to stdout" if stdout_ok and not stat.S_ISDIR(mode) else ""
+        raise OutputError(f"{where}: is {kind}; only regular files are written{hint}")
+    directory = real.parent
+    if not directory.is_dir():
+        reason = "is not a directory" if directory.exists() else "does not exist"
+        raise OutputError(f"{where}: cannot write, directory {directory} {reason}")
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise OutputError(f"{where}: cannot write, directory {directory} is not writable")
+    return real
+
+
+def check_outputs(outputs: dict[str, str | Path | None], *, stdout_ok: bool = False) -> None:
+    """Check every output a command is asked to write before it starts working: ``outputs``
+    maps an option name (as the user typed it, e.g. ``"--map"``) to a path, or None when not
+    given. Each must pass :func:`check_output_target`, and no two may be the same file."""
+    seen: dict[Path, str] = {}
+    for option, path in outputs.items():
+        if path is None:
+            continue
+        target = check_output_target(path, option=option, stdout_ok=stdout_ok)
+        if target is None:
+            continue
+        if target in seen:
+            raise OutputError(f"{option} {path}: the same file as {seen[target]}; give "
+                              f"different names")
+        seen[target] = option
+
+
+# ----------------------------------------------------------------------------- temporary files
+
+def _host_tag() -> str:
+    """A short hash of the host name, so that a writer never judges a temporary file made by
+    a process of another machine (on a shared file system) by a process id of its own."""
+    return hashlib.sha256(socket.gethostname().encode()).hexdigest()[:8]
+
+
+def _temp_prefix(target: Path) -> str:
+    return f".{os.fsdecode(os.fsencode(target.name)[:_NAME_ROOM])}."
+
+
+_TEMP_TAIL = re.compile(r"(\d+)-([0-9a-f]{8})\.[0-9a-f]{8}" + re.escape(TEMP_SUFFIX))
+
+
+def _process_exists(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:         # exists, belongs to someone else
+        return True
+    except OSError:
+        return True                 # when in doubt, the file is someone's: keep it
+    return True
+
+
+def remove_stale_temps(target: Path) -> list[Path]:
+    """Remove the temporary files of ``target`` left by writers that no longer exist (a
+    writer killed by SIGKILL); returns them."""
+    prefix = _temp_prefix(target)
+    host = _host_tag()
+    removed = []
+    try:
+        entries = list(os.scandir(target.parent))
+    except OSError:
+        return removed
+    for entry in entries:
+        if not entry.name.startswith(prefix):
+            continue
+        match = _TEMP_TAIL.fullmatch(entry.name[len(prefix):])
+        if not match or match.group(2) != host or _process_exists(int(match.group(1))):
+            continue
+        with contextlib.suppress(OSError):
+            if entry.is_file(follow_symlinks=False):
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
+    return removed
+
+
+def _create_temp(target: Path) -> tuple[int, Path]:
+    """Create an empty temporary file beside ``target`` (exclusively); its descriptor and
+    name. It gets the permissions of the file it will replace, else the usual ones (umask)."""
+    stem = f"{_temp_prefix(target)}{os.getpid()}-{_host_tag()}"
+    while True:
+        temp = target.with_name(f"{stem}.{secrets.token_hex(4)}{TEMP_SUFFIX}")
+        try:
+            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            raise OutputError(f"{target}: cannot create a temporary file in {target.parent} "
+                              f"({exc.strerror})") from None
+        with contextlib.suppress(OSError):
+            os.chmod(fd, stat.S_IMODE(os.stat(target).st_mode))
+        return fd, temp
+
+
+@contextlib.contextmanager
+def naming_write_errors(path: str | Path) -> Iterator[None]:
+    """Turn a failed write (disk full, file too large, I/O error: an OSError without a file
+    name, as writes to an open file raise) into an :class:`OutputError` naming ``path``."""
+    try:
+        yield
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        if exc.filename is not None:
+            raise
+        raise OutputError(f"{path}: cannot write ({exc.strerror or exc})") from None
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold SIGINT and SIGTERM until the block ends, then deliver them.
+
+    Python runs signal handlers between bytecodes, so the exception of a handler (Ctrl-C,
+    :class:`~solvers.cli.main.Terminated`) could otherwise land between two renames, or in
+    the middle of removing temporary files.
+    """
+    caught: list[int] = []
+    held = {}
+    try:
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            if signal.getsignal(signum) is not None:
+                held[signum] = signal.signal(signum, lambda number, _: caught.append(number))
+    except ValueError:              # not the main thread: no handler runs here anyway
+        pass
+    try:
+        yield
+    finally:
+        for signum, handler in held.items():
+            signal.signal(signum, handler)
+        for signum in caught:
+            signal.raise_signal(signum)
+
+
+# ----------------------------------------------------------------------------- writing
+
+class OutputGroup:
+    """Output files that appear together or not at all.
+
+    ``with OutputGroup() as group:`` then ``with group.open(path, mode) as out:`` (or a writer
+    given ``group=group``) for each file. Each goes to a temporary file beside its target;
+    when the ``with OutputGroup`` block ends normally, all are renamed into place (signals
+    held, so that Ctrl-C or SIGTERM cannot split the renames); when it ends by an exception,
+    every temporary file is removed and no target is touched.
+    """
+
+    def __init__(self) -> None:
+        self._temps: dict[Path, Path] = {}      # target -> its temporary file
+        self._names: dict[Path, str] = {}       # target -> the path as the caller gave it
+
+    def __enter__(self) -> OutputGroup:
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if exc_type is None:
+            self.commit()
+        else:
+            self.discard()
+
+    @contextlib.contextmanager
+    def open(self, path: str | Path, mode: str = "w",
+             buffering: int = 1 << 20) -> Iterator[IO]:
+        """A new file for ``path``: text (UTF-8, ``\\n`` line ends) for ``"w"``, bytes for
+        ``"wb"``. It joins the group when the block ends normally; on an exception its
+        temporary file is removed at once."""
+        if mode not in ("w", "wb"):
+            raise ValueError(f"OutputGroup.open mode must be 'w' or 'wb', not {mode!r}")
+        target = check_output_target(path)
+        if target in self._temps:
+            raise OutputError(f"{path}: written twice in one run")
+        remove_stale_temps(target)
+        temp = handle = None
+        try:
+            # Signals held: a temporary file must never exist without the group knowing it.
+            with _signals_held():
+                fd, temp = _create_temp(target)
+                self._temps[target] = temp
+                self._names[target] = os.fspath(path)
+                handle = _open_descriptor(fd, mode, buffering)
+            with naming_write_errors(path), handle:
+                yield handle
+        except BaseException:
+            with _signals_held():
+                if handle is not None:
+                    with contextlib.suppress(OSError, ValueError):
+                        handle.close()
+                if temp is not None:
+                    _remove(temp)
+                    self._temps.pop(target, None)
+            raise
+
+    def content_path(self, path: str | Path) -> Path:
+        """Where the new content of ``path`` is now: its temporary file while the group is
+        open (e.g. to take its digest for a sidecar), else ``path`` itself."""
+        target = Path(os.path.realpath(path))
+        return self._temps.get(target, Path(path))
+
+    def commit(self) -> None:
+        """Rename every temporary file into place (the group is then empty)."""
+        with _signals_held():
+            try:
+                while self._temps:
+                    target, temp = next(iter(self._temps.items()))
+                    try:
+                        os.replace(temp, target)
+                    except OSError as exc:
+                        raise OutputError(f"{self._names[target]}: cannot write "
+                                          f"({exc.strerror})") from None
+                    del self._temps[target]
+            finally:
+                self._discard_temps()
+
+    def discard(self) -> None:
+        """Remove every temporary file; no target is touched."""
+        with _signals_held():
+            self._discard_temps()
+
+    def _discard_temps(self) -> None:
+        for temp in self._temps.values():
+            _remove(temp)
+        self._temps.clear()
+
+
+def _open_descriptor(fd: int, mode: str, buffering: int) -> IO:
     try:
         if mode == "w":
-            handle = os.fdopen(fd, "w", encoding="utf-8", newline="\n", buffering=buffering)
-        else:
-            handle = os.fdopen(fd, "wb", buffering=buffering)
-        with handle:
-            yield handle
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
+            return os.fdopen(fd, "w", encoding="utf-8", newline="\n", buffering=buffering)
+        return os.fdopen(fd, "wb", buffering=buffering)
     except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+        os.close(fd)
         raise
+
+
+def _remove(path: Path) -> None:
+    with contextlib.suppress(OSError):
+        os.unlink(path)
+
+
+@contextlib.contextmanager
+def atomic_write(path: str | Path, mode: str = "w", buffering: int = 1 << 20, *,
+                 group: OutputGroup | None = None) -> Iterator[IO]:
+    """Open a temporary file beside ``path``; when the block ends normally it replaces
+    ``path`` (or, with ``group``, joins the group, which renames all its files together).
+
+    ``mode`` is ``"w"`` (text, UTF-8, ``\\n`` line ends) or ``"wb"``. The target is checked
+    first (:func:`check_output_target`); ``-`` is refused here (see :func:`open_output`).
+    """
+    if group is not None:
+        with group.open(path, mode, buffering) as out:
+            yield out
+        return
+    with OutputGroup() as own, own.open(path, mode, buffering) as out:
+        yield out
+
+
+@contextlib.contextmanager
+def open_output(path: str | Path, mode: str = "w") -> Iterator[IO]:
+    """:func:`atomic_write`, or standard output when ``path`` is ``-``."""
+    if os.fspath(path) != STDOUT:
+        with atomic_write(path, mode) as out:
+            yield out
+        return
+    if mode not in ("w", "wb"):
+        raise ValueError(f"open_output mode must be 'w' or 'wb', not {mode!r}")
+    sys.stdout.flush()
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):    # a stand-in for stdout (tests)
+        fd = None
+    if fd is None:
+        with naming_write_errors("stdout"):
+            yield sys.stdout.buffer if mode == "wb" else sys.stdout
+            sys.stdout.flush()
+        return
+    # A duplicate of descriptor 1: closing it (also after an error) leaves sys.stdout alone.
+    raw = os.fdopen(os.dup(fd), "wb", buffering=1 << 20)
+    out = raw if mode == "wb" else io.TextIOWrapper(raw, encoding="utf-8", newline="\n")
+    try:
+        with naming_write_errors("stdout"):
+            yield out
+            out.flush()
+    finally:
+        with contextlib.suppress(OSError, ValueError):
+            out.close()
+
+
+@contextlib.contextmanager
+def scratch_path(target: str | Path) -> Iterator[Path]:
+    """A named, empty temporary file beside ``target`` (named as the temporary files of
+    :class:`OutputGroup`, so a killed writer's is removed by the next write), removed when
+    the block ends."""
+    real = check_output_target(target)
+    remove_stale_temps(real)
+    temp = None
+    try:
+        with _signals_held():       # never a temporary file that the cleanup below misses
+            fd, temp = _create_temp(real)
+            os.close(fd)
+        with naming_write_errors(target):
+            yield temp
+    finally:
+        if temp is not None:
+            with _signals_held():
+                _remove(temp)
+
+
+def temp_files_of(target: str | Path) -> list[Path]:
+    """The temporary files beside ``target`` that belong to it (live or stale), for tests
+    and diagnostics."""
+    target = Path(os.path.realpath(target))
+    prefix = _temp_prefix(target)
+    try:
+        names = os.listdir(target.parent)
+    except OSError:
+        return []
+    return sorted(target.parent / name for name in names
+                  if name.startswith(prefix) and _TEMP_TAIL.fullmatch(name[len(prefix):]))
+

@@ -30,7 +30,7 @@ from reductions.errors import UserError, read_text
 from reductions.grid import Shape
 from reductions.nishio import Cell, CellSet, NishioError, shape_for_side
 
-from .atomic import atomic_write
+from .atomic import OutputGroup, atomic_write
 
 IN_CHARS = frozenset("#1")
 OUT_CHARS = frozenset(".0")
@@ -112,12 +112,14 @@ def format_cell_set(cells: CellSet, spaced: bool = False, kept: CellSet | None =
     return "\n".join(lines)
 
 
-def write_cell_set(path: str | Path, cells: CellSet) -> None:
-    """Write ``#`` / ``.`` rows atomically (as bytes built by numpy: fast for huge grids)."""
+def write_cell_set(path: str | Path, cells: CellSet, *,
+                   group: OutputGroup | None = None) -> None:
+    """Write ``#`` / ``.`` rows atomically (as bytes built by numpy: fast for huge grids;
+    with ``group``: together with the group's other files)."""
     n = cells.size
     body = np.full((n, n + 1), ord("\n"), dtype=np.uint8)
     body[:, :n] = np.where(cells.mask, ord("#"), ord("."))
-    with atomic_write(path, "wb") as out:
+    with atomic_write(path, "wb", group=group) as out:
         out.write(body.tobytes())
 
 
@@ -303,8 +305,10 @@ def picture_svg(picture: Picture, max_width: int = 1400) -> str:
     return "\n".join(out) + "\n"
 
 
-def picture_png(picture: Picture, path: str | Path, max_pixels: int = 2000) -> None:
-    """Draw with matplotlib (Agg) and write a PNG atomically."""
+def picture_png(picture: Picture, path: str | Path, max_pixels: int = 2000, *,
+                group: OutputGroup | None = None) -> None:
+    """Draw with matplotlib (Agg) and write a PNG atomically (with ``group``: together with
+    the group's other files)."""
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -364,23 +368,29 @@ def picture_png(picture: Picture, path: str | Path, max_pixels: int = 2000) -> N
         if picture.title:
             fig.suptitle(picture.title, fontsize=9)
         fig.tight_layout()
-        with atomic_write(path, "wb") as out:
+        with atomic_write(path, "wb", group=group) as out:
             fig.savefig(out, format="png", dpi=dpi)
     finally:
         plt.close(fig)
 
 
-def write_picture(path: str | Path, picture: Picture) -> None:
-    """``.svg`` (no dependency) or ``.png`` (matplotlib), chosen by the suffix."""
-    suffix = Path(path).suffix.lower()
-    if suffix == ".svg":
-        text = picture_svg(picture)
-        with atomic_write(path) as out:
-            out.write(text)
-    elif suffix == ".png":
-        picture_png(picture, path)
-    else:
+def check_picture_name(path: str | Path) -> None:
+    """A picture's suffix chooses its format: refuse any other before work is done."""
+    if Path(path).suffix.lower() not in (".svg", ".png"):
         raise UserError(f"{path}: a picture must end in .svg or .png")
+
+
+def write_picture(path: str | Path, picture: Picture, *,
+                  group: OutputGroup | None = None) -> None:
+    """``.svg`` (no dependency) or ``.png`` (matplotlib), chosen by the suffix; atomic (with
+    ``group``: together with the group's other files)."""
+    check_picture_name(path)
+    if Path(path).suffix.lower() == ".svg":
+        text = picture_svg(picture)
+        with atomic_write(path, group=group) as out:
+            out.write(text)
+    else:
+        picture_png(picture, path, group=group)
 
 
 def gadget_picture(gadget, placement: Sequence[Cell] | None = None, view: str = "full",

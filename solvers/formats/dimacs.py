@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 import enum
-import os
 import shutil
 import tempfile
 from dataclasses import dataclass, field
@@ -23,7 +22,7 @@ import numpy as np
 
 from reductions.errors import UserError, parse_int, read_text, reading
 
-from .atomic import OutputError, atomic_write
+from .atomic import OutputError, check_output_target, naming_write_errors, open_output
 
 
 class DimacsError(UserError):
@@ -60,33 +59,34 @@ def _format_clause_block(block: np.ndarray | Sequence[Sequence[int]]) -> str:
 def write_cnf(path: str | Path, num_vars: int,
               clause_blocks: Iterable[np.ndarray | Sequence[Sequence[int]]],
               comments: Iterable[str] = ()) -> int:
-    """Write a DIMACS CNF file atomically; returns the number of clauses written.
+    """Write a DIMACS CNF file atomically (``-``: to stdout); returns the number of clauses.
 
     ``clause_blocks`` yields blocks of clauses (lists of ints, or 2-D integer arrays of
     equal-width clauses) so that huge formulas stream through without being held in memory.
+    The body waits in an anonymous temporary file beside the target (it has no name, so it
+    vanishes with the process however that ends) until the clause count of the header is
+    known.
     """
-    path = Path(path)
+    target = check_output_target(path, stdout_ok=True)      # before the work
     count = 0
-    directory = path.parent if str(path.parent) else Path(".")
-    if not directory.is_dir():
-        raise OutputError(f"{path}: cannot write, directory {directory} does not exist")
-    fd, body_path = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".body", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="ascii", newline="\n", buffering=1 << 20) as body:
+    with naming_write_errors("stdout" if target is None else path):
+        try:
+            body = tempfile.TemporaryFile("w+", encoding="ascii", newline="\n",
+                                          buffering=1 << 20,
+                                          dir=None if target is None else target.parent)
+        except OSError as exc:
+            raise OutputError(f"{path}: cannot create a temporary file ({exc.strerror})") \
+                from None
+        with body:
             for block in clause_blocks:
                 count += len(block)
                 body.write(_format_clause_block(block))
-        with atomic_write(path) as out:
-            for line in comments:
-                out.write(f"c {line}\n" if line else "c\n")
-            out.write(f"p cnf {num_vars} {count}\n")
-            with open(body_path, encoding="ascii") as body:
+            body.seek(0)
+            with open_output(path) as out:
+                for line in comments:
+                    out.write(f"c {line}\n" if line else "c\n")
+                out.write(f"p cnf {num_vars} {count}\n")
                 shutil.copyfileobj(body, out, 1 << 20)
-    finally:
-        try:
-            os.unlink(body_path)
-        except OSError:
-            pass
     return count
 
 

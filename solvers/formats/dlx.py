@@ -30,13 +30,13 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from reductions.errors import UserError, parse_int, reading, shown
+from reductions.errors import UserError, parse_int, reading
 from reductions.exact_cover import (CLUE_MODES, ITEM_LETTERS, MAX_NAME_LENGTH,
                                     SudokuExactCover, base_item_names, parse_item_name,
                                     sudoku_exact_cover)
 from reductions.grid import SYMBOLS, Grid, GridError, Shape, format_grid, parse_grid
 
-from .atomic import atomic_write
+from .atomic import open_output
 
 MAGIC = "sudoku-bridge exact cover"
 DLX1_MAX_ITEMS = 100_000
@@ -137,10 +137,11 @@ def header_lines(cover: SudokuExactCover) -> list[str]:
 
 
 def write_dlx(path: str | Path, cover: SudokuExactCover) -> int:
-    """Write the instance in Knuth's format (atomically); returns the number of options."""
+    """Write the instance in Knuth's format (atomically; ``-``: to stdout); returns the
+    number of options."""
     names = base_item_names(cover.shape)
     local_names = [names[i] for i in cover.items.tolist()]
-    with atomic_write(path) as out:
+    with open_output(path) as out:
         for line in header_lines(cover):
             out.write(f"| {line}\n")
         out.write(" ".join(local_names) + "\n")
@@ -338,7 +339,7 @@ def read_answer(path: str | Path, cover: SudokuExactCover,
                 k = parse_int(token, where, "option number", DlxFormatError) - first_number
                 if not 0 <= k < cover.num_options:
                     raise DlxFormatError(
-                        f"{where}: option number {shown(token)} is out of range: the matrix has "
+                        f"{where}: option number {token} is out of range: the matrix has "
                         f"{cover.num_options} options, numbered from {first_number}")
                 current.append(k)
             continue

@@ -32,7 +32,7 @@ import numpy as np
 from reductions.errors import UserError, reading
 from reductions.labelled_graph import GraphError, LabelledGraph
 
-from .atomic import atomic_write
+from .atomic import OutputGroup, atomic_write
 
 CHUNK = 65_536
 
@@ -124,8 +124,10 @@ def _token(name: Hashable, what: str) -> str:
 
 
 def write_labelled_edges(path: str | Path, graph: LabelledGraph, p: int | None = None,
-                         q: int | None = None, comments: Iterable[str] = ()) -> None:
-    """Write ``graph`` in the edge-list format (atomic, streamed in chunks)."""
+                         q: int | None = None, comments: Iterable[str] = (), *,
+                         group: OutputGroup | None = None) -> None:
+    """Write ``graph`` in the edge-list format (atomic, streamed in chunks; with ``group``:
+    together with the group's other files)."""
     vertex_text = [_token(graph.vertex_name(v), "vertex") for v in range(graph.num_vertices)]
     label_text = [_token(graph.label_name(x), "label") for x in range(graph.num_labels)]
     header = "directed" if graph.directed else "undirected"
@@ -136,7 +138,7 @@ def write_labelled_edges(path: str | Path, graph: LabelledGraph, p: int | None =
     has_edge = bytearray(graph.num_vertices)
     for v in graph.tails.tolist() + graph.heads.tolist():
         has_edge[v] = 1
-    with atomic_write(path) as out:
+    with atomic_write(path, group=group) as out:
         for line in comments:
             out.write(f"# {line}\n" if line else "#\n")
         out.write(header + "\n")
@@ -164,12 +166,14 @@ def _highlighted_edges(graph: LabelledGraph, arcs: Iterable[int]) -> set[int]:
 
 
 def write_dot(path: str | Path, graph: LabelledGraph, p: int | None = None, q: int | None = None,
-              highlight: Sequence[int] = (), title: str | None = None) -> None:
-    """Write Graphviz DOT; ``highlight`` is a set of arcs (e.g. a path) drawn bold red."""
+              highlight: Sequence[int] = (), title: str | None = None, *,
+              group: OutputGroup | None = None) -> None:
+    """Write Graphviz DOT atomically; ``highlight`` is a set of arcs (e.g. a path) drawn bold
+    red."""
     marked = _highlighted_edges(graph, highlight)
     two_labels = {str(graph.label_name(x)) for x in range(graph.num_labels)} <= {"0", "1"}
     arrow = "->" if graph.directed else "--"
-    with atomic_write(path) as out:
+    with atomic_write(path, group=group) as out:
         out.write(f"{'digraph' if graph.directed else 'graph'} G {{\n")
         if title:
             out.write(f"  label={_dot_id(title)};\n  labelloc=t;\n")
@@ -191,9 +195,9 @@ def write_dot(path: str | Path, graph: LabelledGraph, p: int | None = None, q: i
 
 
 def write_graphml(path: str | Path, graph: LabelledGraph, p: int | None = None,
-                  q: int | None = None) -> None:
-    """Write GraphML (node ids are the vertex names; edges carry ``label``)."""
-    with atomic_write(path) as out:
+                  q: int | None = None, *, group: OutputGroup | None = None) -> None:
+    """Write GraphML atomically (node ids are the vertex names; edges carry ``label``)."""
+    with atomic_write(path, group=group) as out:
         out.write('<?xml version="1.0" encoding="UTF-8"?>\n'
                   '<graphml xmlns="http://graphml.graphdrawing.org/xmlns">\n'
                   '  <key id="label" for="edge" attr.name="label" attr.type="string"/>\n'

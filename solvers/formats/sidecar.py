@@ -22,7 +22,7 @@ from reductions.errors import UserError, read_text
 from reductions.grid import Shape, format_grid, parse_grid
 from reductions.hcp_pipeline import HcpOptions, HcpPipeline, build_hcp_pipeline
 
-from .atomic import atomic_write
+from .atomic import OutputGroup, atomic_write
 
 SIDECAR_FORMAT = "sudoku-bridge hcp sidecar"
 SIDECAR_VERSION = 1
@@ -72,8 +72,11 @@ def vertex_map_record(pipeline: HcpPipeline) -> dict:
     return record
 
 
-def write_sidecar(graph_path: str | Path, pipeline: HcpPipeline, graph_format: str) -> Path:
-    """Write ``GRAPH.json`` for a graph file just written."""
+def write_sidecar(graph_path: str | Path, pipeline: HcpPipeline, graph_format: str, *,
+                  group: OutputGroup | None = None) -> Path:
+    """Write ``GRAPH.json`` for a graph file just written. With ``group`` (the graph's own),
+    the digest is taken of the graph's new content, and both files appear together."""
+    graph_content = group.content_path(graph_path) if group is not None else graph_path
     puzzle = pipeline.puzzle
     record = {
         "format": SIDECAR_FORMAT,
@@ -88,14 +91,14 @@ def write_sidecar(graph_path: str | Path, pipeline: HcpPipeline, graph_format: s
         "num_vertices": pipeline.num_vertices,
         "num_edges": int(len(pipeline.edges)),
         "edges_sha256": edges_sha256(pipeline.edges),
-        "file_sha256": file_sha256(graph_path),
+        "file_sha256": file_sha256(graph_content),
         "stages": [{"stage": s.name, "vertices": s.vertices, "edges": s.edges,
                     "paper": list(s.paper) if s.paper else None, "note": s.note}
                    for s in pipeline.stages],
         "vertex_map": vertex_map_record(pipeline),
     }
     path = sidecar_path(graph_path)
-    with atomic_write(path) as out:
+    with atomic_write(path, group=group) as out:
         json.dump(record, out, indent=1)
         out.write("\n")
     return path

@@ -27,7 +27,7 @@ import numpy as np
 
 from reductions.errors import UserError, read_text
 
-from .atomic import atomic_write
+from .atomic import OutputGroup, atomic_write
 
 CHUNK_ROWS = 1 << 19
 
@@ -78,15 +78,16 @@ def _header(pairs: list[tuple[str, object]]) -> bytes:
 
 
 def write_hcp(path: str | Path, num_vertices: int, edges: np.ndarray, name: str = "graph",
-              comment: str = "") -> None:
-    """Write an undirected graph as a TSPLIB HCP file (EDGE_LIST, 1-based), atomically."""
+              comment: str = "", *, group: OutputGroup | None = None) -> None:
+    """Write an undirected graph as a TSPLIB HCP file (EDGE_LIST, 1-based), atomically (with
+    ``group``: together with the group's other files)."""
     edges = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
     header = [("NAME", name)]
     if comment:
         header.append(("COMMENT", comment))
     header += [("TYPE", "HCP"), ("DIMENSION", num_vertices),
                ("EDGE_DATA_FORMAT", "EDGE_LIST")]
-    with atomic_write(path, "wb") as out:
+    with atomic_write(path, "wb", group=group) as out:
         out.write(_header(header))
         out.write(b"EDGE_DATA_SECTION\n")
         for lo in range(0, len(edges), CHUNK_ROWS):
@@ -110,10 +111,11 @@ def write_tour(path: str | Path, order, name: str = "tour", comment: str = "") -
 
 
 def write_arc_list(path: str | Path, num_vertices: int, arcs: np.ndarray,
-                   comments: list[str] = ()) -> None:
-    """Write a directed graph as ``#`` comments, ``V A``, then ``tail head`` lines (1-based)."""
+                   comments: list[str] = (), *, group: OutputGroup | None = None) -> None:
+    """Write a directed graph as ``#`` comments, ``V A``, then ``tail head`` lines (1-based),
+    atomically (with ``group``: together with the group's other files)."""
     arcs = np.asarray(arcs, dtype=np.int64).reshape(-1, 2)
-    with atomic_write(path, "wb") as out:
+    with atomic_write(path, "wb", group=group) as out:
         for line in comments:
             out.write(("# " + " ".join(line.split()) + "\n").encode("utf-8"))
         out.write(f"{num_vertices} {len(arcs)}\n".encode())
