@@ -26,14 +26,11 @@ are killed at once on Ctrl-C, SIGTERM or an error. A Dask run without any worker
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import enum
 import json
 import multiprocessing
 import os
-import signal
 import statistics
-import sys
 import time
 import traceback
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -45,6 +42,7 @@ from typing import Callable, Iterable, Iterator
 from reductions.errors import UserError, reading
 from reductions.grid import Grid, Shape, format_grid, parse_grid, solution_problems
 
+from .external import become_worker
 from .formats.atomic import atomic_write, check_output_target
 from .outcome import Outcome, SolverUnavailable, Status, WrongAnswer
 from .routes import ROUTES
@@ -368,37 +366,11 @@ def _execute(tasks: list[Task], *, jobs: int, scheduler: str | None,
 
 # ----------------------------------------------------------------------------- process pool
 
-_PR_SET_PDEATHSIG = 1          # from <linux/prctl.h>
-
-
-def _die_with_parent(parent: int) -> None:
-    """Ask Linux to SIGKILL this process when its parent dies, even by SIGKILL (which
-    leaves the parent no chance to stop it); exit now if the parent ``parent`` is already
-    gone. Elsewhere than Linux, nothing is done."""
-    if not sys.platform.startswith("linux"):
-        return
-    libc = ctypes.CDLL(None, use_errno=True)
-    if libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
-        error = ctypes.get_errno()
-        raise OSError(error, f"prctl(PR_SET_PDEATHSIG): {os.strerror(error)}")
-    if os.getppid() != parent:      # it died before the prctl: no signal will come
-        os._exit(1)
-
-
-def _init_pool_worker(parent: int) -> None:
-    """Pool worker set-up: die with the parent; leave Ctrl-C to the parent (a terminal's
-    Ctrl-C reaches the whole process group, and the parent stops the workers); let SIGTERM
-    kill (the parent's handler, inherited through fork, would raise inside a task)."""
-    _die_with_parent(parent)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-
 def _execute_pool(tasks: list[Task], *, jobs: int) -> Iterator[RouteResult]:
     """The records of ``tasks`` from ``jobs`` worker processes. However this ends (done,
     Ctrl-C, SIGTERM, an error, the consumer stopping), the workers are gone after it."""
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_pool_worker,
+    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=become_worker,
                                initargs=(os.getpid(),))
     try:
         futures = [pool.submit(run_route, task) for task in tasks]

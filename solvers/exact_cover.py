@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import signal
 import threading
 import time
 from dataclasses import dataclass
@@ -39,7 +38,7 @@ from reductions.exact_cover import (DENSE_LIMIT_BYTES, ExactCoverError, SudokuEx
                                     sudoku_exact_cover)
 from reductions.grid import Grid
 
-from .external import die_with_parent
+from .external import become_worker
 from .outcome import Outcome, SolverUnavailable, Status, verified
 
 BACKENDS = ("auto", "exact-cover", "dlx")
@@ -169,9 +168,7 @@ def _serve_searches(connection, parent: int) -> None:
     """Child process loop: run C searches until the parent closes the pipe. The child dies
     with its parent (a parent killed outright closes no pipe this loop would notice while
     a search runs) and leaves Ctrl-C to the parent, which kills it."""
-    die_with_parent(parent)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    become_worker(parent)
     while True:
         try:
             matrix, limit = connection.recv()

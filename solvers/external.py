@@ -279,3 +279,15 @@ def die_with_parent(parent: int | None = None) -> None:
         raise OSError(error, f"prctl(PR_SET_PDEATHSIG): {os.strerror(error)}")
     if parent is not None and os.getppid() != parent:
         os.kill(os.getpid(), signal.SIGKILL)
+
+
+
+def become_worker(parent: int) -> None:
+    """Set-up of a Python worker process (a ``multiprocessing`` initializer or child): it
+    dies with its parent (:func:`die_with_parent`), leaves Ctrl-C to the parent (a terminal's
+    Ctrl-C reaches the whole group; the parent stops its workers), and lets SIGTERM end it
+    (the parent's handler, inherited through fork, would raise inside a task and print a
+    traceback per worker)."""
+    die_with_parent(parent)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)

@@ -21,7 +21,6 @@ from __future__ import annotations
 import multiprocessing
 import os
 import shlex
-import signal
 import tempfile
 import time
 from dataclasses import dataclass
@@ -39,7 +38,7 @@ from reductions.grid import (Grid, Shape, clue_array_from_line, clue_conflicts, 
 
 from .formats.dimacs import DimacsError, SatAnswer, parse_solver_output, write_cnf
 from .budget import Deadline, solve_within
-from .external import (ExternalSolverError, die_with_parent, find_program, output_text,
+from .external import (ExternalSolverError, become_worker, find_program, output_text,
                        run_program)
 from .outcome import Outcome, SolverUnavailable, Status, WrongAnswer, verified
 
@@ -435,12 +434,8 @@ _worker_options: dict = {}
 
 
 def _pool_worker_init(parent: int, solver: str, encoding: str, amo: str) -> None:
-    """A pool worker dies with its parent and leaves Ctrl-C to it; the parent's SIGTERM
-    handler (inherited through fork) is dropped, so the pool's own SIGTERM on shutdown just
-    ends the worker (either would otherwise print a traceback per worker)."""
-    die_with_parent(parent)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    """A pool worker (:func:`solvers.external.become_worker`) with its solver options."""
+    become_worker(parent)
     _worker_init(solver, encoding, amo)
 
 
