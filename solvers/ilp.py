@@ -8,8 +8,9 @@ Solvers (``solver=``):
   or a path), a ``cbc`` on PATH (Debian's ``coinor-cbc``, or the one ``pip install pulp[cbc]``
   brings), the binary bundled inside older PuLP wheels. The model goes to a temporary MPS
   file (PuLP's ``writeMPS``, names kept), CBC runs ``cbc MODEL [-sec S -timeMode elapsed]
-  -solve -solution SOLFILE`` and the solution file is read by :func:`read_solution`, the one
-  CBC solution reader (also used by ``decode ilp``). With a time limit, CBC's own ``-sec`` is
+  -solve -solution SOLFILE`` and the solution file is read by
+  :func:`solvers.formats.lp_solution.read_lp_solution`, the one reader of solution files
+  (also used by ``decode ilp``). With a time limit, CBC's own ``-sec`` is
   set a little below it so that CBC normally stops by itself and writes what it has; a CBC
   still running at the limit is killed and the answer is "unknown".
 * ``highs`` — ``pulp.HiGHS``, in process through ``highspy`` (an optional extra).
@@ -24,29 +25,30 @@ Files: :func:`write_model` writes ``.lp`` or ``.mps`` (PuLP's ``writeLP`` / ``wr
 names kept) with comment lines in front recording the shape, the clue mode and the puzzle
 (``\\`` comments in LP, ``*`` in MPS), so :func:`model_from_file` rebuilds the model from the
 file alone. Both load unchanged in the ``cbc`` command line (``cbc FILE solve solu OUT``).
-:func:`read_solution` reads CBC's solution file and HiGHS's (``writeSolution``).
+Solution files of CBC, HiGHS, glpsol and SCIP are read by
+:func:`solvers.formats.lp_solution.read_lp_solution`.
 """
 
 from __future__ import annotations
 
-import math
 import os
 import shutil
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import pulp
 
-from reductions.errors import reading, shown
+from reductions.errors import reading
 from reductions.grid import Grid
 from reductions.ilp import (CLUE_MODES, IlpError, SudokuIlp, parse_variable_name,
                             sudoku_ilp)
 
 from .budget import Deadline
 from .external import ExternalSolverError, find_program, run_program
+from .formats.lp_solution import LpSolution, read_lp_solution
 from .formats.atomic import atomic_write, scratch_path
 from .formats.dlx import metadata_from_comments, puzzle_comment_lines, puzzle_from_metadata
 from .outcome import Outcome, SolverUnavailable, Status, verified
@@ -162,7 +164,7 @@ def run_cbc(model: SudokuIlp, binary: str, time_limit: float | None = None) -> I
         if not solution_path.exists():
             raise ExternalSolverError(f"CBC ({binary}) {run.ended()} and wrote no solution "
                                       f"file; last output: {run.tail() or '(none)'}")
-        solution = read_solution(solution_path)
+        solution = read_lp_solution(solution_path)
         if solution.status == Status.SOLVED:
             return IlpAnswer(Status.SOLVED, grid_from_solution(model, solution, solution_path),
                              solution.detail)
@@ -302,100 +304,7 @@ def model_from_file(path: str | Path) -> SudokuIlp:
     return model
 
 
-@dataclass
-class SolutionFile:
-    """A solver's solution file: ``status`` (solved / no solution / unknown), the solver's
-    status words, and variable values by name (with the line each came from)."""
-
-    status: str
-    detail: str
-    values: dict[str, float] = field(default_factory=dict)
-    lines: dict[str, int] = field(default_factory=dict)
-
-
-def _cbc_status(words: str) -> str:
-    """Our status for CBC's first line, e.g. 'Optimal - objective value 0.00000000'."""
-    tokens = words.split()
-    if tokens[:1] == ["Optimal"]:
-        return Status.SOLVED
-    if tokens[:1] == ["Infeasible"] or tokens[:2] == ["Integer", "infeasible"]:
-        return Status.NO_SOLUTION
-    if tokens[:1] == ["Stopped"] and tokens[4:5] == ["objective"]:
-        return Status.SOLVED      # stopped with a feasible point: decoded, then verified
-    return Status.UNKNOWN
-
-
-def _finite(token: str, where: str, name: str) -> float:
-    """A variable's value: a finite number, or a one-line error naming the line."""
-    try:
-        value = float(token)
-    except ValueError:
-        value = math.nan
-    if not math.isfinite(value):
-        raise ExternalSolverError(f"{where}: value {shown(token)} of {name[:40]} is not a "
-                                  f"finite number")
-    return value
-
-
-def _read_cbc(path: str, lines: list[str]) -> SolutionFile:
-    result = SolutionFile(_cbc_status(lines[0].strip()), lines[0].strip())
-    for number, raw in enumerate(lines[1:], 2):
-        tokens = raw.split()
-        if not tokens:
-            continue
-        if tokens[0] == "**":
-            tokens = tokens[1:]
-        if len(tokens) < 3 or not tokens[0].isdigit():
-            raise ExternalSolverError(f"{path} line {number}: expected 'index name value "
-                                      f"[reduced cost]' as CBC writes, got "
-                                      f"{shown(raw.strip())}")
-        result.values[tokens[1]] = _finite(tokens[2], f"{path} line {number}", tokens[1])
-        result.lines[tokens[1]] = number
-    return result
-
-
-def _read_highs(path: str, lines: list[str]) -> SolutionFile:
-    status_words = lines[1].strip() if len(lines) > 1 else ""
-    lowered = status_words.lower()
-    status = Status.SOLVED if lowered == "optimal" else Status.NO_SOLUTION if lowered == "infeasible" \
-        else Status.UNKNOWN
-    result = SolutionFile(status, status_words)
-    try:
-        start = next(i for i, line in enumerate(lines) if line.startswith("# Columns"))
-    except StopIteration:
-        if status == Status.SOLVED:
-            raise ExternalSolverError(f"{path}: no '# Columns' section with the values") \
-                from None
-        return result
-    for number in range(start + 2, len(lines) + 1):
-        raw = lines[number - 1]
-        if raw.startswith("#") or not raw.strip():
-            break
-        tokens = raw.split()
-        if len(tokens) < 2:
-            raise ExternalSolverError(f"{path} line {number}: expected 'name value', got "
-                                      f"{shown(raw.strip())}")
-        result.values[tokens[0]] = _finite(tokens[1], f"{path} line {number}", tokens[0])
-        result.lines[tokens[0]] = number
-    if status == Status.UNKNOWN and result.values and "feasible" in "\n".join(lines[:8]).lower():
-        result.status = Status.SOLVED      # e.g. time limit with a feasible point: decode, verify
-    return result
-
-
-def read_solution(path: str | Path) -> SolutionFile:
-    """Read a CBC solution file (``cbc MODEL solve solu FILE``) or a HiGHS one."""
-    with reading(path, ExternalSolverError), open(path, encoding="utf-8") as handle:
-        lines = handle.read().splitlines()
-    while lines and not lines[0].strip():
-        lines.pop(0)
-    if not lines:
-        raise ExternalSolverError(f"{path}: empty solution file")
-    if lines[0].strip() == "Model status":
-        return _read_highs(str(path), lines)
-    return _read_cbc(str(path), lines)
-
-
-def grid_from_solution(model: SudokuIlp, solution: SolutionFile, path: str | Path) -> Grid:
+def grid_from_solution(model: SudokuIlp, solution: LpSolution, path: str | Path) -> Grid:
     """Decode a solution file's values with the model (names checked, 0/1 checked)."""
     for name, number in solution.lines.items():
         if parse_variable_name(name) is not None and model.index_of(name) is None:

@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from reductions.grid import Grid
+from reductions.grid import Grid, parse_grid
 from reductions.ilp import sudoku_ilp
 from solvers import ilp
 from solvers.formats.lp_solution import (LpSolutionFormat, SolutionFormatError, model_columns,
@@ -149,3 +149,23 @@ def test_glpsol_raw_column_numbers_are_checked(tmp_path):
         read_lp_solution(path, ["a", "b"])
     with pytest.raises(SolutionFormatError, match="2 columns, but the model has 3"):
         read_lp_solution(path, ["a", "b", "c"])
+
+
+def test_decode_ilp_reads_every_form_through_the_command_line(models, tmp_path, capsys):
+    """`decode ilp` takes glpsol's raw file (columns named from the model file) and CBC's
+    csv, which has no status: an unsolvable puzzle's csv is 'unknown' (exit 3), never a
+    grid and never 'no solution'."""
+    from solvers.cli import ExitCode, main
+    glpsol, cbc = need("glpsol"), need("cbc")
+    kind = "--lp" if models["p"].suffix == ".lp" else "--freemps"
+    raw = tmp_path / "p.raw"
+    subprocess.run([glpsol, kind, str(models["p"]), "-w", str(raw)], check=True,
+                   capture_output=True)
+    assert main(["decode", "ilp", str(models["p"]), str(raw)]) == ExitCode.OK
+    assert parse_grid(capsys.readouterr().out) == SOLUTION
+    csv = tmp_path / "u.csv"
+    subprocess.run([cbc, str(models["u"]), "solve", "printi", "csv", "solu", str(csv)],
+                   check=True, capture_output=True)
+    assert main(["decode", "ilp", str(models["u"]), str(csv)]) == ExitCode.UNKNOWN
+    out = capsys.readouterr().out
+    assert out.startswith("unknown:") and "does not say" in out

@@ -11,6 +11,7 @@ import pytest
 from reductions.grid import Grid, check_solution, parse_grid
 from reductions.ilp import CLUE_MODES, sudoku_ilp
 from solvers import ilp
+from solvers.formats.lp_solution import SolutionFormatError, read_lp_solution
 from solvers.outcome import Status
 
 from .conftest import instance_pairs, instance_puzzles
@@ -146,7 +147,7 @@ def test_files_load_unchanged_in_the_cbc_command_line(tmp_path, name, clues, suf
     model_path = tmp_path / f"model{suffix}"
     ilp.write_model(model_path, sudoku_ilp(puzzle, clues))
     run_cbc(model_path, tmp_path / "out.sol")
-    solution = ilp.read_solution(tmp_path / "out.sol")
+    solution = read_lp_solution(tmp_path / "out.sol")
     assert solution.status == Status.SOLVED
     model = ilp.model_from_file(model_path)
     assert model.puzzle == puzzle and model.clues == clues
@@ -160,7 +161,7 @@ def test_cbc_command_line_proves_a_no_instance(tmp_path, suffix):
     model_path = tmp_path / f"no{suffix}"
     ilp.write_model(model_path, sudoku_ilp(instance_puzzles("unsolvable.txt")[0]))
     run_cbc(model_path, tmp_path / "no.sol")
-    solution = ilp.read_solution(tmp_path / "no.sol")
+    solution = read_lp_solution(tmp_path / "no.sol")
     assert solution.status == Status.NO_SOLUTION and "nfeasible" in solution.detail
 
 
@@ -176,7 +177,7 @@ def test_highs_reads_our_files_and_its_solution_file_decodes(tmp_path, suffix):
     assert highs.readModel(str(model_path)) == highspy.HighsStatus.kOk
     highs.run()
     highs.writeSolution(str(tmp_path / "highs.sol"), 0)
-    solution = ilp.read_solution(tmp_path / "highs.sol")
+    solution = read_lp_solution(tmp_path / "highs.sol")
     assert solution.status == Status.SOLVED
     grid = ilp.grid_from_solution(ilp.model_from_file(model_path), solution, "highs.sol")
     assert grid == parse_grid(PAPER_17_SOLUTION)
@@ -197,7 +198,7 @@ def test_model_file_header(tmp_path):
 def write_model_and(tmp_path, solution_text):
     ilp.write_model(tmp_path / "m.lp", sudoku_ilp(parse_grid(PAPER_17), "eliminate"))
     (tmp_path / "s.sol").write_text(solution_text)
-    return ilp.model_from_file(tmp_path / "m.lp"), ilp.read_solution(tmp_path / "s.sol")
+    return ilp.model_from_file(tmp_path / "m.lp"), read_lp_solution(tmp_path / "s.sol")
 
 
 @pytest.mark.parametrize("text,message", [
@@ -207,7 +208,7 @@ def write_model_and(tmp_path, solution_text):
     ("", r"empty solution file"),
 ])
 def test_broken_solution_files(tmp_path, text, message):
-    with pytest.raises(ilp.ExternalSolverError, match=message):
+    with pytest.raises(SolutionFormatError, match=message):
         write_model_and(tmp_path, text)
 
 
@@ -233,7 +234,7 @@ def test_solution_values_that_do_not_fit_the_model(tmp_path):
 ])
 def test_cbc_status_lines(tmp_path, first_line, status):
     (tmp_path / "s.sol").write_text(first_line + "\n")
-    assert ilp.read_solution(tmp_path / "s.sol").status == status
+    assert read_lp_solution(tmp_path / "s.sol").status == status
 
 
 def test_changed_or_foreign_model_files(tmp_path):

@@ -20,6 +20,8 @@ import argparse
 from reductions.exact_cover import CLUE_MODES as COVER_CLUE_MODES
 from reductions.exact_cover import expected_size as cover_expected_size
 from reductions.exact_cover import sudoku_exact_cover
+from reductions.errors import UserError
+from reductions.grid import check_solution
 from reductions.ilp import CLUE_MODES as ILP_CLUE_MODES
 from reductions.ilp import expected_size as ilp_expected_size
 from reductions.ilp import sudoku_ilp
@@ -29,6 +31,7 @@ from .common import ExitCode
 from .. import exact_cover as cover_solver
 from .. import ilp as ilp_solver
 from ..formats.atomic import check_outputs
+from ..formats.lp_solution import model_columns, read_lp_solution
 from ..formats.dlx import cover_from_dlx, dlx1_limit_notes, read_answer, write_dlx
 from ..outcome import Status
 
@@ -90,10 +93,21 @@ def run_emit_ilp(args: argparse.Namespace) -> int:
 
 def run_decode_ilp(args: argparse.Namespace) -> int:
     model = ilp_solver.model_from_file(args.model)
-    solution = ilp_solver.read_solution(args.solution)
-    if solution.status != Status.SOLVED:
+    solution = read_lp_solution(args.solution, model_columns(args.model))
+    if solution.status not in (Status.SOLVED, None):
         return common.report_verdict(args, solution.status,
                                      f"the solver says {solution.detail!r}")
+    if solution.status is None:
+        # CBC's csv carries no status: values that are no solution may mean "infeasible".
+        try:
+            grid = ilp_solver.grid_from_solution(model, solution, args.solution)
+        except UserError:
+            grid = None
+        if grid is None or not check_solution(model.puzzle, grid):
+            return common.report_verdict(args, Status.UNKNOWN,
+                                         f"{args.solution} ({solution.detail}) does not say "
+                                         f"whether a solution was found, and its values "
+                                         f"are none")
     grid = ilp_solver.grid_from_solution(model, solution, args.solution)
     return common.report_decoded(args, model.puzzle, [grid])
 
