@@ -287,6 +287,7 @@ def main(argv: list[str] | None = None) -> int:
     debug = getattr(args, "debug", False) or bool(os.environ.get("SUDOKU_BRIDGE_DEBUG"))
     try:
         with _sigterm_as_exception():
+            common.read_memory_option(args)
             code = args.run(args)
             sys.stdout.flush()
             return int(code)
