@@ -18,6 +18,7 @@ comment gives what it was measured at.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from .cnf import AMO_ENCODINGS, expected_size as cnf_expected_size, resolve_amo
@@ -37,10 +38,13 @@ BASE = 1 * MB
 # Nishio gadgets (Theorems 2 and 3): the n²×n² boolean mask and its temporaries dominate.
 NISHIO_BUILD_PER_CELL = 4        # measured 3.0 bytes per grid cell (n^4 cells) at n = 61..181
 NISHIO_WRITE_PER_CELL = 12       # building and writing S.txt: measured 10.0 per grid cell
-NISHIO_PICTURE_PER_CELL = 600    # an SVG draws every cell of S: measured ... per drawn cell
+SVG_PER_CELL = 6                 # an SVG picture, per grid cell drawn: measured 2.5-4
+PNG_BASE = 40 * 2**20            # a PNG through matplotlib: a canvas of 800 to 2000 pixels
+PNG_PER_PIXEL = 100              # a side (measured 83 MB at 800², 362 MB at 2000²) and
+PNG_PER_CELL = 100               # the image of the cells (76 per cell)
 PLACEMENT_MODEL_PER_CELL = 3_000  # SAT model of placements: measured 2,330 per cell variable
 CELL_SET_READ_PER_BYTE = 6       # reading S.txt: text, lines, rows, array, copy
-DAG_PER_VERTEX = 2_000           # the almost-balanced-matrix DAG (Nishio(S), method dag)
+DAG_PER_VERTEX = 700             # the almost-balanced-matrix DAG: measured 390-520
 OVERLAY_PER_ENTRY = 24           # pattern overlay: (placements, N) int64 arrays, 3 of them
 
 # CNF formulas read from DIMACS (the gadgets' input) and solved by pysat.
@@ -58,18 +62,26 @@ NR_GRAPH_PER_ARC = 1_200         # nr(G) and its searches: measured 600-820 per 
 HCP_DIRECTED_PER_ARC = 200       # measured 97-140
 HCP_UNDIRECTED_PER_ARC = 350     # 3-split: measured 256
 HCP_REDUCED_PER_ARC = 650        # 3-split + degree-2 reduction: measured 438-475
-HCP_SOLVE_PER_ARC = 1_500        # exact SAT model with subtour cuts: measured 1,030
+HCP_SOLVE_BASE = 10 * 2**20      # exact SAT model with subtour cuts, directed graph:
+HCP_SOLVE_PER_ARC = 1_200        # measured 1,030 per arc at 25x25 (+ about 8 MB);
+HCP_SOLVE_UNDIRECTED_PER_ARC = 300   # undirected graph, per arc of the directed one
 
 # Sudoku CNF: clause blocks formatted for writing, clause lists, pysat.
-CNF_BLOCK_PER_CLAUSE = 160       # a clause block in flight (array, lists, text): + per literal
-CNF_BLOCK_PER_LITERAL = 110      # measured 490-512 per 2-literal pairwise clause in all
-CNF_ELIMINATE_PER_CLAUSE = 450   # clues eliminated: the reduced clause list, measured 350
-CNF_SOLVER_PER_CLAUSE = 400      # pysat (CaDiCaL): measured 153 (pairwise) - 311 (seqcounter)
-CNF_SOLVER_PER_VAR = 100
+CNF_WRITE_PER_CLAUSE = 260       # a clause block being formatted (array, lists, text), plus
+CNF_WRITE_PER_LITERAL = 220      # per literal: measured 483-512 per 2-literal pairwise clause
+CNF_LIST_PER_CLAUSE = 100        # a clause block turned into lists for pysat, plus
+CNF_LIST_PER_LITERAL = 50        # per literal
+CNF_ELIMINATE_PER_CLAUSE = 450   # clues eliminated: the reduced clause list, measured 338-360
+CNF_SOLVER_PER_CLAUSE = 60       # pysat holding the formula: measured 19 MB for 16x16
+CNF_SOLVER_PER_LITERAL = 40      # pairwise, 55 MB for 25x25 seqcounter (CaDiCaL); then
+CNF_SOLVER_PER_VAR = 300         # learnt clauses: Glucose grew to 125 MB on the blank 25x25
+CNF_SEARCH_FACTOR = 2            # in 20 s, so the formula's share counts twice
 
 # Exact cover and ILP, per option (= variable, N³ of them for a blank grid).
-COVER_PER_OPTION = 500           # emit: measured 330
+COVER_PER_OPTION = 700           # emit: measured 330-470
 COVER_SOLVE_PER_OPTION = 1_200   # built-in Algorithm X: measured 760
+COVER_DENSE_PER_ENTRY = 4        # the exact-cover package's dense matrix and its copies:
+                                 # measured 2.9 bytes per (option, item) on the blank 25x25
 ILP_PER_VARIABLE = 1_200         # PuLP model, emit: measured 716
 ILP_SOLVE_PER_VARIABLE = 3_000   # PuLP model and solution: measured 2,100
 
@@ -97,6 +109,9 @@ class Estimate:
 
     what: str
     bytes: int
+    counts: tuple[int, ...] = ()
+    """The numbers ``what`` names, for checks: (grid side,), (vertices, arcs),
+    (variables, clauses), (options, items), (variables, constraints)."""
 
     def __str__(self) -> str:
         return f"{self.what} (about {format_bytes(self.bytes)})"
@@ -104,13 +119,13 @@ class Estimate:
     def plus(self, other: "Estimate") -> "Estimate":
         """Both held at once: the words of the larger, the bytes of both."""
         main = self if self.bytes >= other.bytes else other
-        return Estimate(main.what, self.bytes + other.bytes)
+        return Estimate(main.what, self.bytes + other.bytes, main.counts)
 
     def times(self, count: int, why: str) -> "Estimate":
         """``count`` copies at once (e.g. one per worker process)."""
         if count <= 1:
             return self
-        return Estimate(f"{self.what}, x {count} {why}", self.bytes * count)
+        return Estimate(f"{self.what}, x {count} {why}", self.bytes * count, self.counts)
 
 
 def ensure_fits(estimate: Estimate, limit: int | None, subject: str) -> None:
@@ -171,16 +186,21 @@ def _grid(side: int) -> str:
 
 
 def nishio_gadget_estimate(formula: Formula, *, order: int | None = None,
-                           write: bool = False, picture_cells: int = 0) -> Estimate:
+                           write: bool = False, picture: str | None = None,
+                           picture_cells: int = 0) -> Estimate:
     """Building the cell set S of Theorem 2 for ``formula`` (Theorem 3: pass its X'), on
     the n²×n² grid of ``order`` n (default Theorem 2's); ``write``: also writing S.txt;
-    ``picture_cells``: cells an SVG/PNG picture draws."""
+    ``picture`` ("svg" or "png"): also drawing ``picture_cells`` grid cells."""
     n = theorem_order(formula) if order is None else order
     side = n * n
     per_cell = NISHIO_WRITE_PER_CELL if write else NISHIO_BUILD_PER_CELL
     occurrences = sum(len(c) for c in formula.clauses)
-    return Estimate(_grid(side), _bytes(per_cell * side * side, 2_000 * occurrences,
-                                        NISHIO_PICTURE_PER_CELL * picture_cells))
+    pixels = min(2000, max(800, 8 * math.isqrt(picture_cells)))    # as picture_png draws
+    drawing = {None: 0, "svg": SVG_PER_CELL * picture_cells,
+               "png": PNG_BASE + PNG_PER_PIXEL * pixels**2 + PNG_PER_CELL * picture_cells
+               }[picture]
+    return Estimate(_grid(side), _bytes(per_cell * side * side, 2_000 * occurrences, drawing),
+                    (side,))
 
 
 def nishio_validation_estimate(formula: Formula, *, order: int | None = None,
@@ -231,7 +251,7 @@ def nrpath_gadget_estimate(formula: Formula, *, cycle: bool = False,
     vertices, arcs = nrpath_expected_size(formula, cycle)
     return Estimate(f"a graph of {_count(vertices)} vertices and {_count(arcs)} arcs",
                     _bytes(NRPATH_PER_VERTEX * vertices, NRPATH_PER_ARC * arcs,
-                           PATH_MODEL_PER_ARC * arcs if validate else 0))
+                           PATH_MODEL_PER_ARC * arcs if validate else 0), (vertices, arcs))
 
 
 def nr_graph_estimate(num_vertices: int, num_arcs: int, *, simple: bool = False) -> Estimate:
@@ -253,14 +273,17 @@ def hcp_estimate(n: int, *, directed: bool, triple: bool = False, reduce: bool =
     clues only remove arcs), through the pipeline of :mod:`reductions.hcp_pipeline`;
     ``solve``: also the exact SAT model of Hamiltonian cycles on it."""
     vertices, arcs = directed_size(n)
+    counts = (vertices, arcs)
     if directed:
         what = f"a directed graph of {_count(vertices)} vertices and {_count(arcs)} arcs"
-        per_arc = HCP_DIRECTED_PER_ARC
+        per_arc, solve_per_arc = HCP_DIRECTED_PER_ARC, HCP_SOLVE_PER_ARC
     else:
-        u_vertices, u_edges = undirected_size(n, triple)
+        u_vertices, u_edges = counts = undirected_size(n, triple)
         what = f"an undirected graph of {_count(u_vertices)} vertices and {_count(u_edges)} edges"
         per_arc = HCP_REDUCED_PER_ARC if reduce else HCP_UNDIRECTED_PER_ARC
-    return Estimate(what, _bytes(per_arc * arcs, HCP_SOLVE_PER_ARC * arcs if solve else 0))
+        solve_per_arc = HCP_SOLVE_UNDIRECTED_PER_ARC
+    return Estimate(what, _bytes(per_arc * arcs,
+                                 HCP_SOLVE_BASE + solve_per_arc * arcs if solve else 0), counts)
 
 
 # ----------------------------------------------------------------------------- CNF, cover, ILP
@@ -295,15 +318,19 @@ def cnf_estimate(shape: Shape, *, encoding: str = "extended", amo: str = "auto",
                  alo_kinds * n * n + amo_kinds * n * n * per_group)
     num_vars, num_clauses = sizes
     # Largest block: an at-least-one kind (N² clauses of N literals), a pairwise kind
-    # (N²·N(N−1)/2 clauses of 2), or 256 groups of another at-most-one.
+    # (N²·N(N−1)/2 clauses of 2), or 256 groups of another at-most-one (clauses of 2-3).
     amo_rows = n * n * per_group if amo == "pairwise" else min(256, n * n) * per_group
-    block = max(n * n * (CNF_BLOCK_PER_CLAUSE + n * CNF_BLOCK_PER_LITERAL),
-                amo_rows * (CNF_BLOCK_PER_CLAUSE + 2 * CNF_BLOCK_PER_LITERAL))
+    per_clause, per_literal = ((CNF_LIST_PER_CLAUSE, CNF_LIST_PER_LITERAL) if solve
+                               else (CNF_WRITE_PER_CLAUSE, CNF_WRITE_PER_LITERAL))
+    block = max(n * n * (per_clause + n * per_literal), amo_rows * (per_clause + 3 * per_literal))
+    literals = alo_kinds * n**3 + 3 * (num_clauses - alo_kinds * n * n)
+    solver = CNF_SEARCH_FACTOR * (CNF_SOLVER_PER_CLAUSE * num_clauses
+                                  + CNF_SOLVER_PER_LITERAL * literals
+                                  + CNF_SOLVER_PER_VAR * num_vars)
     return Estimate(f"a CNF of {_count(num_vars)} variables and {_count(num_clauses)} clauses",
                     _bytes(block,
                            CNF_ELIMINATE_PER_CLAUSE * num_clauses if clues == "eliminate" else 0,
-                           (CNF_SOLVER_PER_CLAUSE * num_clauses + CNF_SOLVER_PER_VAR * num_vars)
-                           if solve else 0))
+                           solver if solve else 0), (num_vars, num_clauses))
 
 
 def exact_cover_estimate(shape: Shape, *, solve: bool = False, dense: bool = False) -> Estimate:
@@ -313,10 +340,10 @@ def exact_cover_estimate(shape: Shape, *, solve: bool = False, dense: bool = Fal
     used)."""
     n = shape.size
     options, items = n**3, 4 * n * n
-    dense_bytes = min(options * items, DENSE_LIMIT_BYTES) if dense else 0
+    dense_bytes = COVER_DENSE_PER_ENTRY * min(options * items, DENSE_LIMIT_BYTES) if dense else 0
     return Estimate(f"an exact cover of {_count(options)} options and {_count(items)} items",
                     _bytes((COVER_SOLVE_PER_OPTION if solve else COVER_PER_OPTION) * options,
-                           dense_bytes))
+                           dense_bytes), (options, items))
 
 
 def ilp_estimate(shape: Shape, *, solve: bool = False) -> Estimate:
@@ -326,4 +353,4 @@ def ilp_estimate(shape: Shape, *, solve: bool = False) -> Estimate:
     variables = n**3
     per = ILP_SOLVE_PER_VARIABLE if solve else ILP_PER_VARIABLE
     return Estimate(f"an ILP of {_count(variables)} variables and {_count(4 * n * n)} "
-                    f"constraints", _bytes(per * variables))
+                    f"constraints", _bytes(per * variables), (variables, 4 * n * n))

@@ -6,10 +6,17 @@
 * ``gadget nishio --validate [FORMULA.cnf | --random V C COUNT [--widths 1,2,3] [--seed S]]
   [--variant thm2|thm3|both] [--no-split]`` — the closed loop on each formula, one table row
   per formula; exit 4 if any check fails. Without a formula or ``--random``: the fixed
-  examples of :func:`fixed_examples`.
+  examples of :func:`fixed_examples`. A formula (or one theorem of it) estimated over
+  ``--max-memory`` is not built: its row says ``too large: <estimate> > <limit>`` and the
+  summary counts it; that is not a failure (exit 0), unless nothing at all was validated
+  (exit 2).
 * ``nishio S.txt [--method auto|dag|dag-sweep|overlay|sat] [--box AxB] [--cell R,C] [--decide]
   [-o NISHIO.txt] [--picture P.svg]`` — Nishio(S) of a cell-set file; exit 1 when S contains no
   valid placement.
+
+Every command takes ``--max-memory SIZE``: what it would build (the n²×n² grid, a picture,
+the placement model, the DAG) is estimated first (:mod:`reductions.sizes`) and refused in one
+line (exit 2) when over the limit.
 """
 
 from __future__ import annotations
@@ -25,7 +32,7 @@ from reductions.formulas import (Formula, all_sign_patterns, example_satisfiable
                                  random_3sat)
 from reductions.nishio import (DAG_VERTEX_LIMIT, OVERLAY_LIMIT, CellSet, almost_balanced_count,
                                nishio, valid_placement_count)
-from reductions.nishio_gadget import (NishioGadget, expected_cell_count, nishio_gadget,
+from reductions.nishio_gadget import (NishioGadget, nishio_gadget,
                                       placement_from_assignment, theorem3_gadget,
                                       theorem3_instance, theorem_order, v0_false_cells)
 from reductions.sizes import (TooLarge, cell_set_reading_estimate, ensure_fits,
@@ -118,13 +125,14 @@ def build_estimate(formula: Formula, args: argparse.Namespace):
     """What ``gadget nishio`` would build and write for ``formula`` (before building it)."""
     built = theorem3_instance(formula).formula if args.variant == "thm3" else formula
     n = theorem_order(built) if args.order is None else args.order
-    picture_cells = 0
+    picture, drawn = None, 0
     if args.picture:
-        core = 2 * sum(len(c) for c in built.clauses) + built.num_clauses
-        picture_cells = core * core if args.view == "core" else \
-            max(expected_cell_count(built, n), 0)
+        picture = "png" if str(args.picture).lower().endswith(".png") else "svg"
+        side = 2 * sum(len(c) for c in built.clauses) + built.num_clauses \
+            if args.view == "core" else n * n
+        drawn = side * side
     estimate = nishio_gadget_estimate(built, order=args.order, write=bool(args.output),
-                                      picture_cells=picture_cells)
+                                      picture=picture, picture_cells=drawn)
     if args.picture and args.show_placement:
         estimate = estimate.plus(formula_sat_estimate(built))
     return estimate

@@ -6,11 +6,17 @@
 * ``gadget nrpath --validate [FORMULA.cnf] [--random V C COUNT --seed S] [--cycle]`` — the
   closed loop per formula (``solvers.nrpath.validate_formula``) printed as a table; without a
   formula and without ``--random`` the built-in fixed examples. Exit 4 on any disagreement.
+  A formula whose check is estimated over ``--max-memory`` is a row ``too large: <estimate>
+  > <limit>`` and is counted in the summary; it does not fail the run (exit 0), unless no
+  formula could be validated at all (exit 2).
 * ``nonrepetitive G.txt --cyclic-edges`` (Theorem 1), ``--from V --label L`` (Theorem 2),
   ``--path [P Q]`` (a nonrepetitive walk with fewest edges, via nr(G); ``--simple`` asks for
   a *simple* path instead, exactly, with the SAT model), ``--simple-cycle [U V]`` (is an arc
   U → V on a simple nonrepetitive cycle?). P Q / U V default to the file's p, q (resp. q, p).
   ``--dot OUT`` draws the graph with the answer highlighted.
+
+Every command takes ``--max-memory SIZE``: the gadget, nr(G) or the SAT model of simple paths
+is estimated first (:mod:`reductions.sizes`) and refused in one line (exit 2) over the limit.
 """
 
 from __future__ import annotations

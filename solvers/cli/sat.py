@@ -17,6 +17,7 @@ from reductions.cnf import (AMO_ENCODINGS, ENCODINGS, CnfError, cnf_from_metadat
                             expected_size, grid_from_model, sudoku_cnf)
 from reductions.errors import UserError
 from reductions.grid import parse_grid
+from reductions.sizes import cnf_estimate, ensure_fits
 
 from . import common
 from .common import ExitCode
@@ -71,6 +72,14 @@ def _batch(texts: list[tuple[str, str]], args: argparse.Namespace,
                 break
             except UserError:
                 continue
+    if shape is not None:
+        # One incremental solver per worker process, all at once.
+        workers = min(args.jobs, len(texts))
+        ensure_fits(cnf_estimate(shape, encoding=options.get("encoding") or "extended",
+                                 amo=options.get("amo") or "auto", solve=True)
+                    .times(workers, "worker processes"),
+                    common.memory_limit(args), f"solve --via {args.via} ({shape.size}x"
+                                                f"{shape.size} puzzles)")
     items = solve_batch([text for _, text in texts], shape, solver=solver,
                         encoding=options.get("encoding") or "extended",
                         amo=options.get("amo") or "auto", unique=args.unique,
@@ -88,6 +97,10 @@ def _batch(texts: list[tuple[str, str]], args: argparse.Namespace,
 
 def run_emit_cnf(args: argparse.Namespace) -> int:
     puzzle = common.read_puzzle_arg(args, single=True)[0][1]
+    n = puzzle.size
+    ensure_fits(cnf_estimate(puzzle.shape, encoding=args.encoding, amo=args.amo,
+                             clues=args.clues), common.memory_limit(args),
+                f"emit cnf: the {n}x{n} puzzle")
     cnf = sudoku_cnf(puzzle, args.encoding, args.amo, args.clues)
     count = write_cnf(args.output, cnf.num_vars, cnf.clause_blocks(), cnf.metadata())
     note = ""
@@ -142,6 +155,7 @@ def register(commands: common.Commands) -> None:
     emit.add_argument("-o", "--output", required=True, help="output .cnf file")
     common.add_shape_option(emit)
     add_encoding_options(emit, "units")
+    common.add_memory_option(emit)
     emit.set_defaults(run=run_emit_cnf)
 
     decode = commands.decode.add_parser(

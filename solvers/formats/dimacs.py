@@ -4,7 +4,11 @@
   count, which a stream does not know in advance, so the body goes to a temporary file first
   and is copied behind the header (one extra sequential pass, no clause list in memory).
   Comment lines (``c key value``) carry metadata such as the puzzle and the encoding.
-* :func:`read_cnf` parses a CNF file strictly: errors name the file and line.
+* :func:`read_cnf` parses a CNF file strictly: errors name the file and line. The file
+  streams through in pieces (never whole in memory, not even one long line); header counts
+  must be plain digits up to 2^31 − 1; reading stops at the first clause beyond the declared
+  count (or wider than a given width). :func:`read_formula` reads a gadget's input formula,
+  sized from its header against a memory limit before the clauses are read.
 * :func:`parse_solver_output` reads a solver's answer in the SAT-competition form
   (``s SATISFIABLE`` and ``v`` lines) or MiniSat's result-file form (``SAT`` then the model).
 """
