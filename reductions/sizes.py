@@ -179,6 +179,15 @@ def formula_sat_estimate(formula: Formula) -> Estimate:
                            FORMULA_SAT_PER_CLAUSE * formula.num_clauses))
 
 
+def declared_variables_note(formula: Formula) -> str:
+    """`` (its header declares 1,000,000 variables, 5 used)`` when most declared variables
+    never occur — the gadgets are sized by the declared count — else empty."""
+    used = len({abs(lit) for clause in formula.clauses for lit in clause})
+    if formula.num_vars <= max(2 * used, 16):
+        return ""
+    return f" (its header declares {formula.num_vars:,} variables, {used:,} used)"
+
+
 # ----------------------------------------------------------------------------- Nishio
 
 def _grid(side: int) -> str:

@@ -81,7 +81,7 @@ class PlacementModel:
     """
 
     def __init__(self, cells: CellSet, solver: str = DEFAULT_SOLVER, split: bool = True,
-                 amo: str = "seqcounter", max_memory: int | None = None):
+                 amo: str = "seqcounter", *, max_memory: int | None = None):
         if amo not in AMO_ENCODINGS:
             raise NishioError(f"unknown at-most-one encoding {amo!r} "
                               f"(choose from {', '.join(AMO_ENCODINGS)})")

@@ -23,11 +23,12 @@ from reductions.ilp import sudoku_ilp
 from reductions.nishio_gadget import nishio_gadget, theorem3_instance
 from reductions.nrpath_gadget import nrpath_gadget
 from reductions.sizes import (TooLarge, cnf_estimate, ensure_fits, exact_cover_estimate,
-                              format_bytes, hcp_estimate, ilp_estimate, nishio_gadget_estimate,
+                              format_bytes, formula_sat_estimate, hcp_estimate, ilp_estimate,
+                              nishio_gadget_estimate, nishio_validation_estimate,
                               nrpath_gadget_estimate)
 from solvers import cli
 from solvers.cli import ExitCode
-from solvers.formats.dimacs import MAX_DIMACS, DimacsError, parse_cnf, read_cnf
+from solvers.formats.dimacs import MAX_DIMACS, DimacsError, parse_cnf, read_cnf, read_formula
 from solvers.memory import MemorySizeError, default_limit, parse_size
 from solvers.nishio import PlacementModel, validate_formula
 
@@ -36,7 +37,10 @@ from .conftest import INSTANCES, ROOT
 FORMULAS = INSTANCES / "formulas"
 SMALL = FORMULAS / "nishio-sat-example.cnf"
 BIG_N = FORMULAS / "nrpath-random-20-91-sat.cnf"      # Nishio n = 274: a 75,076² grid
+MIXED = FORMULAS / "nishio-sat-random-v5-c12.cnf"     # n = 37; Theorem 3: n = 73
 PUZZLE = INSTANCES / "haythorpe-17clue.txt"
+PUZZLE_16 = next(line for line in (INSTANCES / "16x16.txt").read_text().splitlines()
+                 if line and not line.startswith("#"))
 
 
 def run(capsys, *argv):
@@ -75,7 +79,7 @@ def test_huge_formula_is_refused_in_one_line_fast(capsys, tmp_path, million, int
         code, out, err = run(capsys, "gadget", gadget, path, "-o", tmp_path / "out.txt")
         assert time.perf_counter() - start < 5
         assert code == ExitCode.BAD_INPUT and out == "" and one_line_refusal(err)
-        assert f"gadget {gadget}: {path} needs a" in err
+        assert f"gadget {gadget}: {path} (its header declares " in err and " used) needs a" in err
         assert "over the memory limit of" in err and "(--max-memory)" in err
         assert not (tmp_path / "out.txt").exists()
 
@@ -190,8 +194,8 @@ def test_nishio_and_nonrepetitive_refuse_under_a_tiny_limit(capsys, tmp_path):
 # ----------------------------------------------------------------------------- validations
 
 def test_nishio_validate_mixes_small_and_oversized(capsys, int31):
-    mixed = FORMULAS / "nishio-sat-random-v5-c12.cnf"      # Theorem 2 fits, Theorem 3 not
-    code, out, err = run(capsys, "gadget", "nishio", "--validate", SMALL, mixed, BIG_N, int31,
+    # Under 64M, MIXED's Theorem 2 grid (1,369²) fits and its Theorem 3 grid (5,329²) not.
+    code, out, err = run(capsys, "gadget", "nishio", "--validate", SMALL, MIXED, BIG_N, int31,
                          "--max-memory", "64M")
     assert code == ExitCode.OK and "Traceback" not in err
     rows = {line.split()[0]: line for line in out.splitlines() if line.endswith(
@@ -293,25 +297,21 @@ def test_other_counts_bound_the_built_instances():
 PROBE = ROOT / "benchmarks" / "memprobe.py"
 
 
+def thm3_validation_estimate():
+    formula = read_formula(MIXED)
+    return (nishio_validation_estimate(theorem3_instance(formula).formula)
+            .plus(formula_sat_estimate(formula)))
+
+
 @pytest.mark.parametrize("argv, estimate", [
-    (["gadget", "nishio", "--validate", FORMULAS / "nishio-sat-random-v5-c12.cnf",
-      "--variant", "thm3"], None),
-    (["emit", "cnf", INSTANCES / "16x16.txt", "-o", "{tmp}/p.cnf", "--amo", "pairwise"],
+    (["gadget", "nishio", "--validate", MIXED, "--variant", "thm3"], thm3_validation_estimate),
+    (["emit", "cnf", PUZZLE_16, "-o", "{tmp}/p.cnf", "--amo", "pairwise"],
      lambda: cnf_estimate(Shape(4, 4), amo="pairwise")),
     (["emit", "hcp", PUZZLE, "-o", "{tmp}/g.hcp", "--reduce"],
      lambda: hcp_estimate(9, directed=False, reduce=True)),
 ])
 def test_estimates_are_above_measured_peaks(tmp_path, argv, estimate):
     """The peak RSS a command adds (a fresh process) stays under the estimate it checks."""
-    if estimate is None:
-        from reductions.sizes import formula_sat_estimate, nishio_validation_estimate
-        from solvers.formats.dimacs import read_formula
-        formula = read_formula(argv[3])
-        estimate = (lambda: nishio_validation_estimate(theorem3_instance(formula).formula)
-                    .plus(formula_sat_estimate(formula)))
-    if argv[0] == "emit" and argv[1] == "cnf":
-        argv = [*argv[:2], next(line for line in Path(argv[2]).read_text().splitlines()
-                                if line and not line.startswith("#")), *argv[3:]]
     argv = [str(a).replace("{tmp}", str(tmp_path)) for a in argv]
     done = subprocess.run([sys.executable, str(PROBE), "--", *argv], capture_output=True,
                           text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})

@@ -34,7 +34,8 @@ class ExitCode(enum.IntEnum):
 EXIT_MEANINGS = {
     ExitCode.OK: "solved / done",
     ExitCode.NO_SOLUTION: "no solution (proved)",
-    ExitCode.BAD_INPUT: "bad input, bad usage, or a solver that cannot run",
+    ExitCode.BAD_INPUT: "bad input, bad usage, a solver that cannot run, or an instance "
+                        "estimated over the memory limit (--max-memory)",
     ExitCode.UNKNOWN: "unknown (time limit, or a heuristic that found nothing)",
     ExitCode.MISMATCH: "a wrong answer or a disagreement between routes",
     ExitCode.INTERNAL_ERROR: "internal error (a bug: please report it; --debug shows the "

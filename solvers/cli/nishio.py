@@ -35,7 +35,8 @@ from reductions.nishio import (DAG_VERTEX_LIMIT, OVERLAY_LIMIT, CellSet, almost_
 from reductions.nishio_gadget import (NishioGadget, nishio_gadget,
                                       placement_from_assignment, theorem3_gadget,
                                       theorem3_instance, theorem_order, v0_false_cells)
-from reductions.sizes import (TooLarge, cell_set_reading_estimate, ensure_fits,
+from reductions.sizes import (TooLarge, cell_set_reading_estimate, declared_variables_note,
+                              ensure_fits,
                               format_bytes, formula_sat_estimate, nishio_dag_estimate,
                               nishio_gadget_estimate, nishio_overlay_estimate)
 
@@ -147,7 +148,8 @@ def run_build(args: argparse.Namespace) -> int:
     path = args.formula[0]
     limit = common.memory_limit(args)
     formula = read_formula(path, max_memory=limit)
-    ensure_fits(build_estimate(formula, args), limit, f"gadget nishio: {path}")
+    ensure_fits(build_estimate(formula, args), limit,
+                f"gadget nishio: {path}{declared_variables_note(formula)}")
     start = time.perf_counter()
     extra = {}
     if args.variant == "thm3":

@@ -33,8 +33,8 @@ from reductions.labelled_graph import LabelledGraph
 from reductions.nonrepetitive import (cyclic_edges, edges_from, nonrepetitive_path,
                                       simple_path_problems)
 from reductions.nrpath_gadget import expected_size, nrpath_gadget
-from reductions.sizes import (TooLarge, ensure_fits, format_bytes, nr_graph_estimate,
-                              nrpath_gadget_estimate)
+from reductions.sizes import (TooLarge, declared_variables_note, ensure_fits, format_bytes,
+                              nr_graph_estimate, nrpath_gadget_estimate)
 
 from . import common
 from .common import ExitCode
@@ -59,7 +59,7 @@ def run_gadget_nrpath(args: argparse.Namespace) -> int:
     limit = common.memory_limit(args)
     formula = read_formula(path, max_memory=limit)
     ensure_fits(nrpath_gadget_estimate(formula, cycle=args.cycle), limit,
-                f"gadget nrpath: {path}")
+                f"gadget nrpath: {path}{declared_variables_note(formula)}")
     gadget = nrpath_gadget(formula, args.cycle)
     graph = gadget.graph
     vertices, arcs = expected_size(formula, args.cycle)
