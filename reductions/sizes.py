@@ -48,9 +48,10 @@ DAG_PER_VERTEX = 700             # the almost-balanced-matrix DAG: measured 390-
 OVERLAY_PER_ENTRY = 24           # pattern overlay: (placements, N) int64 arrays, 3 of them
 
 # CNF formulas read from DIMACS (the gadgets' input) and solved by pysat.
-FORMULA_PER_CLAUSE = 500         # parsed list + Formula tuple of a clause of ≤ 3 literals
-FORMULA_SAT_PER_VAR = 150        # pysat model, value tuple and set per variable
-FORMULA_SAT_PER_CLAUSE = 300
+FORMULA_PER_CLAUSE = 500         # parsed list + Formula tuple of a clause of ≤ 3 literals:
+                                 # measured 275 (random 3-SAT, 300,000 clauses)
+FORMULA_SAT_PER_VAR = 300        # pysat, its model, the value tuple and dict: measured
+FORMULA_SAT_PER_CLAUSE = 400     # 152 MB for 300,000 variables and 300,000 clauses
 
 # Theorem 4 (nonrepetitive simple path) gadgets and nr(G).
 NRPATH_PER_VERTEX = 200          # names, lists, arrays: measured 280 per arc all in
