@@ -54,7 +54,10 @@ from reductions.formulas import Formula
 from reductions.nishio import (Cell, CellSet, NishioError, Part, independent_parts,
                                is_valid_placement, nishio, placement_problems, subgrid_placement)
 from reductions.nishio_gadget import (GadgetError, assignment_from_placement, nishio_gadget,
-                                      placement_from_assignment, theorem3_gadget, v0_false_cells)
+                                      placement_from_assignment, theorem3_gadget,
+                                      theorem3_instance, v0_false_cells)
+from reductions.sizes import (TooLarge, ensure_fits, formula_sat_estimate,
+                              nishio_validation_estimate, placement_model_estimate)
 
 from .outcome import WrongAnswer
 from .sat import DEFAULT_SOLVER, new_pysat_solver, solve_formula
@@ -72,11 +75,13 @@ class PlacementModel:
 
     ``find(z)`` returns a checked placement containing z (or any placement for z = None), or
     None when there is none; ``nishio()`` is Nishio(S); ``stats`` records sizes and calls.
-    Use as a context manager (or call ``close``) to free the solver.
+    Use as a context manager (or call ``close``) to free the solver. With ``max_memory``
+    (bytes), a model whose estimate (:func:`reductions.sizes.placement_model_estimate`) is
+    over it raises :class:`~reductions.sizes.TooLarge` before its clauses are made.
     """
 
     def __init__(self, cells: CellSet, solver: str = DEFAULT_SOLVER, split: bool = True,
-                 amo: str = "seqcounter"):
+                 amo: str = "seqcounter", *, max_memory: int | None = None):
         if amo not in AMO_ENCODINGS:
             raise NishioError(f"unknown at-most-one encoding {amo!r} "
                               f"(choose from {', '.join(AMO_ENCODINGS)})")
@@ -101,9 +106,12 @@ class PlacementModel:
             sat_cells = np.flatnonzero(cells.mask & sat_rows[:, None])
         else:
             sat_cells = cells.flat()
+        m = len(sat_cells)
+        # The cells that become variables are known now: refuse a model that will not fit
+        # before any clause is made.
+        ensure_fits(placement_model_estimate(m), max_memory, "the placement model")
         self.sat_cells = sat_cells                         # variable i+1 is cell sat_cells[i]
         self._var_of = {c: i + 1 for i, c in enumerate(sat_cells.tolist())}
-        m = len(sat_cells)
         pool = IDPool(occupied=[[1, m]] if m else [])
         self.solver = new_pysat_solver(solver)
         clauses = 0
@@ -278,7 +286,7 @@ class Validation:
     name: str
     num_vars: int
     num_clauses: int
-    satisfiable: bool
+    satisfiable: bool | None                # None: not decided (the formula was too large)
     order: int | None = None
     cells: int | None = None
     placement_found: bool | None = None     # Theorem 2: S contains a valid placement
@@ -292,18 +300,37 @@ class Validation:
     thm3_checks_ok: bool | None = None      # extraction / forward maps of the Theorem 3 instance
     thm3_seconds: float = 0.0
     problems: list[str] = field(default_factory=list)
+    too_large: dict[str, str] = field(default_factory=dict)
+    """What was skipped as over the memory limit: "formula", "thm2" or "thm3" -> the
+    estimate against the limit (``too large: ... > ...``)."""
 
     @property
     def ok(self) -> bool:
+        """No check failed (skipped parts are not failures: see ``validated``)."""
         return not self.problems
+
+    @property
+    def validated(self) -> list[str]:
+        """The theorems that were checked (not skipped as too large)."""
+        ran = {"thm2": self.order is not None, "thm3": self.thm3_order is not None}
+        return [v for v, done in ran.items() if done and v not in self.too_large]
+
+    @classmethod
+    def too_large_formula(cls, name: str, error: TooLarge, num_vars: int | None = None,
+                          num_clauses: int | None = None) -> "Validation":
+        """The row of a formula too large to read or decide at all."""
+        return cls(name, num_vars, num_clauses, None, too_large={"formula": error.row_text})
 
 
 def _validate_theorem2(result: Validation, formula: Formula, model: dict[int, bool] | None,
-                       solver: str, split: bool, order: int | None) -> None:
+                       solver: str, split: bool, order: int | None,
+                       max_memory: int | None) -> None:
+    ensure_fits(nishio_validation_estimate(formula, order=order, split=split), max_memory,
+                "Theorem 2")
     start = time.perf_counter()
     gadget = nishio_gadget(formula, order)
     result.order, result.cells = gadget.order, gadget.cells.count()
-    with PlacementModel(gadget.cells, solver, split) as placements:
+    with PlacementModel(gadget.cells, solver, split, max_memory=max_memory) as placements:
         placement = placements.find()
     result.placement_found = placement is not None
     if result.placement_found != result.satisfiable:
@@ -331,13 +358,15 @@ def _validate_theorem2(result: Validation, formula: Formula, model: dict[int, bo
 
 
 def _validate_theorem3(result: Validation, formula: Formula, model: dict[int, bool] | None,
-                       solver: str, split: bool) -> None:
+                       solver: str, split: bool, max_memory: int | None) -> None:
+    ensure_fits(nishio_validation_estimate(theorem3_instance(formula).formula, split=split),
+                max_memory, "Theorem 3")
     start = time.perf_counter()
     instance, gadget = theorem3_gadget(formula)
     result.thm3_order, result.thm3_cells = gadget.order, gadget.cells.count()
     false_cells = v0_false_cells(instance, gadget)
     checks = []
-    with PlacementModel(gadget.cells, solver, split) as placements:
+    with PlacementModel(gadget.cells, solver, split, max_memory=max_memory) as placements:
         any_placement = placements.find()
         through_false = placements.find(false_cells[0]) if false_cells else any_placement
     result.thm3_nonempty = any_placement is not None
@@ -373,7 +402,8 @@ def _validate_theorem3(result: Validation, formula: Formula, model: dict[int, bo
 
 def validate_formula(formula: Formula, name: str = "formula",
                      variants: Sequence[str] = ("thm2", "thm3"), solver: str = DEFAULT_SOLVER,
-                     split: bool = True, order: int | None = None) -> Validation:
+                     split: bool = True, order: int | None = None,
+                     max_memory: int | None = None) -> Validation:
     """Run the closed loop on one formula.
 
     Theorem 2: satisfiable (SAT solver on the formula) ⇔ S contains a valid placement
@@ -382,11 +412,24 @@ def validate_formula(formula: Formula, name: str = "formula",
     Theorem 3: Nishio(S') ≠ ∅; v0's false cells lie in a placement ⇔ satisfiable; that
     placement holds all of them and decodes to a satisfying assignment of the original; the
     v0-true and (if satisfiable) v0-false lifts map forward to valid placements.
+
+    With ``max_memory`` (bytes), each step is estimated first (:mod:`reductions.sizes`); a
+    step over the limit is skipped, not run, and recorded in ``too_large``.
     """
+    try:
+        ensure_fits(formula_sat_estimate(formula), max_memory, "deciding the formula")
+    except TooLarge as exc:
+        return Validation.too_large_formula(name, exc, formula.num_vars, formula.num_clauses)
     model = formula_model(formula, solver)
     result = Validation(name, formula.num_vars, formula.num_clauses, model is not None)
     if "thm2" in variants:
-        _validate_theorem2(result, formula, model, solver, split, order)
+        try:
+            _validate_theorem2(result, formula, model, solver, split, order, max_memory)
+        except TooLarge as exc:
+            result.too_large["thm2"] = exc.row_text
     if "thm3" in variants:
-        _validate_theorem3(result, formula, model, solver, split)
+        try:
+            _validate_theorem3(result, formula, model, solver, split, max_memory)
+        except TooLarge as exc:
+            result.too_large["thm3"] = exc.row_text
     return result

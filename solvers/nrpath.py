@@ -51,6 +51,8 @@ from reductions.nrpath_gadget import (NrPathGadget, assignment_from_cycle,
                                       assignment_from_path, cycle_from_assignment,
                                       expected_size, nrpath_gadget, path_from_assignment)
 
+from reductions.sizes import ensure_fits, formula_sat_estimate, nrpath_gadget_estimate
+
 from .outcome import WrongAnswer
 from .sat import DEFAULT_SOLVER, new_pysat_solver, solve_formula
 
@@ -271,8 +273,15 @@ class FormulaCheck:
 
 def validate_formula(formula: Formula, name: str = "formula", cycle: bool = False,
                      solver_name: str = DEFAULT_SOLVER,
-                     brute_force_arcs: int = BRUTE_FORCE_ARCS) -> FormulaCheck:
-    """Build the gadget and check the reduction both ways on one formula."""
+                     brute_force_arcs: int = BRUTE_FORCE_ARCS,
+                     max_memory: int | None = None) -> FormulaCheck:
+    """Build the gadget and check the reduction both ways on one formula.
+
+    With ``max_memory`` (bytes), the whole check is estimated first
+    (:func:`reductions.sizes.nrpath_gadget_estimate` and the formula's own SAT call) and
+    refused with :class:`~reductions.sizes.TooLarge` before anything is built."""
+    ensure_fits(nrpath_gadget_estimate(formula, cycle=cycle, validate=True)
+                .plus(formula_sat_estimate(formula)), max_memory, name)
     seconds: dict[str, float] = {}
     start = time.perf_counter()
     gadget: NrPathGadget = nrpath_gadget(formula, cycle)

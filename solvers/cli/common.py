@@ -15,6 +15,7 @@ from reductions.errors import UserError
 from reductions.grid import Grid, Shape, format_grid, load_puzzles, solution_problems
 
 from ..formats.atomic import STDOUT
+from ..memory import default_limit, parse_size
 from ..outcome import Outcome, Status
 
 
@@ -34,7 +35,8 @@ class ExitCode(enum.IntEnum):
 EXIT_MEANINGS = {
     ExitCode.OK: "solved / done",
     ExitCode.NO_SOLUTION: "no solution (proved)",
-    ExitCode.BAD_INPUT: "bad input, bad usage, or a solver that cannot run",
+    ExitCode.BAD_INPUT: "bad input, bad usage, a solver that cannot run, or an instance "
+                        "estimated over the memory limit (--max-memory)",
     ExitCode.UNKNOWN: "unknown (time limit, or a heuristic that found nothing)",
     ExitCode.MISMATCH: "a wrong answer or a disagreement between routes",
     ExitCode.INTERNAL_ERROR: "internal error (a bug: please report it; --debug shows the "
@@ -110,6 +112,29 @@ def positive_int_arg(text: str) -> int:
     if not 1 <= value <= 4096:
         raise argparse.ArgumentTypeError(f"{text!r}: give a number from 1 to 4096")
     return value
+
+
+def add_memory_option(parser: argparse.ArgumentParser) -> None:
+    """``--max-memory SIZE``: the limit every construction of the command is estimated
+    against before it is built (default: a safe share of this machine)."""
+    parser.add_argument("--max-memory", metavar="SIZE",
+                        help="refuse, before building, anything estimated to need more memory "
+                             "than this (e.g. 512M, 8G; K/M/G/T are powers of 1024; default: "
+                             "half of this machine's memory, less when less is available or "
+                             "a ulimit is set)")
+
+
+def read_memory_option(args: argparse.Namespace) -> None:
+    """Turn ``--max-memory SIZE`` into bytes, or refuse it in one line (main calls this
+    before any command runs; argparse's own errors would print the usage too)."""
+    if isinstance(getattr(args, "max_memory", None), str):
+        args.max_memory = parse_size(args.max_memory)
+
+
+def memory_limit(args: argparse.Namespace) -> int:
+    """The memory limit of this run in bytes: ``--max-memory``, or the machine's default."""
+    given = getattr(args, "max_memory", None)
+    return given if given is not None else default_limit()
 
 
 def read_puzzle_arg(args: argparse.Namespace, single: bool = False) -> list[tuple[str, Grid]]:

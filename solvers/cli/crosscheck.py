@@ -7,11 +7,14 @@ import os
 import sys
 from pathlib import Path
 
-from reductions.grid import puzzle_texts
+from reductions.errors import UserError
+from reductions.grid import Shape, parse_grid, puzzle_texts
+from reductions.sizes import Estimate, ensure_fits
 
 from . import common
 from .common import ExitCode
 from ..formats.atomic import check_outputs
+from ..memory import route_estimate
 from ..routes import ROUTES, available_routes
 from ..crosscheck import (DEFAULT_ROUTES, CrosscheckError, RecordStatus, find_mismatches,
                           format_summary, plot_results, run_crosscheck, summary_rows,
@@ -29,6 +32,8 @@ def run_crosscheck_command(args: argparse.Namespace) -> int:
         raise CrosscheckError(f"unknown route {unknown[0]!r}; routes: {', '.join(ROUTES)} "
                               f"(available here: {', '.join(available_routes())})")
     texts = puzzle_texts(args.puzzles, args.box)
+    if args.scheduler is None:          # a cluster's workers have memory of their own
+        check_memory(texts, routes, args)
     progress = common.Progress(len(texts) * len(routes), "crosscheck")
     try:
         results = run_crosscheck(texts, routes, shape=args.box, unique=args.unique,
@@ -65,6 +70,38 @@ def run_crosscheck_command(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
+def puzzle_shapes(texts: list[tuple[str, str]], box: Shape | None) -> set[Shape]:
+    """The shapes of the puzzles, from one puzzle per text length (a line of N² symbols
+    fixes N; unreadable puzzles are the run's errors, not this check's)."""
+    shapes = set()
+    for text in {len(text): text for _, text in texts}.values():
+        try:
+            shapes.add(parse_grid(text, box, check=False).shape)
+        except UserError:
+            continue
+    return shapes
+
+
+def check_memory(texts: list[tuple[str, str]], routes: list[str],
+                 args: argparse.Namespace) -> None:
+    """Refuse the run when the largest instance of any route, once per worker process, is
+    over the memory limit."""
+    worst: tuple[Estimate, str, Shape] | None = None
+    for shape in puzzle_shapes(texts, args.box):
+        for name in routes:
+            route = ROUTES[name]
+            if route.not_applicable(shape):
+                continue
+            estimate = route_estimate(route, shape, {})
+            if worst is None or estimate.bytes > worst[0].bytes:
+                worst = (estimate, name, shape)
+    if worst is not None:
+        estimate, name, shape = worst
+        workers = max(1, min(args.jobs, len(texts) * len(routes)))
+        ensure_fits(estimate.times(workers, "worker processes"), common.memory_limit(args),
+                    f"crosscheck: route {name} on {shape.size}x{shape.size} puzzles")
+
+
 def register(commands: common.Commands) -> None:
     parser = commands.top.add_parser(
         "crosscheck", help="run puzzles through several routes and compare the answers",
@@ -98,4 +135,5 @@ def register(commands: common.Commands) -> None:
                         help="with --scheduler: give up (exit 2, records kept for --resume) "
                              "after this many seconds without any Dask worker (default: 60)")
     common.add_shape_option(parser)
+    common.add_memory_option(parser)
     parser.set_defaults(run=run_crosscheck_command)

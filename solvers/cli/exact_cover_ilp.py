@@ -25,6 +25,7 @@ from reductions.grid import check_solution
 from reductions.ilp import CLUE_MODES as ILP_CLUE_MODES
 from reductions.ilp import expected_size as ilp_expected_size
 from reductions.ilp import sudoku_ilp
+from reductions.sizes import ensure_fits, exact_cover_estimate, ilp_estimate
 
 from . import common
 from .common import ExitCode
@@ -41,6 +42,8 @@ from ..outcome import Status
 def run_emit_exact_cover(args: argparse.Namespace) -> int:
     check_outputs({"-o": args.output}, stdout_ok=True)
     puzzle = common.read_puzzle_arg(args, single=True)[0][1]
+    ensure_fits(exact_cover_estimate(puzzle.shape), common.memory_limit(args),
+                f"emit exact-cover: the {puzzle.size}x{puzzle.size} puzzle")
     cover = sudoku_exact_cover(puzzle, args.clues)
     write_dlx(args.output, cover)
     expected = cover_expected_size(puzzle.shape, puzzle.clue_count(), args.clues)
@@ -81,6 +84,8 @@ def run_emit_ilp(args: argparse.Namespace) -> int:
     check_outputs({"-o": args.output})
     puzzle = common.read_puzzle_arg(args, single=True)[0][1]
     ilp_solver.model_format(args.output)          # refuse an unknown suffix before building
+    ensure_fits(ilp_estimate(puzzle.shape), common.memory_limit(args),
+                f"emit ilp: the {puzzle.size}x{puzzle.size} puzzle")
     model = sudoku_ilp(puzzle, args.clues)
     fmt = ilp_solver.write_model(args.output, model)
     expected = ilp_expected_size(puzzle.shape, puzzle.clue_count(), args.clues)
@@ -139,6 +144,7 @@ def register(commands: common.Commands) -> None:
                       help="keep: a clue's cell keeps only the clue's option (N³ − (N−1)k "
                            "options, 4N² items); eliminate: also drop what the clues exclude "
                            "and the forced clue options (default: keep)")
+    common.add_memory_option(emit)
     emit.set_defaults(run=run_emit_exact_cover)
 
     emit = commands.emit.add_parser(
@@ -152,6 +158,7 @@ def register(commands: common.Commands) -> None:
                       help="equalities: one x = 1 per clue (N³ variables, 4N² + k "
                            "equalities); eliminate: leave out the variables the clues fix "
                            "(default: equalities)")
+    common.add_memory_option(emit)
     emit.set_defaults(run=run_emit_ilp)
 
     decode = commands.decode.add_parser(

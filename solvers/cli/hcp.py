@@ -22,6 +22,7 @@ import sys
 from reductions.graph_reduction import NO_CYCLE, SOLVED
 from reductions.grid import format_grid
 from reductions.hcp import PRUNE_MODES, check_square
+from reductions.sizes import ensure_fits, hcp_estimate
 
 from . import common
 from .common import ExitCode
@@ -63,6 +64,10 @@ def run_emit_hcp(args: argparse.Namespace) -> int:
     check_outputs({"-o": args.output, "sidecar": sidecar_path(args.output)})
     puzzle = common.read_puzzle_arg(args, single=True)[0][1]
     check_square(puzzle.shape)
+    n = puzzle.size
+    ensure_fits(hcp_estimate(n, directed=args.directed, triple=args.triple,
+                             reduce=args.reduce), common.memory_limit(args),
+                f"emit hcp: the {n}x{n} puzzle")
     options = HcpOptions(directed=args.directed, triple=args.triple, prune=args.prune,
                          reduce=args.reduce, closing=args.reduce_rules == "extended")
     pipeline = build_hcp_pipeline(puzzle, options)
@@ -132,6 +137,7 @@ def register(commands: common.Commands) -> None:
                            "remove edges closing a forced path into a short cycle")
     emit.add_argument("--stats", action="store_true",
                       help="print vertices/edges after every step beside the paper's figures")
+    common.add_memory_option(emit)
     emit.set_defaults(run=run_emit_hcp, directed=False)
 
     decode = commands.decode.add_parser(

@@ -37,6 +37,9 @@ from typing import Iterator
 from reductions.errors import UserError
 from reductions.grid import format_grid, load_puzzles, parse_grid, puzzle_texts, solution_problems
 
+from reductions.sizes import ensure_fits
+
+from ..memory import route_estimate
 from ..outcome import Outcome, Status, WrongAnswer
 from ..routes import ROUTES, get_route
 from . import common
@@ -68,12 +71,17 @@ def route_options(args: argparse.Namespace) -> dict:
 
 def solve_each(texts: list[tuple[str, str]], args: argparse.Namespace,
                options: dict) -> Iterator[common.Solved]:
-    """Parse and solve the puzzles one by one on ``args.via``."""
+    """Parse and solve the puzzles one by one on ``args.via``; a puzzle whose instance is
+    estimated over the memory limit is refused like a bad one."""
     route = get_route(args.via)
+    limit = common.memory_limit(args)
     for label, text in texts:
         where = "" if label == "puzzle" else f"{label}: "
         try:
             puzzle = parse_grid(text, args.box, where=where)
+            n = puzzle.size
+            ensure_fits(route_estimate(route, puzzle.shape, options), limit,
+                        f"{where}solve --via {route.name} ({n}x{n})")
         except UserError as exc:
             yield common.Solved(label, text, None, str(exc))
             continue
@@ -211,6 +219,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="print one JSON record per puzzle (JSON lines)")
     solve.add_argument("--jobs", type=common.positive_int_arg, default=min(2, os.cpu_count() or 1),
                        help="processes for a file of many puzzles (default: 2)")
+    common.add_memory_option(solve)
     solve.set_defaults(run=run_solve)
 
     emit = top.add_parser("emit", help="write a reduced instance to a file")
@@ -285,6 +294,7 @@ def main(argv: list[str] | None = None) -> int:
     _signals_stay_with_python()
     try:
         with _signals_as_exceptions():
+            common.read_memory_option(args)
             code = args.run(args)
             sys.stdout.flush()
             return int(code)

@@ -6,32 +6,46 @@
 * ``gadget nishio --validate [FORMULA.cnf | --random V C COUNT [--widths 1,2,3] [--seed S]]
   [--variant thm2|thm3|both] [--no-split]`` — the closed loop on each formula, one table row
   per formula; exit 4 if any check fails. Without a formula or ``--random``: the fixed
-  examples of :func:`fixed_examples`.
+  examples of :func:`fixed_examples`. A formula (or one theorem of it) estimated over
+  ``--max-memory`` is not built: its row says ``too large: <estimate> > <limit>`` and the
+  summary counts it; that is not a failure (exit 0), unless nothing at all was validated
+  (exit 2).
 * ``nishio S.txt [--method auto|dag|dag-sweep|overlay|sat] [--box AxB] [--cell R,C] [--decide]
   [-o NISHIO.txt] [--picture P.svg]`` — Nishio(S) of a cell-set file; exit 1 when S contains no
   valid placement.
+
+Every command takes ``--max-memory SIZE``: what it would build (the n²×n² grid, a picture,
+the placement model, the DAG) is estimated first (:mod:`reductions.sizes`) and refused in one
+line (exit 2) when over the limit.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import time
 from pathlib import Path
 
 from reductions.errors import UserError
 from reductions.formulas import (Formula, all_sign_patterns, example_satisfiable, random_cnf,
-                                 from_dimacs_clauses, random_3sat)
-from reductions.nishio import DAG_VERTEX_LIMIT, CellSet, almost_balanced_count, nishio
-from reductions.nishio_gadget import (NishioGadget, nishio_gadget, placement_from_assignment,
-                                      theorem3_gadget, v0_false_cells)
+                                 random_3sat)
+from reductions.nishio import (DAG_VERTEX_LIMIT, OVERLAY_LIMIT, CellSet, almost_balanced_count,
+                               nishio, valid_placement_count)
+from reductions.nishio_gadget import (NishioGadget, nishio_gadget,
+                                      placement_from_assignment, theorem3_gadget,
+                                      theorem3_instance, theorem_order, v0_false_cells)
+from reductions.sizes import (TooLarge, cell_set_reading_estimate, declared_variables_note,
+                              ensure_fits,
+                              format_bytes, formula_sat_estimate, nishio_dag_estimate,
+                              nishio_gadget_estimate, nishio_overlay_estimate)
 
 from . import common
 from .common import ExitCode
 from ..formats.atomic import OutputGroup, atomic_write, check_outputs
 from ..formats.cellset import (Picture, check_picture_name, format_cell_set, gadget_picture,
                               read_cell_set, write_cell_set, write_picture)
-from ..formats.dimacs import read_cnf
+from ..formats.dimacs import read_formula
 from ..nishio import PlacementModel, Validation, formula_model, validate_formula
 from ..sat import DEFAULT_SOLVER, new_pysat_solver
 
@@ -41,11 +55,6 @@ else SAT."""
 
 
 # ----------------------------------------------------------------------------- formulas
-
-def read_formula(path: str) -> Formula:
-    cnf = read_cnf(path)
-    return from_dimacs_clauses(cnf.num_vars, cnf.clauses, max_width=3, name=path)
-
 
 def fixed_examples() -> list[tuple[str, Formula]]:
     """Small fixed formulas, both answers, every clause width, single and missing occurrences
@@ -113,6 +122,23 @@ def gadget_map(gadget: NishioGadget, extra: dict | None = None) -> dict:
     }
 
 
+def build_estimate(formula: Formula, args: argparse.Namespace):
+    """What ``gadget nishio`` would build and write for ``formula`` (before building it)."""
+    built = theorem3_instance(formula).formula if args.variant == "thm3" else formula
+    n = theorem_order(built) if args.order is None else args.order
+    picture, drawn = None, 0
+    if args.picture:
+        picture = "png" if str(args.picture).lower().endswith(".png") else "svg"
+        side = 2 * sum(len(c) for c in built.clauses) + built.num_clauses \
+            if args.view == "core" else n * n
+        drawn = side * side
+    estimate = nishio_gadget_estimate(built, order=args.order, write=bool(args.output),
+                                      picture=picture, picture_cells=drawn)
+    if args.picture and args.show_placement:
+        estimate = estimate.plus(formula_sat_estimate(built))
+    return estimate
+
+
 def run_build(args: argparse.Namespace) -> int:
     if len(args.formula) != 1:
         raise UserError("gadget nishio: give one FORMULA.cnf to build (several only with "
@@ -123,7 +149,10 @@ def run_build(args: argparse.Namespace) -> int:
     if args.picture:
         check_picture_name(args.picture)
     path = args.formula[0]
-    formula = read_formula(path)
+    limit = common.memory_limit(args)
+    formula = read_formula(path, max_memory=limit)
+    ensure_fits(build_estimate(formula, args), limit,
+                f"gadget nishio: {path}{declared_variables_note(formula)}")
     start = time.perf_counter()
     extra = {}
     if args.variant == "thm3":
@@ -177,6 +206,21 @@ def _mark(value: bool | None) -> str:
     return "-" if value is None else ("yes" if value else "no")
 
 
+def _num(value: int | None, width: int) -> str:
+    return f"{'-' if value is None else f'{value:,}':>{width}}"
+
+
+def _verdict(r: Validation) -> str:
+    """The last column: FAIL, ok, or what was skipped as too large."""
+    if not r.ok:
+        return "FAIL"
+    if not r.too_large:
+        return "ok"
+    if not r.validated:
+        return "too large"
+    return "ok; " + ", ".join(sorted(r.too_large)) + " too large"
+
+
 def print_validation_table(results: list[Validation], variants: list[str]) -> None:
     head = f"{'formula':<32} {'v':>3} {'c':>3} {'SAT':>4}"
     if "thm2" in variants:
@@ -187,25 +231,45 @@ def print_validation_table(results: list[Validation], variants: list[str]) -> No
     print(head)
     print("-" * len(head))
     for r in results:
-        line = f"{r.name[:32]:<32} {r.num_vars:>3} {r.num_clauses:>3} {_mark(r.satisfiable):>4}"
+        line = (f"{r.name[:32]:<32} {_num(r.num_vars, 3)} {_num(r.num_clauses, 3)} "
+                f"{_mark(r.satisfiable):>4}")
         if "thm2" in variants:
-            line += (f" | {r.order:>4} {r.cells:>11,} {_mark(r.placement_found):>9} "
+            line += (f" | {_num(r.order, 4)} {_num(r.cells, 11)} {_mark(r.placement_found):>9} "
                      f"{_mark(r.extraction_ok):>7} {_mark(r.forward_ok):>7} {r.seconds:>6.2f}")
         if "thm3" in variants:
-            line += (f" | {r.thm3_order:>4} {r.thm3_cells:>12,} {_mark(r.thm3_nonempty):>8} "
-                     f"{_mark(r.thm3_v0_false):>7} {_mark(r.thm3_checks_ok):>4} "
-                     f"{r.thm3_seconds:>6.2f}")
-        line += f" | {'ok' if r.ok else 'FAIL'}"
+            line += (f" | {_num(r.thm3_order, 4)} {_num(r.thm3_cells, 12)} "
+                     f"{_mark(r.thm3_nonempty):>8} {_mark(r.thm3_v0_false):>7} "
+                     f"{_mark(r.thm3_checks_ok):>4} {r.thm3_seconds:>6.2f}")
+        line += f" | {_verdict(r)}"
         print(line, flush=True)
         for problem in r.problems:
             print(f"    {problem}")
+        for what, text in r.too_large.items():
+            label = {"thm2": "Theorem 2", "thm3": "Theorem 3"}.get(what, "the formula")
+            print(f"    {label}: {text}")
+
+
+def read_formulas(paths: list[str], limit: int) -> list[tuple[str, Formula | TooLarge]]:
+    """The formulas to validate; one too large to read becomes its refusal (a table row)."""
+    out: list[tuple[str, Formula | TooLarge]] = []
+    for path in paths:
+        try:
+            out.append((Path(path).name, read_formula(path, max_memory=limit)))
+        except TooLarge as exc:
+            out.append((Path(path).name, exc))
+    return out
 
 
 def run_validate(args: argparse.Namespace) -> int:
+    """Exit code: 4 if any check failed; otherwise 0 — formulas (or one theorem of a formula)
+    skipped as over the memory limit are rows of their own and are counted in the summary,
+    but are not failures — unless nothing at all could be validated (then 2, as for a
+    single refused build)."""
     if args.formula and args.random:
         raise UserError("gadget nishio --validate: give FORMULA or --random, not both")
+    limit = common.memory_limit(args)
     if args.formula:
-        formulas = [(Path(path).name, read_formula(path)) for path in args.formula]
+        formulas = read_formulas(args.formula, limit)
     elif args.random:
         formulas = random_formulas(args)
     else:
@@ -214,18 +278,32 @@ def run_validate(args: argparse.Namespace) -> int:
     results = []
     progress = common.Progress(len(formulas), "validate")
     for name, formula in formulas:
-        results.append(validate_formula(formula, name, variants, args.solver,
-                                        split=not args.no_split, order=args.order))
+        if isinstance(formula, TooLarge):
+            results.append(Validation.too_large_formula(name, formula))
+        else:
+            results.append(validate_formula(formula, name, variants, args.solver,
+                                            split=not args.no_split, order=args.order,
+                                            max_memory=limit))
         progress.step()
     progress.close()
     print_validation_table(results, variants)
-    sat = sum(r.satisfiable for r in results)
+    decided = [r for r in results if r.satisfiable is not None]
+    sat = sum(bool(r.satisfiable) for r in decided)
     failed = sum(not r.ok for r in results)
+    skipped = sum(bool(r.too_large) for r in results)
     total = sum(r.seconds + r.thm3_seconds for r in results)
-    print(f"{len(results)} formulas: {sat} satisfiable, {len(results) - sat} unsatisfiable; "
-          f"{'all checks passed' if not failed else f'{failed} FAILED'} "
-          f"({total:.2f} s in gadgets and placement models)")
-    return ExitCode.MISMATCH if failed else ExitCode.OK
+    print(f"{len(results)} formulas: {sat} satisfiable, {len(decided) - sat} unsatisfiable"
+          f"{f', {len(results) - len(decided)} not decided' if len(decided) < len(results) else ''}"
+          f"; {'all checks passed' if not failed else f'{failed} FAILED'}"
+          + (f"; {skipped} too large for the memory limit of {format_bytes(limit)} "
+             f"(skipped in whole or in part)" if skipped else "")
+          + f" ({total:.2f} s in gadgets and placement models)")
+    if failed:
+        return ExitCode.MISMATCH
+    if not any(r.validated for r in results):
+        raise UserError(f"gadget nishio --validate: nothing validated, every formula is over "
+                        f"the memory limit of {format_bytes(limit)} (--max-memory)")
+    return ExitCode.OK
 
 
 def run_gadget_nishio(args: argparse.Namespace) -> int:
@@ -265,6 +343,12 @@ def run_nishio(args: argparse.Namespace) -> int:
     check_outputs({"-o": args.output, "--picture": args.picture})
     if args.picture:
         check_picture_name(args.picture)
+    limit = common.memory_limit(args)
+    try:
+        file_bytes = os.path.getsize(args.cells)
+    except OSError:
+        file_bytes = 0                      # read_cell_set names the problem
+    ensure_fits(cell_set_reading_estimate(file_bytes), limit, f"nishio: {args.cells}")
     cells = read_cell_set(args.cells, args.box)
     n = cells.size
     method = choose_method(cells, args.method)
@@ -273,11 +357,15 @@ def run_nishio(args: argparse.Namespace) -> int:
     if method in ("dag", "dag-sweep") and almost_balanced_count(cells.shape) > DAG_VERTEX_LIMIT:
         raise UserError(f"--method dag: the DAG for blocks {cells.shape} would have "
                         f"{almost_balanced_count(cells.shape):,} vertices; use --method sat")
+    if method in ("dag", "dag-sweep") and not (args.cell or args.decide):
+        ensure_fits(nishio_dag_estimate(cells.shape), limit, f"nishio: {args.cells}")
+    if method == "overlay" and valid_placement_count(cells.shape) <= OVERLAY_LIMIT:
+        ensure_fits(nishio_overlay_estimate(cells.shape), limit, f"nishio: {args.cells}")
     print(f"S: {cells.count():,} cells of a {n}x{n} grid (blocks {cells.shape})")
     start = time.perf_counter()
     if args.cell or args.decide:
         target = parse_cell_arg(args.cell, n) if args.cell else None
-        with PlacementModel(cells, args.solver) as model:
+        with PlacementModel(cells, args.solver, max_memory=limit) as model:
             placement = model.find(target)
         seconds = time.perf_counter() - start
         where = (f" containing row {target[0] + 1}, column {target[1] + 1}" if target else "")
@@ -295,7 +383,7 @@ def run_nishio(args: argparse.Namespace) -> int:
             print(f"wrote the placement to {args.output}")
         return ExitCode.OK
     if method == "sat":
-        with PlacementModel(cells, args.solver) as model:
+        with PlacementModel(cells, args.solver, max_memory=limit) as model:
             kept = model.nishio()
             stats = model.stats
         detail = (f", {stats['solver_calls']} solver calls, "
@@ -367,6 +455,7 @@ def register(commands: common.Commands) -> None:
                              "part presolve; about 1 s per 361x361 grid)")
     gadget.add_argument("--solver", default=DEFAULT_SOLVER,
                         help=f"pysat solver (default {DEFAULT_SOLVER})")
+    common.add_memory_option(gadget)
     gadget.set_defaults(run=lambda args: run_gadget_nishio(_default_variant(args)))
 
     top = commands.top.add_parser(
@@ -393,6 +482,7 @@ def register(commands: common.Commands) -> None:
     top.add_argument("--quiet", action="store_true", help="do not print the grid")
     top.add_argument("--solver", default=DEFAULT_SOLVER,
                      help=f"pysat solver for --method sat (default {DEFAULT_SOLVER})")
+    common.add_memory_option(top)
     top.set_defaults(run=run_nishio)
 
 

@@ -6,11 +6,17 @@
 * ``gadget nrpath --validate [FORMULA.cnf] [--random V C COUNT --seed S] [--cycle]`` — the
   closed loop per formula (``solvers.nrpath.validate_formula``) printed as a table; without a
   formula and without ``--random`` the built-in fixed examples. Exit 4 on any disagreement.
+  A formula whose check is estimated over ``--max-memory`` is a row ``too large: <estimate>
+  > <limit>`` and is counted in the summary; it does not fail the run (exit 0), unless no
+  formula could be validated at all (exit 2).
 * ``nonrepetitive G.txt --cyclic-edges`` (Theorem 1), ``--from V --label L`` (Theorem 2),
   ``--path [P Q]`` (a nonrepetitive walk with fewest edges, via nr(G); ``--simple`` asks for
   a *simple* path instead, exactly, with the SAT model), ``--simple-cycle [U V]`` (is an arc
   U → V on a simple nonrepetitive cycle?). P Q / U V default to the file's p, q (resp. q, p).
   ``--dot OUT`` draws the graph with the answer highlighted.
+
+Every command takes ``--max-memory SIZE``: the gadget, nr(G) or the SAT model of simple paths
+is estimated first (:mod:`reductions.sizes`) and refused in one line (exit 2) over the limit.
 """
 
 from __future__ import annotations
@@ -22,25 +28,22 @@ from pathlib import Path
 import numpy as np
 
 from reductions.errors import UserError
-from reductions.formulas import Formula, from_dimacs_clauses, random_3sat
+from reductions.formulas import Formula, random_3sat
 from reductions.labelled_graph import LabelledGraph
 from reductions.nonrepetitive import (cyclic_edges, edges_from, nonrepetitive_path,
                                       simple_path_problems)
 from reductions.nrpath_gadget import expected_size, nrpath_gadget
+from reductions.sizes import (TooLarge, declared_variables_note, ensure_fits, format_bytes,
+                              nr_graph_estimate, nrpath_gadget_estimate)
 
 from . import common
 from .common import ExitCode
 from ..formats.atomic import OutputGroup, check_outputs
-from ..formats.dimacs import read_cnf
+from ..formats.dimacs import read_formula
 from ..formats.labelled_edges import (read_labelled_edges, write_dot, write_graphml,
                                      write_labelled_edges)
 from ..nrpath import (DEFAULT_SOLVER, FormulaCheck, find_simple_cycle, find_simple_path,
                      fixed_formulas, validate_formula)
-
-
-def read_formula(path: str) -> Formula:
-    cnf = read_cnf(path)
-    return from_dimacs_clauses(cnf.num_vars, cnf.clauses, max_width=3, name=str(path))
 
 
 # ----------------------------------------------------------------------------- gadget nrpath
@@ -55,7 +58,10 @@ def run_gadget_nrpath(args: argparse.Namespace) -> int:
                         "only with --validate)")
     check_outputs({"-o": args.output, "--dot": args.dot, "--graphml": args.graphml})
     path = args.formula[0]
-    formula = read_formula(path)
+    limit = common.memory_limit(args)
+    formula = read_formula(path, max_memory=limit)
+    ensure_fits(nrpath_gadget_estimate(formula, cycle=args.cycle), limit,
+                f"gadget nrpath: {path}{declared_variables_note(formula)}")
     gadget = nrpath_gadget(formula, args.cycle)
     graph = gadget.graph
     vertices, arcs = expected_size(formula, args.cycle)
@@ -104,10 +110,24 @@ TABLE_HEADER = (f"{'formula':<28} {'vars':>5} {'clauses':>7} {'vertices':>8} {'a
                 f"{'brute':<6}  {'ms':>8}  result")
 
 
+def format_too_large_row(name: str, formula: Formula | None, error: TooLarge) -> str:
+    """The row of a formula skipped as over the memory limit (not a failure)."""
+    counts = (f"{formula.num_vars:>5} {formula.num_clauses:>7}" if formula is not None
+              else f"{'-':>5} {'-':>7}")
+    return f"{name[-28:]:<28} {counts}  {error.row_text}"
+
+
 def run_validate(args: argparse.Namespace) -> int:
-    formulas: list[tuple[str, Formula]] = []
+    """Exit code: 4 on a mismatch; otherwise 0 — formulas over the memory limit are rows of
+    their own ("too large: ...") and are counted in the summary, not failures — unless none
+    could be validated at all (then 2, as for a single refused build)."""
+    limit = common.memory_limit(args)
+    formulas: list[tuple[str, Formula | TooLarge]] = []
     for path in args.formula:
-        formulas.append((Path(path).name, read_formula(path)))
+        try:
+            formulas.append((Path(path).name, read_formula(path, max_memory=limit)))
+        except TooLarge as exc:
+            formulas.append((Path(path).name, exc))
     if args.random is not None:
         num_vars, num_clauses, count = args.random
         if count < 1:
@@ -120,14 +140,23 @@ def run_validate(args: argparse.Namespace) -> int:
         formulas = fixed_formulas()
     start = time.perf_counter()
     checks = []
+    skipped = []
     if not args.summary:
         print(TABLE_HEADER)
     progress = common.Progress(len(formulas), "validate") if len(formulas) > 1 else None
     for name, formula in formulas:
-        check = validate_formula(formula, name, cycle=args.cycle, solver_name=args.solver)
-        checks.append(check)
+        try:
+            if isinstance(formula, TooLarge):
+                raise formula
+            check = validate_formula(formula, name, cycle=args.cycle, solver_name=args.solver,
+                                     max_memory=limit)
+            checks.append(check)
+            row = format_check_row(check)
+        except TooLarge as exc:
+            skipped.append(name)
+            row = format_too_large_row(name, None if formula is exc else formula, exc)
         if not args.summary:
-            print(format_check_row(check), flush=True)
+            print(row, flush=True)
         if progress:
             progress.step()
     if progress:
@@ -138,14 +167,20 @@ def run_validate(args: argparse.Namespace) -> int:
     brute = sum(c.brute_force_agrees is not None for c in checks)
     what = "simple nonrepetitive cycle through q -> p" if args.cycle else \
         "simple nonrepetitive path p -> q"
-    print(f"{len(checks)} formulas ({satisfiable} satisfiable, {len(checks) - satisfiable} "
-          f"unsatisfiable) in {seconds:.2f} s; brute force ran on {brute}")
+    print(f"{len(formulas)} formulas ({satisfiable} satisfiable, {len(checks) - satisfiable} "
+          f"unsatisfiable"
+          + (f", {len(skipped)} too large for the memory limit of {format_bytes(limit)}, "
+             f"skipped" if skipped else "")
+          + f") in {seconds:.2f} s; brute force ran on {brute}")
     if bad:
         print(f"MISMATCH in {len(bad)}: {', '.join(bad[:10])}")
         return ExitCode.MISMATCH
+    if not checks:
+        raise UserError(f"gadget nrpath --validate: nothing validated, every formula is over "
+                        f"the memory limit of {format_bytes(limit)} (--max-memory)")
     print(f"all agree: satisfiable <=> {what} (SAT model); every extracted assignment "
           f"satisfies its formula; nr(G) found a nonrepetitive walk p -> q for all "
-          f"{len(checks)}, never simple for the unsatisfiable ones")
+          f"{len(checks)} validated, never simple for the unsatisfiable ones")
     return ExitCode.OK
 
 
@@ -182,8 +217,12 @@ def _print_edges(graph: LabelledGraph, mask: np.ndarray) -> None:
 
 def run_nonrepetitive(args: argparse.Namespace) -> int:
     check_outputs({"--dot": args.dot})
+    limit = common.memory_limit(args)
     data = read_labelled_edges(args.graph)
     graph = data.graph
+    simple = bool(args.simple) or args.simple_cycle is not None
+    ensure_fits(nr_graph_estimate(graph.num_vertices, graph.num_arcs, simple=simple), limit,
+                f"nonrepetitive: {args.graph}")
     name = graph.vertex_name
     highlight: list[int] = []
     code = ExitCode.OK
@@ -296,6 +335,7 @@ def register(commands: common.Commands) -> None:
                         help="with --validate: only the summary, no table rows")
     gadget.add_argument("--solver", default=DEFAULT_SOLVER,
                         help=f"pysat solver (default: {DEFAULT_SOLVER})")
+    common.add_memory_option(gadget)
     gadget.set_defaults(run=run_gadget_nrpath)
 
     top = commands.top.add_parser(
@@ -322,4 +362,5 @@ def register(commands: common.Commands) -> None:
     top.add_argument("--solver", default=DEFAULT_SOLVER,
                      help=f"pysat solver for --simple and --simple-cycle "
                           f"(default: {DEFAULT_SOLVER})")
+    common.add_memory_option(top)
     top.set_defaults(run=run_nonrepetitive)

@@ -18,6 +18,7 @@ from reductions.cnf import (AMO_ENCODINGS, ENCODINGS, CnfError, cnf_from_metadat
                             expected_size, grid_from_model, sudoku_cnf)
 from reductions.errors import UserError
 from reductions.grid import parse_grid
+from reductions.sizes import cnf_estimate, ensure_fits
 
 from . import common
 from .common import ExitCode
@@ -73,6 +74,14 @@ def _batch(texts: list[tuple[str, str]], args: argparse.Namespace,
                 break
             except UserError:
                 continue
+    if shape is not None:
+        # One incremental solver per worker process, all at once.
+        workers = min(args.jobs, len(texts))
+        ensure_fits(cnf_estimate(shape, encoding=options.get("encoding") or "extended",
+                                 amo=options.get("amo") or "auto", solve=True)
+                    .times(workers, "worker processes"),
+                    common.memory_limit(args), f"solve --via {args.via} ({shape.size}x"
+                                                f"{shape.size} puzzles)")
     items = solve_batch([text for _, text in texts], shape, solver=solver,
                         encoding=options.get("encoding") or "extended",
                         amo=options.get("amo") or "auto", unique=args.unique,
@@ -91,6 +100,10 @@ def _batch(texts: list[tuple[str, str]], args: argparse.Namespace,
 def run_emit_cnf(args: argparse.Namespace) -> int:
     check_outputs({"-o": args.output}, stdout_ok=True)
     puzzle = common.read_puzzle_arg(args, single=True)[0][1]
+    n = puzzle.size
+    ensure_fits(cnf_estimate(puzzle.shape, encoding=args.encoding, amo=args.amo,
+                             clues=args.clues), common.memory_limit(args),
+                f"emit cnf: the {n}x{n} puzzle")
     cnf = sudoku_cnf(puzzle, args.encoding, args.amo, args.clues)
     count = write_cnf(args.output, cnf.num_vars, cnf.clause_blocks(), cnf.metadata())
     note = ""
@@ -149,6 +162,7 @@ def register(commands: common.Commands) -> None:
                       help="output .cnf file ('-': stdout; the summary then goes to stderr)")
     common.add_shape_option(emit)
     add_encoding_options(emit, "units")
+    common.add_memory_option(emit)
     emit.set_defaults(run=run_emit_cnf)
 
     decode = commands.decode.add_parser(

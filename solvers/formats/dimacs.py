@@ -4,7 +4,11 @@
   count, which a stream does not know in advance, so the body goes to a temporary file first
   and is copied behind the header (one extra sequential pass, no clause list in memory).
   Comment lines (``c key value``) carry metadata such as the puzzle and the encoding.
-* :func:`read_cnf` parses a CNF file strictly: errors name the file and line.
+* :func:`read_cnf` parses a CNF file strictly: errors name the file and line. The file
+  streams through in pieces (never whole in memory, not even one long line); header counts
+  must be plain digits up to 2^31 − 1; reading stops at the first clause beyond the declared
+  count (or wider than a given width). :func:`read_formula` reads a gadget's input formula,
+  sized from its header against a memory limit before the clauses are read.
 * :func:`parse_solver_output` reads a solver's answer in the SAT-competition form
   (``s SATISFIABLE`` and ``v`` lines) or MiniSat's result-file form (``SAT`` then the model).
 """
@@ -12,15 +16,18 @@
 from __future__ import annotations
 
 import enum
+import io
 import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
 from reductions.errors import UserError, parse_int, read_text, reading
+from reductions.formulas import Formula, from_dimacs_clauses
+from reductions.sizes import ensure_fits, formula_reading_estimate
 
 from .atomic import OutputError, check_output_target, naming_write_errors, open_output
 
@@ -90,60 +97,155 @@ def write_cnf(path: str | Path, num_vars: int,
     return count
 
 
-def read_cnf(path: str | Path) -> CnfFile:
-    """Read a DIMACS CNF file; errors name the line. Clauses may span lines."""
-    return parse_cnf(read_text(path, DimacsError), str(path))
+MAX_DIMACS = 2**31 - 1
+"""The largest variable or clause count a header may declare: DIMACS solvers read literals
+as signed 32-bit integers."""
+
+WIDE_SHOWN = 16
+"""A clause wider than allowed is reported when it ends, or as soon as it is this many
+literals too wide (then the rest is not read)."""
+
+PIECE = 1 << 16
+"""Characters read at a time: a clause line of any length is parsed piece by piece, so a huge
+file never sits in memory as one string or one list of tokens."""
+
+
+def read_cnf(path: str | Path, *, max_width: int | None = None) -> CnfFile:
+    """Read a DIMACS CNF file; errors name the line. Clauses may span lines.
+
+    The file streams through (see :func:`parse_cnf`): reading stops at the first clause
+    beyond the header's count or wider than ``max_width`` literals, so memory stays within
+    what the header declares."""
+    with reading(path, DimacsError), open(path, encoding="utf-8") as handle:
+        return parse_cnf(handle, str(path), max_width=max_width)
 
 
 def read_cnf_header(path: str | Path) -> CnfFile:
     """Only the comments and the ``p cnf`` line (no clauses): enough to decode a model of a
-    file written by sudoku-bridge, without parsing a file of millions of clauses."""
+    file written by sudoku-bridge, or to size a formula before reading it."""
     with reading(path, DimacsError), open(path, encoding="utf-8") as handle:
         return parse_cnf(handle, str(path), header_only=True)
 
 
-def parse_cnf(text: str | Iterable[str], name: str = "<cnf>",
-              header_only: bool = False) -> CnfFile:
-    """Parse DIMACS CNF from a string or an iterable of lines (e.g. an open file).
+def read_formula(path: str | Path, *, max_width: int | None = 3,
+                 max_memory: int | None = None) -> Formula:
+    """A CNF file as a :class:`~reductions.formulas.Formula` (clauses of 1 to ``max_width``
+    literals, no repeated variable), the gadgets' input.
+
+    The header is read first: with ``max_memory`` (bytes), a file whose declared clauses
+    would not fit is refused (:class:`~reductions.sizes.TooLarge`) before they are read.
+    """
+    if max_memory is not None and max_width is not None:
+        header = read_cnf_header(path)
+        ensure_fits(formula_reading_estimate(header.declared_clauses or 0, max_width),
+                    max_memory, f"{path}: reading the formula")
+    cnf = read_cnf(path, max_width=max_width)
+    return from_dimacs_clauses(cnf.num_vars, cnf.clauses, max_width=max_width, name=str(path))
+
+
+def _pieces(source: str | Iterable[str]) -> Iterator[tuple[int, str]]:
+    """(line number, piece) pairs; a piece is a whole line or, for a line longer than
+    :data:`PIECE` characters read from a file, a part of it (only the last part of a line
+    ends with a newline)."""
+    if isinstance(source, str):
+        source = io.StringIO(source)
+    if hasattr(source, "readline"):
+        number, piece = 1, "\n"
+        while next_piece := source.readline(PIECE):
+            piece = next_piece
+            yield number, piece
+            number += piece.endswith("\n")
+        if not piece.endswith("\n"):
+            yield number, "\n"                  # the last line had no newline: end it
+        return
+    for number, line in enumerate(source, start=1):
+        yield number, line if line.endswith("\n") else line + "\n"
+
+
+def _header_number(text: str, what: str, name: str, number: int, line: str) -> int:
+    if not (text.isascii() and text.isdigit()):
+        raise DimacsError(f"{name} line {number}: bad header {line[:80]!r}, expected "
+                          f"'p cnf VARS CLAUSES' with two counts")
+    value = int(text)
+    if value > MAX_DIMACS:
+        raise DimacsError(f"{name} line {number}: the header declares {value:,} {what}, more "
+                          f"than {MAX_DIMACS:,} (the most a DIMACS file can have)")
+    return value
+
+
+def _too_wide(name: str, number: int, index: int, clause: list[int], max_width: int) -> None:
+    if len(clause) > max_width + WIDE_SHOWN:          # cut short: the rest was not read
+        shown, count = [*map(str, clause[:max_width + 1]), "..."], f"more than {max_width}"
+    else:
+        shown, count = list(map(str, clause)), str(len(clause))
+    raise DimacsError(f"{name} line {number}: clause {index} [{', '.join(shown)}] has {count} "
+                      f"literals; at most {max_width} are allowed")
+
+
+def parse_cnf(text: str | Iterable[str], name: str = "<cnf>", header_only: bool = False,
+              max_width: int | None = None) -> CnfFile:
+    """Parse DIMACS CNF from a string, an open file or an iterable of lines.
 
     With ``header_only``, stop at the ``p cnf`` line: the result has the comments, the
-    variable count and ``declared_clauses`` but no clauses.
+    variable count and ``declared_clauses`` but no clauses. Header counts must be plain
+    digits up to :data:`MAX_DIMACS`. Parsing stops with an error at the first clause beyond
+    the declared count, and (with ``max_width``) at the first clause wider than that.
     """
-    lines = text.splitlines() if isinstance(text, str) else text
     comments: list[str] = []
     header: tuple[int, int] | None = None
     clauses: list[list[int]] = []
     current: list[int] = []
-    for number, raw in enumerate(lines, start=1):
-        line = raw.strip()
-        if not line:
-            continue
-        if line.startswith("c"):
-            comments.append(line[1:].strip())
-            continue
-        if line.startswith("%"):  # SATLIB files end with '%' then '0'
-            break
-        if line.startswith("p"):
+    kind = None             # of the line being read: "c", "p", "clause" (None: not known yet)
+    text_so_far = ""        # a comment or header line being read
+    carry = ""              # a token cut at the end of a piece
+    for number, piece in _pieces(text):
+        ends = piece.endswith("\n")
+        if kind is None:
+            stripped = piece.lstrip()
+            if not stripped:
+                continue                              # blank (so far)
+            kind = {"c": "c", "p": "p", "%": "%"}.get(stripped[0], "clause")
+            if kind == "%":                           # SATLIB files end with '%' then '0'
+                break
+        if kind in ("c", "p"):
+            text_so_far += piece
+            if kind == "p" and len(text_so_far) > 200:
+                raise DimacsError(f"{name} line {number}: bad header {text_so_far[:80]!r}..., "
+                                  f"expected 'p cnf VARS CLAUSES'")
+            if not ends:
+                continue
+            line, text_so_far, kind = text_so_far.strip(), "", None
+            if line.startswith("c"):
+                comments.append(line[1:].strip())
+                continue
             parts = line.split()
             if header is not None:
                 raise DimacsError(f"{name} line {number}: second 'p' header")
-            if len(parts) != 4 or parts[1] != "cnf" or not all(
-                    p.isdigit() for p in parts[2:]):
+            if len(parts) != 4 or parts[:2] != ["p", "cnf"]:
                 raise DimacsError(
-                    f"{name} line {number}: bad header {line!r}, expected 'p cnf VARS CLAUSES'")
-            header = (int(parts[2]), int(parts[3]))
+                    f"{name} line {number}: bad header {line[:80]!r}, expected "
+                    f"'p cnf VARS CLAUSES'")
+            header = (_header_number(parts[2], "variables", name, number, line),
+                      _header_number(parts[3], "clauses", name, number, line))
             if header_only:
                 return CnfFile(header[0], [], comments, header[1])
             continue
         if header is None:
             raise DimacsError(f"{name} line {number}: clause before the 'p cnf' header")
-        for tok in line.split():
+        tokens = (carry + piece).split()
+        carry = "" if ends or piece[-1:].isspace() or not tokens else tokens.pop()
+        for tok in tokens:
             try:
                 lit = int(tok)
             except ValueError:
                 raise DimacsError(
-                    f"{name} line {number}: {tok!r} is not an integer literal") from None
+                    f"{name} line {number}: {tok[:40]!r} is not an integer literal") from None
             if lit == 0:
+                if len(clauses) == header[1]:
+                    raise DimacsError(f"{name} line {number}: more clauses than the "
+                                      f"{header[1]:,} the header declares")
+                if max_width is not None and len(current) > max_width:
+                    _too_wide(name, number, len(clauses) + 1, current, max_width)
                 clauses.append(current)
                 current = []
             elif abs(lit) > header[0]:
@@ -152,6 +254,10 @@ def parse_cnf(text: str | Iterable[str], name: str = "<cnf>",
                     f"{header[0]} variables")
             else:
                 current.append(lit)
+                if max_width is not None and len(current) > max_width + WIDE_SHOWN:
+                    _too_wide(name, number, len(clauses) + 1, current, max_width)
+        if ends:
+            kind = None
     if header is None:
         raise DimacsError(f"{name}: no 'p cnf' header")
     if current:
