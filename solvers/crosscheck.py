@@ -28,12 +28,11 @@ from __future__ import annotations
 import contextlib
 import enum
 import json
-import multiprocessing
 import os
 import statistics
 import time
 import traceback
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -42,7 +41,7 @@ from typing import Callable, Iterable, Iterator
 from reductions.errors import UserError, reading
 from reductions.grid import Grid, Shape, format_grid, parse_grid, solution_problems
 
-from .external import become_worker
+from .external import worker_pool
 from .formats.atomic import atomic_write, check_output_target
 from .outcome import Outcome, SolverUnavailable, Status, WrongAnswer
 from .routes import ROUTES
@@ -367,34 +366,16 @@ def _execute(tasks: list[Task], *, jobs: int, scheduler: str | None,
 # ----------------------------------------------------------------------------- process pool
 
 def _execute_pool(tasks: list[Task], *, jobs: int) -> Iterator[RouteResult]:
-    """The records of ``tasks`` from ``jobs`` worker processes. However this ends (done,
-    Ctrl-C, SIGTERM, an error, the consumer stopping), the workers are gone after it."""
-    context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=become_worker,
-                               initargs=(os.getpid(),))
-    try:
-        futures = [pool.submit(run_route, task) for task in tasks]
-        for future in as_completed(futures):
-            yield future.result()
-    except BrokenProcessPool:
-        raise CrosscheckError("a worker process died (killed from outside, or out of "
-                              "memory)") from None
-    finally:
-        _stop_pool(pool)
-
-
-def _stop_pool(pool: ProcessPoolExecutor) -> None:
-    """Kill the pool's workers and wait for them: every record wanted has arrived, or the
-    run is being abandoned — either way nothing they do any more is wanted, and a graceful
-    shutdown would first run every queued task."""
-    # The executor has no public way to reach its processes; _processes (pid -> Process)
-    # is what its own shutdown uses.
-    workers = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for worker in workers:
-        worker.kill()
-    for worker in workers:
-        worker.join()
+    """The records of ``tasks`` from ``jobs`` worker processes
+    (:func:`solvers.external.worker_pool`: gone however this ends)."""
+    with worker_pool(jobs) as pool:
+        try:
+            futures = [pool.submit(run_route, task) for task in tasks]
+            for future in as_completed(futures):
+                yield future.result()
+        except BrokenProcessPool:
+            raise CrosscheckError("a worker process died (killed from outside, or out of "
+                                  "memory)") from None
 
 
 # ----------------------------------------------------------------------------- Dask

@@ -38,6 +38,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import math
+import multiprocessing
 import os
 import select
 import shutil
@@ -46,13 +47,15 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from reductions.errors import UserError
 
 from .outcome import SolverUnavailable
+from .signals import signals_held
 
 MAX_OUTPUT_BYTES = 256 << 20
 """Default cap on each of a program's stdout and stderr (a model of a 64×64 Sudoku is a few
@@ -291,3 +294,30 @@ def become_worker(parent: int) -> None:
     die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+@contextlib.contextmanager
+def worker_pool(jobs: int, initializer: Callable[..., None] = become_worker,
+                initargs: tuple = ()) -> Iterator[ProcessPoolExecutor]:
+    """A process pool of ``jobs`` Python workers, each set up by ``initializer(parent_pid,
+    *initargs)`` (default :func:`become_worker`; a custom one must call it first). Ctrl-C and
+    SIGTERM are held back while the workers are forked, so that an interruption cannot leave
+    half a pool behind; however the block ends (done, Ctrl-C, SIGTERM, an error, a consumer
+    that stops reading) the workers are killed and reaped, without first running the queued
+    tasks as a graceful shutdown would."""
+    context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
+    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=initializer,
+                               initargs=(os.getpid(), *initargs))
+    try:
+        with signals_held():
+            pool.submit(int).result()        # forks every worker (fork context: all at once)
+        yield pool
+    finally:
+        # No public way reaches the workers; _processes (pid -> Process) is what the
+        # executor's own shutdown uses.
+        workers = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:
+            worker.kill()
+        for worker in workers:
+            worker.join()

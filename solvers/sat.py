@@ -18,8 +18,6 @@ is enforced between rounds of a conflict budget (``conf_budget`` + ``solve_limit
 
 from __future__ import annotations
 
-import multiprocessing
-import os
 import shlex
 import tempfile
 import time
@@ -39,7 +37,7 @@ from reductions.grid import (Grid, Shape, clue_array_from_line, clue_conflicts, 
 from .formats.dimacs import DimacsError, SatAnswer, parse_solver_output, write_cnf
 from .budget import Deadline, solve_within
 from .external import (ExternalSolverError, become_worker, find_program, output_text,
-                       run_program)
+                       run_program, worker_pool)
 from .outcome import Outcome, SolverUnavailable, Status, WrongAnswer, verified
 
 DEFAULT_SOLVER = "cadical195"
@@ -554,11 +552,9 @@ def solve_batch(items: Sequence[str | np.ndarray], shape: Shape | None, *,
         finally:
             _close_worker_solvers()
         return
-    ctx = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-    with ctx.Pool(jobs, initializer=_pool_worker_init,
-                  initargs=(os.getpid(), solver, encoding, amo)) as pool:
-        tasks = ((chunk, shape, box, unique, time_limit) for chunk in chunks)
-        for items_done in pool.imap(_solve_chunk_star, tasks):
+    with worker_pool(jobs, _pool_worker_init, (solver, encoding, amo)) as pool:
+        tasks = [(chunk, shape, box, unique, time_limit) for chunk in chunks]
+        for items_done in pool.map(_solve_chunk_star, tasks):
             yield from items_done
 
 

@@ -32,7 +32,6 @@ import io
 import os
 import re
 import secrets
-import signal
 import socket
 import stat
 import sys
@@ -40,6 +39,8 @@ from pathlib import Path
 from typing import IO, Iterator
 
 from reductions.errors import UserError
+
+from ..signals import signals_held
 
 STDOUT = "-"
 """The output name that means standard output (where a command allows it)."""
@@ -206,31 +207,6 @@ def naming_write_errors(path: str | Path) -> Iterator[None]:
         raise OutputError(f"{path}: cannot write ({exc.strerror or exc})") from None
 
 
-@contextlib.contextmanager
-def _signals_held() -> Iterator[None]:
-    """Hold SIGINT and SIGTERM until the block ends, then deliver them.
-
-    Python runs signal handlers between bytecodes, so the exception of a handler (Ctrl-C,
-    :class:`~solvers.cli.main.Terminated`) could otherwise land between two renames, or in
-    the middle of removing temporary files.
-    """
-    caught: list[int] = []
-    held = {}
-    try:
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            if signal.getsignal(signum) is not None:
-                held[signum] = signal.signal(signum, lambda number, _: caught.append(number))
-    except ValueError:              # not the main thread: no handler runs here anyway
-        pass
-    try:
-        yield
-    finally:
-        for signum, handler in held.items():
-            signal.signal(signum, handler)
-        for signum in caught:
-            signal.raise_signal(signum)
-
-
 # ----------------------------------------------------------------------------- writing
 
 class OutputGroup:
@@ -271,7 +247,7 @@ class OutputGroup:
         temp = handle = None
         try:
             # Signals held: a temporary file must never exist without the group knowing it.
-            with _signals_held():
+            with signals_held():
                 fd, temp = _create_temp(target)
                 self._temps[target] = temp
                 self._names[target] = os.fspath(path)
@@ -279,7 +255,7 @@ class OutputGroup:
             with naming_write_errors(path), handle:
                 yield handle
         except BaseException:
-            with _signals_held():
+            with signals_held():
                 if handle is not None:
                     with contextlib.suppress(OSError, ValueError):
                         handle.close()
@@ -296,7 +272,7 @@ class OutputGroup:
 
     def commit(self) -> None:
         """Rename every temporary file into place (the group is then empty)."""
-        with _signals_held():
+        with signals_held():
             try:
                 while self._temps:
                     target, temp = next(iter(self._temps.items()))
@@ -311,7 +287,7 @@ class OutputGroup:
 
     def discard(self) -> None:
         """Remove every temporary file; no target is touched."""
-        with _signals_held():
+        with signals_held():
             self._discard_temps()
 
     def _discard_temps(self) -> None:
@@ -392,14 +368,14 @@ def scratch_path(target: str | Path) -> Iterator[Path]:
     remove_stale_temps(real)
     temp = None
     try:
-        with _signals_held():       # never a temporary file that the cleanup below misses
+        with signals_held():       # never a temporary file that the cleanup below misses
             fd, temp = _create_temp(real)
             os.close(fd)
         with naming_write_errors(target):
             yield temp
     finally:
         if temp is not None:
-            with _signals_held():
+            with signals_held():
                 _remove(temp)
 
 
