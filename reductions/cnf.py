@@ -39,6 +39,7 @@ to auxiliary variables by :func:`complete_assignment`). Extraction: :func:`grid_
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Sequence
 
@@ -49,15 +50,35 @@ from pysat.formula import IDPool
 from .errors import UserError
 from .grid import Grid, Shape, clue_exclusions
 
-ENCODINGS = ("minimal", "extended")
-AMO_ENCODINGS = {
-    "pairwise": EncType.pairwise,
-    "seqcounter": EncType.seqcounter,
-    "ladder": EncType.ladder,
-    "bitwise": EncType.bitwise,
-    "totalizer": EncType.totalizer,
-}
-CLUE_MODES = ("units", "eliminate")
+class Encoding(enum.StrEnum):
+    """Which clauses (Lynce & Ouaknine): the minimal or the extended encoding."""
+
+    MINIMAL = "minimal"
+    EXTENDED = "extended"
+
+
+class AtMostOne(enum.StrEnum):
+    """How "at most one" is written (pysat's ``CardEnc`` encodings)."""
+
+    PAIRWISE = "pairwise"
+    SEQCOUNTER = "seqcounter"
+    LADDER = "ladder"
+    BITWISE = "bitwise"
+    TOTALIZER = "totalizer"
+
+
+class CnfClues(enum.StrEnum):
+    """Clues as unit clauses, or eliminated from the formula (Kwon & Jain)."""
+
+    UNITS = "units"
+    ELIMINATE = "eliminate"
+
+
+ENCODINGS = tuple(Encoding)
+AMO_ENCODINGS = {AtMostOne.PAIRWISE: EncType.pairwise, AtMostOne.SEQCOUNTER: EncType.seqcounter,
+                 AtMostOne.LADDER: EncType.ladder, AtMostOne.BITWISE: EncType.bitwise,
+                 AtMostOne.TOTALIZER: EncType.totalizer}
+CLUE_MODES = tuple(CnfClues)
 PAIRWISE_MAX_N = 16
 """Largest N for which the ``auto`` at-most-one choice is pairwise (N=25 pairwise has 3.8 M
 clauses, N=64 33 M; the sequential counter grows as N³ instead of N⁴)."""

@@ -52,6 +52,7 @@ the 0/1 matrix some libraries need, and refuses, naming the size, when it would 
 
 from __future__ import annotations
 
+import enum
 import functools
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
@@ -61,7 +62,14 @@ import numpy as np
 from .errors import UserError
 from .grid import Grid, Shape, clue_exclusions
 
-CLUE_MODES = ("keep", "eliminate")
+class CoverClues(enum.StrEnum):
+    """A clue's cell keeps only the clue's option, or the clues are eliminated altogether."""
+
+    KEEP = "keep"
+    ELIMINATE = "eliminate"
+
+
+CLUE_MODES = tuple(CoverClues)
 ITEM_KINDS = ("cell", "row", "column", "block")
 ITEM_LETTERS = "prcb"
 MAX_NAME_LENGTH = 8

@@ -41,13 +41,22 @@ forward map.
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 
 import numpy as np
 
 from .hcp import HcpError, hamiltonian_cycle_problem
 
-REDUCED, NO_CYCLE, SOLVED = "reduced", "no cycle", "solved"
+class ReductionStatus(enum.StrEnum):
+    """What the degree-2 reduction ended with."""
+
+    REDUCED = "reduced"
+    NO_CYCLE = "no cycle"
+    SOLVED = "solved"
+
+
+REDUCED, NO_CYCLE, SOLVED = ReductionStatus
 
 
 @dataclass(frozen=True)

@@ -59,6 +59,7 @@ predecessor of ``v[i,j]`` on the cycle is ``x[i,j,k,0]`` for the digit k of cell
 
 from __future__ import annotations
 
+import enum
 import functools
 import math
 import re
@@ -69,7 +70,16 @@ import numpy as np
 from .errors import UserError
 from .grid import Grid, Shape, solution_problems
 
-PRUNE_MODES = ("none", "paper", "peers")
+class Prune(enum.StrEnum):
+    """Clue pruning of Haythorpe's graph: none (the blank graph), the paper's twelve arc sets
+    (§5), or also every (cell, digit) a clue excludes."""
+
+    NONE = "none"
+    PAPER = "paper"
+    PEERS = "peers"
+
+
+PRUNE_MODES = tuple(Prune)
 
 # The seven arcs of an option "digit k in cell (i,j)", in the order they are stored.
 CHOICE, HANDOVER, RETURN, ROW_ENTRY, ROW_EXIT, COL_ENTRY, COL_EXIT = range(7)

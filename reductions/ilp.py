@@ -36,6 +36,7 @@ solution is unique. No solver is called here (``solvers.ilp`` does that).
 
 from __future__ import annotations
 
+import enum
 import re
 from dataclasses import dataclass, field
 from typing import Mapping
@@ -47,7 +48,14 @@ from .errors import UserError
 from .exact_cover import base_option_items, candidate_mask, item_parts, option_cells_digits
 from .grid import Grid, Shape
 
-CLUE_MODES = ("equalities", "eliminate")
+class IlpClues(enum.StrEnum):
+    """Clues as equalities x = 1, or the variables they fix left out."""
+
+    EQUALITIES = "equalities"
+    ELIMINATE = "eliminate"
+
+
+CLUE_MODES = tuple(IlpClues)
 CONSTRAINT_PREFIXES = ("cell", "row", "col", "blk")
 VARIABLE_NAME = re.compile(r"^x_(\d+)_(\d+)_(\d+)$")
 INTEGRALITY_TOLERANCE = 1e-6

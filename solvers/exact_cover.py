@@ -25,6 +25,7 @@ returned; a second solution is always reported. Statuses: an exhausted search is
 
 from __future__ import annotations
 
+import enum
 import multiprocessing
 import os
 import threading
@@ -41,7 +42,15 @@ from reductions.grid import Grid
 from .external import become_worker
 from .outcome import Outcome, SolverUnavailable, Status, verified
 
-BACKENDS = ("auto", "exact-cover", "dlx")
+class CoverSolver(enum.StrEnum):
+    """The exact-cover search: the C package when it fits, the package, or our Algorithm X."""
+
+    AUTO = "auto"
+    PACKAGE = "exact-cover"
+    DLX = "dlx"
+
+
+BACKENDS = tuple(CoverSolver)
 DEADLINE_CHECK_NODES = 256
 """Search nodes between two looks at the clock in :func:`algorithm_x`."""
 

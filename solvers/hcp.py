@@ -82,7 +82,14 @@ class CycleStatus(enum.StrEnum):
 
 
 
-BACKENDS = ("sat", "cpsat")
+class HcpBackend(enum.StrEnum):
+    """The exact Hamiltonian-cycle solvers of this module."""
+
+    SAT = "sat"
+    CPSAT = "cpsat"
+
+
+BACKENDS = tuple(HcpBackend)
 DEFAULT_SAT_SOLVER = "cadical195"
 
 

@@ -29,6 +29,7 @@ subtour cuts, seconds, ...), and the total time.
 
 from __future__ import annotations
 
+import enum
 import time
 from typing import Any
 
@@ -42,8 +43,18 @@ from reductions.hcp_pipeline import (HcpOptions, HcpPipeline, build_hcp_pipeline
 from .hcp import CycleStatus, HcpResult, solve_directed_hcp, solve_undirected_hcp
 from .outcome import Outcome, Status, verified
 
-HCP_SOLVERS = ("sat", "cpsat", "lkh", "concorde")
-EXACT_SOLVERS = ("sat", "cpsat")
+class HcpSolver(enum.StrEnum):
+    """Who looks for the Hamiltonian cycle: the exact SAT or CP-SAT models, or the LKH-3 and
+    Concorde bridges."""
+
+    SAT = "sat"
+    CPSAT = "cpsat"
+    LKH = "lkh"
+    CONCORDE = "concorde"
+
+
+HCP_SOLVERS = tuple(HcpSolver)
+EXACT_SOLVERS = (HcpSolver.SAT, HcpSolver.CPSAT)
 
 
 def check_options(options: HcpOptions, solver: str, has_clues: bool) -> None:

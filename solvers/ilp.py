@@ -31,6 +31,7 @@ Solution files of CBC, HiGHS, glpsol and SCIP are read by
 
 from __future__ import annotations
 
+import enum
 import os
 import shutil
 import sys
@@ -53,7 +54,14 @@ from .formats.atomic import atomic_write, scratch_path
 from .formats.dlx import metadata_from_comments, puzzle_comment_lines, puzzle_from_metadata
 from .outcome import Outcome, SolverUnavailable, Status, verified
 
-SOLVERS = ("cbc", "highs")
+class IlpSolver(enum.StrEnum):
+    """CBC (its command line) or HiGHS (in process)."""
+
+    CBC = "cbc"
+    HIGHS = "highs"
+
+
+SOLVERS = tuple(IlpSolver)
 MAGIC = "sudoku-bridge ILP"
 FORMATS = {".lp": "lp", ".mps": "mps"}
 COMMENT_PREFIX = {"lp": "\\", "mps": "*"}
