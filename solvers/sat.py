@@ -202,24 +202,12 @@ class IncrementalSudokuSolver:
                        item.second_grid(self.shape), stats)
 
 
-_PROCESS_SOLVERS: dict[tuple[Shape, str], "IncrementalSudokuSolver"] = {}
-"""This process's incremental solvers, one per block shape and solver (each pool worker has
-its own)."""
-
-
 def solve_incremental(puzzle: Grid, *, solver: str = DEFAULT_SOLVER, unique: bool = False,
                       time_limit: float | None = None) -> Outcome:
-    """Solve on this process's :class:`IncrementalSudokuSolver` for the puzzle's shape (made
-    on first use, replaced after :data:`FRESH_SOLVER_EVERY` puzzles): the rules are loaded
-    once per process and the clues are assumptions, so a corpus costs one solver call per
-    puzzle."""
-    key = (puzzle.shape, solver)
-    incremental = _PROCESS_SOLVERS.get(key)
-    if incremental is None or incremental.puzzles_served >= FRESH_SOLVER_EVERY:
-        if incremental is not None:
-            incremental.close()
-        incremental = _PROCESS_SOLVERS[key] = IncrementalSudokuSolver(puzzle.shape, solver)
-    incremental.puzzles_served += 1
+    """Solve on this process's :class:`IncrementalSudokuSolver` for the puzzle's shape
+    (:func:`process_solver`): the rules are loaded once per process and the clues are
+    assumptions, so a corpus costs one solver call per puzzle."""
+    incremental = process_solver(puzzle.shape, solver=solver)
     outcome = incremental.solve(puzzle, unique=unique, time_limit=time_limit)
     outcome.stats["clauses"] = incremental.num_clauses
     return outcome
@@ -427,7 +415,9 @@ class BatchItem:
         return _grid_from_bytes(self.second, shape)
 
 
-_worker_solvers: dict = {}
+_PROCESS_SOLVERS: dict[tuple, IncrementalSudokuSolver] = {}
+"""This process's incremental solvers, by (shape, solver, encoding, at-most-one); each pool
+worker has its own."""
 _worker_options: dict = {}
 
 
@@ -448,21 +438,31 @@ earlier puzzles pile up and slow every later call (measured on forum-hardest-190
 711 puzzles/s with one solver for 20,000 puzzles, 904/s with a fresh one every 2,000)."""
 
 
+def process_solver(shape: Shape, *, solver: str = DEFAULT_SOLVER, encoding: str = "extended",
+                   amo: str = "auto", upcoming: int = 1) -> IncrementalSudokuSolver:
+    """This process's incremental solver for these options, made on first use and replaced
+    by a fresh one once it would serve more than :data:`FRESH_SOLVER_EVERY` puzzles
+    (``upcoming`` are about to be solved on it)."""
+    key = (shape, solver, encoding, amo)
+    incremental = _PROCESS_SOLVERS.get(key)
+    if incremental is not None and incremental.puzzles_served + upcoming > FRESH_SOLVER_EVERY:
+        incremental.close()
+        incremental = None
+    if incremental is None:
+        incremental = _PROCESS_SOLVERS[key] = IncrementalSudokuSolver(shape, solver, encoding,
+                                                                     amo)
+    incremental.puzzles_served += upcoming
+    return incremental
+
+
 def _worker_solver(shape: Shape, upcoming: int = 1) -> IncrementalSudokuSolver:
-    solver = _worker_solvers.get(shape)
-    if solver is not None and solver.puzzles_served + upcoming > FRESH_SOLVER_EVERY:
-        solver.close()
-        solver = None
-    if solver is None:
-        solver = _worker_solvers[shape] = IncrementalSudokuSolver(shape, **_worker_options)
-    solver.puzzles_served += upcoming
-    return solver
+    return process_solver(shape, upcoming=upcoming, **_worker_options)
 
 
 def _close_worker_solvers() -> None:
-    for solver in _worker_solvers.values():
-        solver.close()
-    _worker_solvers.clear()
+    for incremental in _PROCESS_SOLVERS.values():
+        incremental.close()
+    _PROCESS_SOLVERS.clear()
 
 
 def _solve_item(index: int, item: str | np.ndarray, shape: Shape | None, box: Shape | None,
