@@ -1,15 +1,22 @@
 """The one base class for mistakes a user can make — bad input files, impossible options, a
 missing solver binary — and the file-reading helpers that turn OS errors into it.
 
+Every input file may be compressed: :func:`open_text` recognises gzip, xz and bzip2 by their
+first bytes (not by the name) and decompresses while reading, so a reader that uses it (or
+:func:`read_text`) takes ``p.cnf.gz`` as readily as ``p.cnf``.
+
 The command line prints a :class:`UserError` as a single line (no traceback) and exits with a
 non-zero code; anything else escaping is a bug in the project.
 """
 
 from __future__ import annotations
 
+import bz2
 import contextlib
+import gzip
+import lzma
 from pathlib import Path
-from typing import Iterator
+from typing import IO, Iterator
 
 
 class UserError(ValueError):
@@ -27,14 +34,36 @@ def reading(path: str | Path, error: type[UserError] = UserError) -> Iterator[No
         raise error(f"{path}: is a directory, not a file") from None
     except UnicodeDecodeError as exc:
         raise error(f"{path}: not a text file ({exc.reason} at byte {exc.start})") from None
+    except EOFError:
+        raise error(f"{path}: compressed data ends early (a truncated file?)") from None
+    except lzma.LZMAError as exc:
+        raise error(f"{path}: corrupt xz data ({exc})") from None
     except OSError as exc:
-        raise error(f"{path}: cannot read ({exc.strerror})") from None
+        # gzip and bz2 report corrupt data as OSErrors without an errno.
+        raise error(f"{path}: cannot read ({exc.strerror or f'corrupt compressed data: {exc}'})") \
+            from None
+
+
+COMPRESSED_MAGIC = {b"\x1f\x8b": gzip.open, b"\xfd7zXZ\x00": lzma.open, b"BZh": bz2.open}
+"""The first bytes of gzip, xz and bzip2 files, and the opener of each."""
+
+
+def open_text(path: str | Path) -> IO[str]:
+    """``path`` opened for reading UTF-8 text, decompressed on the fly when its first bytes
+    say gzip, xz or bzip2. Use inside :func:`reading` so that errors name the file."""
+    with open(path, "rb") as probe:
+        start = probe.read(6)
+    for magic, opener in COMPRESSED_MAGIC.items():
+        if start.startswith(magic):
+            return opener(path, "rt", encoding="utf-8")
+    return open(path, encoding="utf-8")
 
 
 def read_text(path: str | Path, error: type[UserError] = UserError) -> str:
-    """The whole of a UTF-8 text file, or ``error`` naming the file."""
-    with reading(path, error):
-        return Path(path).read_text(encoding="utf-8")
+    """The whole of a UTF-8 text file (decompressed if compressed), or ``error`` naming the
+    file."""
+    with reading(path, error), open_text(path) as handle:
+        return handle.read()
 
 
 MAX_INTEGER_DIGITS = 18

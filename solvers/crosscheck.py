@@ -36,7 +36,7 @@ from concurrent.futures import as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator, Sequence
 
 from reductions.errors import UserError, reading
 from reductions.grid import Grid, Shape, format_grid, parse_grid, solution_problems
@@ -44,7 +44,7 @@ from reductions.grid import Grid, Shape, format_grid, parse_grid, solution_probl
 from .external import worker_pool
 from .formats.atomic import atomic_write, check_output_target
 from .outcome import Outcome, SolverUnavailable, Status, WrongAnswer
-from .routes import ROUTES
+from .routes import ROUTES, template_route, template_routes
 
 SIZE_KEYS = ("edges", "arcs", "clauses", "nonzeros", "options", "variables", "vertices")
 
@@ -115,6 +115,7 @@ class Task:
     shape: Shape | None = None
     unique: bool = False
     time_limit: float | None = None
+    template: str | None = None       # the NAME=TARGET:CMD of a route defined by --route
 
     def record(self, status: RecordStatus, seconds: float = 0.0, **fields) -> RouteResult:
         return RouteResult(self.puzzle_id, self.puzzle, self.route, status, seconds, **fields)
@@ -127,7 +128,7 @@ def run_route(task: Task) -> RouteResult:
         puzzle = parse_grid(task.puzzle, task.shape)
     except UserError as exc:
         return task.record(RecordStatus.ERROR, error=str(exc))
-    route = ROUTES[task.route]
+    route = template_route(task.template) if task.template else ROUTES[task.route]
     reason = route.unavailable()
     if reason:
         return task.record(RecordStatus.NOT_AVAILABLE, error=reason)
@@ -298,7 +299,8 @@ def run_crosscheck(puzzles: list[tuple[str, str]], routes: list[str], *,
                    scheduler: str | None = None,
                    on_result: Callable[[RouteResult], None] | None = None,
                    scheduler_timeout: float = 10.0,
-                   worker_timeout: float = 60.0) -> list[RouteResult]:
+                   worker_timeout: float = 60.0,
+                   templates: Sequence[str] = ()) -> list[RouteResult]:
     """Run every (puzzle, route) pair; returns all records (resumed ones included).
 
     ``puzzles`` are (id, text) pairs. With ``results_path``, each record is appended to the
@@ -311,17 +313,20 @@ def run_crosscheck(puzzles: list[tuple[str, str]], routes: list[str], *,
     ``jobs`` > 1 runs on a local process pool, ``scheduler`` (an address) on a Dask cluster,
     which fails after ``worker_timeout`` seconds without any worker. A route that cannot
     run here gives 'not available' records; an unknown route name is a
-    :class:`CrosscheckError`.
+    :class:`CrosscheckError`. ``templates`` define more routes, each ``NAME=TARGET:CMD``
+    (:func:`solvers.routes.template_route`); ``routes`` may name them.
     """
     if results_path is not None:
         check_output_target(results_path)       # never a device, a directory, /proc...
-    unknown = [route for route in routes if route not in ROUTES]
+    defined = dict(zip(template_routes(templates), templates))     # name -> its spec
+    known = [*ROUTES, *defined]
+    unknown = [route for route in routes if route not in known]
     if unknown:
-        raise CrosscheckError(f"unknown route {unknown[0]!r}; routes: {', '.join(ROUTES)}")
+        raise CrosscheckError(f"unknown route {unknown[0]!r}; routes: {', '.join(known)}")
     done = _start_results(results_path, resume=resume, puzzles=puzzles, routes=routes)
     finished = {(r.puzzle_id, r.route) for r in done}
     tasks = [Task(route=route, puzzle_id=pid, puzzle=text, shape=shape, unique=unique,
-                  time_limit=time_limit)
+                  time_limit=time_limit, template=defined.get(route))
              for pid, text in puzzles for route in routes if (pid, route) not in finished]
     results = list(done)
     stream = _execute(tasks, jobs=jobs, scheduler=scheduler,

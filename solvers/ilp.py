@@ -42,7 +42,7 @@ from pathlib import Path
 
 import pulp
 
-from reductions.errors import reading
+from reductions.errors import open_text, reading
 from reductions.grid import Grid
 from reductions.ilp import (CLUE_MODES, IlpError, SudokuIlp, parse_variable_name,
                             sudoku_ilp)
@@ -287,7 +287,7 @@ def read_metadata(path: str | Path) -> dict[str, str]:
     fmt = model_format(path)
     prefix = COMMENT_PREFIX[fmt]
     comments = []
-    with reading(path, ExternalSolverError), open(path, encoding="utf-8") as handle:
+    with reading(path, ExternalSolverError), open_text(path) as handle:
         for line in handle:
             if not line.startswith(prefix):
                 break

@@ -22,9 +22,10 @@ from __future__ import annotations
 import enum
 import importlib
 import inspect
+import shlex
 import shutil
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from reductions.errors import UserError
 from reductions.grid import Grid, Shape
@@ -136,10 +137,11 @@ ROUTES: dict[str, Route] = _routes(
     Route(name="sat-incremental", target=Target.CNF, run="solvers.sat:solve_incremental",
           summary="one CaDiCaL per process with the rules loaded once, clues as assumptions "
                   "(fast on corpora)"),
-    Route(name="cadical", target=Target.CNF, run=SAT, presets={"solver_cmd": "cadical"},
-          needs_program="cadical", summary="the cadical program through a DIMACS file"),
-    Route(name="minisat", target=Target.CNF, run=SAT, presets={"solver_cmd": "minisat"},
-          needs_program="minisat", summary="the minisat program through a DIMACS file"),
+    # The DIMACS solver programs known by name (solvers.sat.KNOWN_COMMANDS), each when on PATH.
+    *(Route(name=program, target=Target.CNF, run=SAT, presets={"solver_cmd": program},
+            needs_program=program, summary=f"the {program} program through a DIMACS file")
+      for program in ("cadical", "kissat", "minisat", "glucose", "picosat", "cryptominisat5",
+                      "lingeling")),
     Route(name="exact-cover", target=Target.EXACT_COVER, run=EXACT_COVER,
           summary="the exact-cover package when installed, else the built-in Algorithm X"),
     Route(name="exact-cover-dlx", target=Target.EXACT_COVER, run=EXACT_COVER,
@@ -160,12 +162,66 @@ ROUTES: dict[str, Route] = _routes(
 )
 
 
-def get_route(name: str) -> Route:
-    """The route called ``name``, or a one-line error listing the routes."""
+# ----------------------------------------------------------------------------- user commands
+
+FAMILIES = {Target.CNF: SAT, Target.EXACT_COVER: EXACT_COVER, Target.ILP: ILP, Target.HCP: HCP}
+"""The route family that solves each target."""
+
+COMMAND_OPTIONS = {Target.CNF: "solver_cmd", Target.EXACT_COVER: "cover_cmd",
+                   Target.ILP: "ilp_cmd", Target.HCP: "hcp_cmd"}
+"""The option of each family that runs an outside program given as a command template."""
+
+
+def template_route(spec: str) -> Route:
+    """A route for any outside program, from ``NAME=TARGET:COMMAND`` (``solve --route``,
+    ``crosscheck --route``), e.g. ``mysat=cnf:'kissat -q {input}'``: the family of TARGET
+    writes its file, runs COMMAND (no shell; ``{input}`` the file written, ``{output}`` a file
+    the program writes, else its standard output is read), reads the answer by its content and
+    verifies it. The program must be on PATH (or a path) for the route to be available."""
+    name, equals, rest = spec.partition("=")
+    target_name, colon, command = rest.partition(":")
+    name, target_name, command = name.strip(), target_name.strip(), command.strip()
+    if not (equals and colon and name and command):
+        raise UserError(f"--route {spec!r}: expected NAME=TARGET:COMMAND, e.g. "
+                        f"\"mysat=cnf:kissat -q {{input}}\"")
+    if name in ROUTES:
+        raise UserError(f"--route {spec!r}: {name} is a built-in route; choose another name")
+    if not all(ch.isalnum() or ch in "-_." for ch in name):
+        raise UserError(f"--route {spec!r}: a route name is letters, digits, '-', '_', '.'")
     try:
-        return ROUTES[name]
+        target = Target(target_name)
+    except ValueError:
+        raise UserError(f"--route {spec!r}: unknown target {target_name!r} (targets: "
+                        f"{', '.join(Target)})") from None
+    try:
+        program = shlex.split(command)[0]
+    except (ValueError, IndexError) as exc:
+        raise UserError(f"--route {spec!r}: cannot split the command ({exc})") from None
+    return Route(name=name, target=target, run=FAMILIES[target],
+                 presets={COMMAND_OPTIONS[target]: command}, needs_program=program,
+                 square_blocks=target == Target.HCP, checks_uniqueness=target == Target.CNF,
+                 summary=f"{target} file through the command {command!r}")
+
+
+def template_routes(specs: Sequence[str]) -> dict[str, Route]:
+    """The routes of several ``--route`` options, by name (a name given twice is an error)."""
+    routes: dict[str, Route] = {}
+    for spec in specs:
+        route = template_route(spec)
+        if route.name in routes:
+            raise UserError(f"--route {route.name} is defined twice")
+        routes[route.name] = route
+    return routes
+
+
+def get_route(name: str, extra: Mapping[str, Route] | None = None) -> Route:
+    """The route called ``name`` (built in, or one of ``extra``: routes from ``--route``), or
+    a one-line error listing the routes."""
+    known = {**ROUTES, **(extra or {})}
+    try:
+        return known[name]
     except KeyError:
-        raise UserError(f"unknown route {name!r}; routes: {', '.join(ROUTES)}") from None
+        raise UserError(f"unknown route {name!r}; routes: {', '.join(known)}") from None
 
 
 def available_routes() -> list[str]:

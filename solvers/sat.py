@@ -280,15 +280,17 @@ def _grid_literals(cnf: SudokuCnf, grid: Grid) -> list[int]:
 # ----------------------------------------------------------------------------- external
 
 KNOWN_COMMANDS = {
-    # name: (argument template, how the answer comes back)
-    "cadical": (["cadical", "-q", "{input}"], "stdout"),
-    "kissat": (["kissat", "-q", "{input}"], "stdout"),
-    "cryptominisat5": (["cryptominisat5", "--verb", "0", "{input}"], "stdout"),
-    "picosat": (["picosat", "{input}"], "stdout"),
-    "lingeling": (["lingeling", "-q", "{input}"], "stdout"),
-    "minisat": (["minisat", "-verb=0", "{input}", "{output}"], "file"),
-    "glucose": (["glucose", "-verb=0", "{input}", "{output}"], "file"),
+    # name: the command line; {output} = a result file the solver writes (MiniSat style)
+    "cadical": ["cadical", "-q", "{input}"],
+    "kissat": ["kissat", "-q", "{input}"],
+    "cryptominisat5": ["cryptominisat5", "--verb", "0", "{input}"],
+    "picosat": ["picosat", "{input}"],
+    "lingeling": ["lingeling", "-q", "{input}"],
+    "minisat": ["minisat", "-verb=0", "{input}", "{output}"],
+    # glucose prints its model only with -model.
+    "glucose": ["glucose", "-verb=0", "-model", "{input}"],
 }
+"""The DIMACS solvers known by name (``--solver-cmd kissat``, ``solve --via kissat``)."""
 
 
 def command_for(solver_cmd: str) -> list[str]:
@@ -302,7 +304,7 @@ def command_for(solver_cmd: str) -> list[str]:
     if not parts or not parts[0].strip():
         raise UserError("--solver-cmd is empty: give a solver name or a command line")
     if len(parts) == 1 and Path(parts[0]).name in KNOWN_COMMANDS:
-        template, _ = KNOWN_COMMANDS[Path(parts[0]).name]
+        template = KNOWN_COMMANDS[Path(parts[0]).name]
         parts = [parts[0]] + template[1:]
     if not any("{input}" in p for p in parts):
         parts.append("{input}")

@@ -247,3 +247,12 @@ class Progress:
         if self.enabled:
             sys.stderr.write("\n")
             sys.stderr.flush()
+
+
+def add_route_template_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--route", action="append", default=[], metavar="NAME=TARGET:CMD",
+        help="define a route running any program on a target's file: TARGET is cnf, "
+             "exact-cover, ilp or hcp; CMD a command line with {input} (the file written) and "
+             "optionally {output} (a file the program writes; else its standard output is "
+             "read), e.g. \"mysat=cnf:kissat -q {input}\" (repeatable)")

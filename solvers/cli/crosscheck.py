@@ -15,7 +15,7 @@ from . import common
 from .common import ExitCode
 from ..formats.atomic import check_outputs
 from ..memory import route_estimate
-from ..routes import ROUTES, available_routes
+from ..routes import ROUTES, Route, available_routes, template_routes
 from ..crosscheck import (DEFAULT_ROUTES, CrosscheckError, RecordStatus, find_mismatches,
                           format_summary, plot_results, run_crosscheck, summary_rows,
                           unavailable_routes)
@@ -25,15 +25,18 @@ def run_crosscheck_command(args: argparse.Namespace) -> int:
     check_outputs({"--json": args.json, "--plot": args.plot})
     if args.resume and not args.json:
         raise CrosscheckError("--resume needs --json OUT.jsonl (the file to resume from)")
+    defined = template_routes(args.route)
     routes = [r.strip() for r in args.routes.split(",") if r.strip()] if args.routes \
         else [r for r in DEFAULT_ROUTES if r in available_routes()]
-    unknown = [r for r in routes if r not in ROUTES]
+    routes += [name for name in defined if name not in routes]
+    known = {**ROUTES, **defined}
+    unknown = [r for r in routes if r not in known]
     if unknown:
-        raise CrosscheckError(f"unknown route {unknown[0]!r}; routes: {', '.join(ROUTES)} "
+        raise CrosscheckError(f"unknown route {unknown[0]!r}; routes: {', '.join(known)} "
                               f"(available here: {', '.join(available_routes())})")
     texts = puzzle_texts(args.puzzles, args.box)
     if args.scheduler is None:          # a cluster's workers have memory of their own
-        check_memory(texts, routes, args)
+        check_memory(texts, [known[name] for name in routes], args)
     progress = common.Progress(len(texts) * len(routes), "crosscheck")
     try:
         results = run_crosscheck(texts, routes, shape=args.box, unique=args.unique,
@@ -41,7 +44,8 @@ def run_crosscheck_command(args: argparse.Namespace) -> int:
                                  results_path=Path(args.json) if args.json else None,
                                  resume=args.resume, scheduler=args.scheduler,
                                  worker_timeout=args.worker_timeout,
-                                 on_result=lambda _: progress.step())
+                                 on_result=lambda _: progress.step(),
+                                 templates=args.route)
     finally:
         progress.close()
     print(f"{len(texts)} puzzle(s) x {len(routes)} route(s)"
@@ -82,19 +86,18 @@ def puzzle_shapes(texts: list[tuple[str, str]], box: Shape | None) -> set[Shape]
     return shapes
 
 
-def check_memory(texts: list[tuple[str, str]], routes: list[str],
+def check_memory(texts: list[tuple[str, str]], routes: list[Route],
                  args: argparse.Namespace) -> None:
     """Refuse the run when the largest instance of any route, once per worker process, is
     over the memory limit."""
     worst: tuple[Estimate, str, Shape] | None = None
     for shape in puzzle_shapes(texts, args.box):
-        for name in routes:
-            route = ROUTES[name]
+        for route in routes:
             if route.not_applicable(shape):
                 continue
             estimate = route_estimate(route, shape, {})
             if worst is None or estimate.bytes > worst[0].bytes:
-                worst = (estimate, name, shape)
+                worst = (estimate, route.name, shape)
     if worst is not None:
         estimate, name, shape = worst
         workers = max(1, min(args.jobs, len(texts) * len(routes)))
@@ -116,6 +119,7 @@ def register(commands: common.Commands) -> None:
     parser.add_argument("--routes", help=f"comma-separated routes (default: "
                                          f"{','.join(DEFAULT_ROUTES)}); known: "
                                          f"{', '.join(ROUTES)}")
+    common.add_route_template_option(parser)
     parser.add_argument("--unique", action="store_true",
                         help="every route also checks uniqueness; disagreement is a mismatch")
     parser.add_argument("--time-limit", type=common.seconds_arg, metavar="S",

@@ -41,7 +41,7 @@ from reductions.sizes import ensure_fits
 
 from ..memory import route_estimate
 from ..outcome import Outcome, Status, WrongAnswer
-from ..routes import ROUTES, get_route
+from ..routes import ROUTES, get_route, template_routes
 from . import common
 from .common import EXIT_MEANINGS, ExitCode
 
@@ -73,7 +73,7 @@ def solve_each(texts: list[tuple[str, str]], args: argparse.Namespace,
                options: dict) -> Iterator[common.Solved]:
     """Parse and solve the puzzles one by one on ``args.via``; a puzzle whose instance is
     estimated over the memory limit is refused like a bad one."""
-    route = get_route(args.via)
+    route = get_route(args.via, args.defined_routes)
     limit = common.memory_limit(args)
     for label, text in texts:
         where = "" if label == "puzzle" else f"{label}: "
@@ -91,7 +91,10 @@ def solve_each(texts: list[tuple[str, str]], args: argparse.Namespace,
 
 
 def run_solve(args: argparse.Namespace) -> int:
-    route = get_route(args.via)
+    args.defined_routes = template_routes(args.route)
+    if args.via is None:       # one --route and no --via: that route
+        args.via = next(iter(args.defined_routes)) if len(args.defined_routes) == 1 else "sat"
+    route = get_route(args.via, args.defined_routes)
     options = route_options(args)
     route.check_options(options)
     if args.unique and not route.checks_uniqueness:
@@ -209,8 +212,10 @@ def build_parser() -> argparse.ArgumentParser:
                         f"{name}: {route.summary}" for name, route in ROUTES.items()))
     solve.add_argument("puzzle", help="puzzle text, or a file with one puzzle per line")
     common.add_shape_option(solve)
-    solve.add_argument("--via", default="sat", choices=list(ROUTES), metavar="ROUTE",
-                       help=f"route: {', '.join(ROUTES)} (default: sat)")
+    solve.add_argument("--via", metavar="ROUTE",
+                       help=f"route: {', '.join(ROUTES)}, or one defined by --route "
+                            f"(default: sat, or the one --route)")
+    common.add_route_template_option(solve)
     solve.add_argument("--unique", action="store_true",
                        help="also look for a second solution")
     solve.add_argument("--time-limit", type=common.seconds_arg, metavar="S",

@@ -26,9 +26,12 @@ A write error (disk full, file too large) is an :class:`OutputError` naming the 
 
 from __future__ import annotations
 
+import bz2
 import contextlib
+import gzip
 import hashlib
 import io
+import lzma
 import os
 import re
 import secrets
@@ -244,21 +247,23 @@ class OutputGroup:
         if target in self._temps:
             raise OutputError(f"{path}: written twice in one run")
         remove_stale_temps(target)
-        temp = handle = None
+        temp = layers = None
         try:
             # Signals held: a temporary file must never exist without the group knowing it.
             with signals_held():
                 fd, temp = _create_temp(target)
                 self._temps[target] = temp
                 self._names[target] = os.fspath(path)
-                handle = _open_descriptor(fd, mode, buffering)
-            with naming_write_errors(path), handle:
-                yield handle
+                layers = _open_descriptor(fd, mode, buffering, compressor_for(target))
+            with naming_write_errors(path):
+                yield layers[0]
+                done, layers = layers, None
+                _close_layers(done)
         except BaseException:
             with signals_held():
-                if handle is not None:
+                if layers is not None:
                     with contextlib.suppress(OSError, ValueError):
-                        handle.close()
+                        _close_layers(layers)
                 if temp is not None:
                     _remove(temp)
                     self._temps.pop(target, None)
@@ -296,14 +301,49 @@ class OutputGroup:
         self._temps.clear()
 
 
-def _open_descriptor(fd: int, mode: str, buffering: int) -> IO:
+COMPRESSORS = {
+    # suffix: how to wrap the binary file (level 6 / preset 3: fast enough to stream a big CNF)
+    ".gz": lambda raw: gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=6, mtime=0),
+    ".xz": lambda raw: lzma.LZMAFile(raw, "wb", preset=3),
+    ".bz2": lambda raw: bz2.BZ2File(raw, "wb"),
+}
+"""Output names ending in one of these suffixes are written compressed (``-o p.cnf.gz``)."""
+
+
+def compressor_for(target: str | Path):
+    return COMPRESSORS.get(Path(target).suffix.lower())
+
+
+def _open_descriptor(fd: int, mode: str, buffering: int, compressor=None) -> list[IO]:
+    """The layers to write through, outermost first (text → compressor → file): closing
+    them in this order flushes each into the next (compressors leave their file open)."""
     try:
-        if mode == "w":
-            return os.fdopen(fd, "w", encoding="utf-8", newline="\n", buffering=buffering)
-        return os.fdopen(fd, "wb", buffering=buffering)
+        raw = os.fdopen(fd, "wb", buffering=buffering)
     except BaseException:
         os.close(fd)
         raise
+    layers = [raw]
+    try:
+        if compressor is not None:
+            layers.insert(0, compressor(raw))
+        if mode == "w":
+            layers.insert(0, io.TextIOWrapper(layers[0], encoding="utf-8", newline="\n"))
+    except BaseException:
+        _close_layers(layers)
+        raise
+    return layers
+
+
+def _close_layers(layers: list[IO]) -> None:
+    """Close every layer, outermost first; the first error is raised after all are closed."""
+    error = None
+    for layer in layers:
+        try:
+            layer.close()
+        except (OSError, ValueError) as exc:
+            error = error or exc
+    if error is not None:
+        raise error
 
 
 def _remove(path: Path) -> None:

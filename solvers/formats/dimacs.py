@@ -25,7 +25,7 @@ from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
-from reductions.errors import UserError, parse_int, read_text, reading
+from reductions.errors import UserError, open_text, parse_int, read_text, reading
 from reductions.formulas import Formula, from_dimacs_clauses
 from reductions.sizes import ensure_fits, formula_reading_estimate
 
@@ -116,14 +116,14 @@ def read_cnf(path: str | Path, *, max_width: int | None = None) -> CnfFile:
     The file streams through (see :func:`parse_cnf`): reading stops at the first clause
     beyond the header's count or wider than ``max_width`` literals, so memory stays within
     what the header declares."""
-    with reading(path, DimacsError), open(path, encoding="utf-8") as handle:
+    with reading(path, DimacsError), open_text(path) as handle:
         return parse_cnf(handle, str(path), max_width=max_width)
 
 
 def read_cnf_header(path: str | Path) -> CnfFile:
     """Only the comments and the ``p cnf`` line (no clauses): enough to decode a model of a
     file written by sudoku-bridge, or to size a formula before reading it."""
-    with reading(path, DimacsError), open(path, encoding="utf-8") as handle:
+    with reading(path, DimacsError), open_text(path) as handle:
         return parse_cnf(handle, str(path), header_only=True)
 
 
@@ -284,8 +284,15 @@ class SolverAnswer:
     model: list[int] | None = None
 
 
+STOPPED_COMMENTS = frozenset({"c UNKNOWN", "c s UNKNOWN"})
+"""How CaDiCaL 1.5 (``c UNKNOWN``) and Lingeling (``c s UNKNOWN``) say they stopped on a limit:
+as a comment, with no ``s`` line."""
+
+
 def parse_solver_output(text: str, name: str = "<solver output>") -> SolverAnswer:
-    """Parse SAT-competition output (``s``/``v`` lines) or a MiniSat result file.
+    """Parse SAT-competition output (``s``/``v`` lines), a MiniSat result file (``SAT`` then
+    the model) or Glucose's (the bare model). Without an
+    ``s`` line, a limit stop announced in a comment (:data:`STOPPED_COMMENTS`) is ``UNKNOWN``.
 
     Raises :class:`DimacsError` when the text holds neither form, or a model is malformed.
     """
@@ -307,6 +314,8 @@ def parse_solver_output(text: str, name: str = "<solver output>") -> SolverAnswe
         if word in ("UNKNOWN", "INDETERMINATE"):
             return SolverAnswer(SatAnswer.UNKNOWN)
         raise DimacsError(f"{name} line {number}: unknown status {line!r}")
+    if any(line in STOPPED_COMMENTS for line in lines):
+        return SolverAnswer(SatAnswer.UNKNOWN)
     content = [(i, line) for i, line in enumerate(lines, 1) if line and not line.startswith("c")]
     if content:
         number, first = content[0]
@@ -322,6 +331,12 @@ def parse_solver_output(text: str, name: str = "<solver output>") -> SolverAnswe
             return SolverAnswer(SatAnswer.UNSAT)
         if word in ("INDET", "UNKNOWN", "INDETERMINATE"):
             return SolverAnswer(SatAnswer.UNKNOWN)
+        if first.split()[0].lstrip("-").isdigit():
+            # Glucose's result file (``glucose in.cnf out``) holds the bare model.
+            model = []
+            for i, line in content:
+                model.extend(_parse_literals(line.split(), name, i))
+            return SolverAnswer(SatAnswer.SAT, _strip_zero(model, name))
         raise DimacsError(
             f"{name} line {number}: expected 's SATISFIABLE'-style status lines or a MiniSat "
             f"result (SAT/UNSAT), found {first[:40]!r}")

@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from reductions.errors import UserError, parse_int, reading
+from reductions.errors import UserError, parse_int, open_text, reading
 from reductions.exact_cover import (CLUE_MODES, ITEM_LETTERS, MAX_NAME_LENGTH,
                                     SudokuExactCover, base_item_names, parse_item_name,
                                     sudoku_exact_cover)
@@ -197,7 +197,7 @@ def _check_name(name: str, where: str) -> None:
 
 def read_dlx(path: str | Path) -> DlxFile:
     """Parse and validate a file in Knuth's format (any exact-cover problem)."""
-    with reading(path, DlxFormatError), open(path, encoding="utf-8") as handle:
+    with reading(path, DlxFormatError), open_text(path) as handle:
         lines = handle.read().splitlines()
     comments: list[str] = []
     primary: list[str] | None = None
@@ -311,7 +311,7 @@ def read_answer(path: str | Path, cover: SudokuExactCover,
                 zero_based: bool = False) -> DlxAnswer:
     """Read chosen options (dlx1 output, option lines or option numbers; see the module
     docstring) into local option numbers."""
-    with reading(path, DlxFormatError), open(path, encoding="utf-8") as handle:
+    with reading(path, DlxFormatError), open_text(path) as handle:
         lines = handle.read().splitlines()
     solutions: list[list[int]] = []
     current: list[int] | None = None

@@ -29,7 +29,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
 
-from reductions.errors import UserError, reading
+from reductions.errors import UserError, open_text, reading
 from reductions.labelled_graph import GraphError, LabelledGraph
 
 from .atomic import OutputGroup, atomic_write
@@ -111,7 +111,7 @@ def _parse_header(tokens: list[str], name: str, number: int) -> tuple[bool, dict
 
 def read_labelled_edges(path: str | Path) -> EdgeListFile:
     """Read an edge-list file; errors name the file and line."""
-    with reading(path, EdgeListError), open(path, encoding="utf-8") as handle:
+    with reading(path, EdgeListError), open_text(path) as handle:
         return parse_labelled_edges(handle, str(path))
 
 

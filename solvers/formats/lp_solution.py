@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
-from reductions.errors import UserError, parse_int, reading, shown
+from reductions.errors import UserError, parse_int, open_text, reading, shown
 
 from ..outcome import Status
 
@@ -86,7 +86,7 @@ def finite_value(token: str, where: str, name: str) -> float:
 def read_lp_solution(path: str | Path, columns: Sequence[str] | None = None) -> LpSolution:
     """Read a solution file in any form of the module docstring (``columns``: the model's
     column names in glpsol's order, needed only for glpsol's raw form)."""
-    with reading(path, SolutionFormatError), open(path, encoding="utf-8") as handle:
+    with reading(path, SolutionFormatError), open_text(path) as handle:
         lines = handle.read().splitlines()
     return parse_lp_solution(lines, str(path), columns)
 
@@ -341,7 +341,7 @@ def model_columns(path: str | Path) -> list[str]:
     """The model's column names in the order glpsol numbers them: the order of the COLUMNS
     section of an MPS file, or of first appearance in a CPLEX LP file (comments, section
     keywords and ``label:`` names skipped)."""
-    with reading(path, SolutionFormatError), open(path, encoding="utf-8") as handle:
+    with reading(path, SolutionFormatError), open_text(path) as handle:
         text = handle.read()
     names: dict[str, None] = {}
     if re.search(r"^COLUMNS\s*$", text, re.M):
