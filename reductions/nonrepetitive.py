@@ -35,7 +35,8 @@ small alphabet, e.g. the 9 Sudoku digits): linear time, like the paper's hashing
 alphabets (e.g. every edge its own label) one numpy sort instead.
 
 **Theorem 1** (:func:`cyclic_edges`): arc (v→w, x) lies on a nonrepetitive cycle iff x̄ at v
-and x at w are in one strongly connected component of nr(G) (iterative Tarjan, no recursion).
+and x at w are in one strongly connected component of nr(G) (scipy's strong components,
+linear time).
 **Theorem 2** (:func:`edges_from`): the edges on nonrepetitive walks that start at v with
 label x are the arcs (u→w, y) whose ȳ at u is reachable from x̄ at v.
 :func:`nonrepetitive_path` finds a walk with fewest edges between two vertices (0-1 BFS:
@@ -54,6 +55,8 @@ from functools import cached_property
 from typing import Hashable, Sequence
 
 import numpy as np
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import breadth_first_order, connected_components
 
 from .labelled_graph import GraphError, LabelledGraph
 
@@ -226,83 +229,31 @@ def nr_graph_size(graph: LabelledGraph) -> tuple[int, int]:
 
 # ----------------------------------------------------------------------------- searches
 
-def strongly_connected_components(num_vertices: int, tails: np.ndarray, heads: np.ndarray,
-                                  csr: tuple[list[int], list[int], list[int]] | None = None
-                                  ) -> np.ndarray:
-    """Component number of every vertex (Tarjan's algorithm with an explicit stack, so no
-    recursion limit; linear time)."""
-    if csr is None:
-        order = np.argsort(tails, kind="stable")
-        indptr_arr = np.zeros(num_vertices + 1, dtype=np.int64)
-        np.cumsum(np.bincount(tails, minlength=num_vertices), out=indptr_arr[1:])
-        indptr, targets = indptr_arr.tolist(), np.asarray(heads)[order].tolist()
-    else:
-        indptr, targets = csr[0], csr[1]
-    index = [-1] * num_vertices
-    low = [0] * num_vertices
-    comp = [-1] * num_vertices   # visited with comp -1 <=> still on Tarjan's stack
-    next_edge = indptr[:-1]      # a copy: where each vertex's scan resumes
-    stack: list[int] = []
-    counter = 0
-    components = 0
-    for root in range(num_vertices):
-        if index[root] >= 0:
-            continue
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        calls = [root]
-        while calls:
-            v = calls[-1]
-            i = next_edge[v]
-            end = indptr[v + 1]
-            descended = False
-            while i < end:
-                w = targets[i]
-                i += 1
-                if index[w] < 0:
-                    next_edge[v] = i
-                    index[w] = low[w] = counter
-                    counter += 1
-                    stack.append(w)
-                    calls.append(w)
-                    descended = True
-                    break
-                if comp[w] < 0 and index[w] < low[v]:
-                    low[v] = index[w]
-            if descended:
-                continue
-            next_edge[v] = i
-            calls.pop()
-            if low[v] == index[v]:
-                while True:
-                    w = stack.pop()
-                    comp[w] = components
-                    if w == v:
-                        break
-                components += 1
-            if calls:
-                u = calls[-1]
-                if low[v] < low[u]:
-                    low[u] = low[v]
-    return np.array(comp, dtype=np.int64)
+def _adjacency(num_vertices: int, tails: np.ndarray, heads: np.ndarray) -> csr_matrix:
+    """The digraph as a scipy sparse matrix (parallel arcs summed: only reachability counts)."""
+    ones = np.ones(len(tails), dtype=np.int8)
+    return csr_matrix((ones, (np.asarray(tails), np.asarray(heads))),
+                      shape=(num_vertices, num_vertices))
 
 
-def _reachable(nr: NrGraph, starts: Sequence[int]) -> np.ndarray:
-    """Boolean mask of the nr(G) vertices reachable from ``starts`` (iterative search)."""
-    indptr, targets, _ = nr.csr
-    seen = bytearray(nr.num_vertices)
-    todo = list(starts)
-    for s in todo:
-        seen[s] = 1
-    while todo:
-        v = todo.pop()
-        for i in range(indptr[v], indptr[v + 1]):
-            w = targets[i]
-            if not seen[w]:
-                seen[w] = 1
-                todo.append(w)
-    return np.frombuffer(bytes(seen), dtype=np.uint8).astype(bool)
+def strongly_connected_components(num_vertices: int, tails: np.ndarray,
+                                  heads: np.ndarray) -> np.ndarray:
+    """Component number of every vertex (scipy's linear-time strong components; the numbers
+    themselves mean nothing, only which vertices share one)."""
+    if num_vertices == 0:
+        return np.zeros(0, dtype=np.int64)
+    _, labels = connected_components(_adjacency(num_vertices, tails, heads), directed=True,
+                                     connection="strong")
+    return labels.astype(np.int64, copy=False)
+
+
+def _reachable(nr: NrGraph, start: int) -> np.ndarray:
+    """Boolean mask of the nr(G) vertices reachable from ``start`` (scipy breadth-first)."""
+    order = breadth_first_order(_adjacency(nr.num_vertices, nr.tails, nr.heads), start,
+                                directed=True, return_predecessors=False)
+    seen = np.zeros(nr.num_vertices, dtype=bool)
+    seen[order] = True
+    return seen
 
 
 def _per_edge(graph: LabelledGraph, arc_mask: np.ndarray) -> np.ndarray:
@@ -316,7 +267,7 @@ def _per_edge(graph: LabelledGraph, arc_mask: np.ndarray) -> np.ndarray:
 def cyclic_arcs(graph: LabelledGraph, nr: NrGraph | None = None) -> np.ndarray:
     """Per arc of G: does it lie on a nonrepetitive cycle? (Theorem 1)"""
     nr = nr or nr_graph(graph)
-    comp = strongly_connected_components(nr.num_vertices, nr.tails, nr.heads, nr.csr)
+    comp = strongly_connected_components(nr.num_vertices, nr.tails, nr.heads)
     return comp[2 * nr.arc_tail_pair + 1] == comp[2 * nr.arc_head_pair]
 
 
@@ -333,7 +284,7 @@ def edges_from(graph: LabelledGraph, vertex: int, label: int,
     pair = nr.pair(vertex, label)
     if pair is None:
         return np.zeros(graph.num_edges, dtype=bool)
-    reached = _reachable(nr, [2 * pair + 1])
+    reached = _reachable(nr, 2 * pair + 1)
     return _per_edge(graph, reached[2 * nr.arc_tail_pair + 1])
 
 

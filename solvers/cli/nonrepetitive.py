@@ -22,6 +22,7 @@ is estimated first (:mod:`reductions.sizes`) and refused in one line (exit 2) ov
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from pathlib import Path
 
@@ -211,8 +212,17 @@ def _print_arcs(graph: LabelledGraph, arcs) -> None:
 
 
 def _print_edges(graph: LabelledGraph, mask: np.ndarray) -> None:
-    for e in np.flatnonzero(mask).tolist():
-        print(" ".join(str(x) for x in graph.edge_names(e)))
+    """The edges of ``mask``, one ``TAIL HEAD LABEL`` line each, written in large pieces
+    (a million lines printed one by one took most of a --cyclic-edges run)."""
+    vertex = [str(graph.vertex_name(v)) for v in range(graph.num_vertices)]
+    label = [str(graph.label_name(x)) for x in range(graph.num_labels)]
+    edges = np.flatnonzero(mask)
+    for start in range(0, len(edges), 65_536):
+        piece = edges[start:start + 65_536]
+        sys.stdout.write("".join(
+            f"{vertex[t]} {vertex[h]} {label[x]}\n"
+            for t, h, x in zip(graph.tails[piece].tolist(), graph.heads[piece].tolist(),
+                               graph.labels[piece].tolist())))
 
 
 def run_nonrepetitive(args: argparse.Namespace) -> int:
