@@ -343,9 +343,9 @@ def parse_answer(text: str, source: str, cover: SudokuExactCover, *, zero_based:
     file): the input statistics, ``Altogether K solutions`` (dlx2's form too), ``TIMEOUT!``,
     and the ``Current state`` reports of its ``d<n>`` option are skipped; any other line of
     dlx1's ending in ``!`` (``Too many levels!``, ``Unknown item name!``...) is an error
-    quoting it. An answer in dlx1's form (``K:`` lines) whose last solution is not a whole
-    cover and is not followed by the totals line was cut short: an error naming its last
-    line. An answer with neither a solution nor a totals line is an error too: nothing in
+    quoting it. An answer from dlx1 (``K:`` lines or its statistics) whose last solution is
+    not a whole cover and is not followed by the totals line was cut short: an error naming
+    its last line. An answer with neither a solution nor a totals line is an error too: nothing in
     it says whether a solution exists.
 
     ``partial``: the text is what a program killed at its time limit had written: an
@@ -357,7 +357,7 @@ def parse_answer(text: str, source: str, cover: SudokuExactCover, *, zero_based:
     ends: list[int] = []                    # the last line of each solution
     current: list[int] | None = None
     reported = None
-    timed_out = headers = in_state_report = False
+    timed_out = from_dlx1 = in_state_report = False
     first_number = 0 if zero_based else 1
     for number, raw in enumerate(lines, 1):
         line = raw.strip()
@@ -365,7 +365,10 @@ def parse_answer(text: str, source: str, cover: SudokuExactCover, *, zero_based:
         if in_state_report:
             in_state_report = not _DLX1_STATE_END.search(line)
             continue
-        if not line or line.startswith("|") or _DLX1_STATS.match(line):
+        if not line or line.startswith("|"):
+            continue
+        if _DLX1_STATS.match(line):
+            from_dlx1 = True
             continue
         total = _DLX1_TOTAL.match(line)
         if total:
@@ -381,7 +384,7 @@ def parse_answer(text: str, source: str, cover: SudokuExactCover, *, zero_based:
         if line.endswith("!") or line.startswith("Usage: "):
             raise DlxFormatError(f"{where}: the solver stopped with an error: {line[:200]}")
         if _DLX1_HEADER.match(line):
-            headers = True
+            from_dlx1 = True
             current = []
             solutions.append(current)
             ends.append(number)
@@ -403,7 +406,7 @@ def parse_answer(text: str, source: str, cover: SudokuExactCover, *, zero_based:
             continue
         names = _DLX1_COUNT.sub("", line).split()
         current.append(_option_from_names(cover, names, where))
-    if headers and current is not None and not cover.is_exact_cover(current):
+    if (from_dlx1 or partial) and current is not None and not cover.is_exact_cover(current):
         # The last solution is still open (no totals line after it) and covers too little.
         if partial:
             solutions.pop()
