@@ -177,11 +177,13 @@ def register(commands: common.Commands) -> None:
 
     decode = commands.decode.add_parser(
         "exact-cover", help="decode chosen options for a file written by emit exact-cover",
-        description="Decode dlx1's output ('dlx1 m1 < FILE'), plain option lines or option "
-                    "numbers (from 1 in file order) using only the matrix file's comments; "
-                    "verify and print every solution.")
+        description="Decode dlx1's output, both streams in one file ('dlx1 m1 < FILE > OUT "
+                    "2>&1': 'Altogether 0 solutions' is then a proof of no solution, exit 1; "
+                    "'TIMEOUT!' is unknown, exit 3), plain option lines or option numbers "
+                    "(from 1 in file order) using only the matrix file's comments; verify and "
+                    "print every solution.")
     decode.add_argument("matrix", help="the file written by 'emit exact-cover'")
-    decode.add_argument("answer", help="the chosen options")
+    decode.add_argument("answer", help="the chosen options (e.g. dlx1's stdout and stderr)")
     decode.add_argument("--zero-based", action="store_true",
                         help="option numbers in the answer count from 0, not 1")
     common.add_decode_json_option(decode)
