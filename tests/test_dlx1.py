@@ -419,6 +419,11 @@ def test_readme_commands_solution(tmp_path):
     assert decoded.returncode == 0, decoded.stderr
     grid = parse_grid(json.loads(decoded.stdout)["solutions"][0])
     assert check_solution(puzzle, grid)
+    for command in (f"{SB} solve '{text}' --via dlx1 --unique",
+                    f"{SB} solve '{text}' --via exact-cover --cover-cmd 'dlx1 m1 t{{limit}} < "
+                    f"{{input}}' --unique"):
+        solved = shell(command, tmp_path)
+        assert solved.returncode == 0 and "unique: yes" in solved.stdout, solved.stderr
 
 
 @needs_dlx1
