@@ -115,8 +115,9 @@ def route_estimate(route: Route, shape: Shape, options: Mapping[str, Any]) -> Es
         return cnf_estimate(shape, encoding=given.get("encoding", "extended"),
                             amo=given.get("amo", "auto"), clues=clues, solve=not external)
     if route.target == Target.EXACT_COVER:
-        return exact_cover_estimate(shape, solve=True,
-                                    dense=given.get("cover_solver", "auto") != "dlx")
+        dense = given.get("cover_solver", "auto") in ("auto", "exact-cover") \
+            and given.get("cover_cmd") is None         # an outside program builds its own
+        return exact_cover_estimate(shape, solve=True, dense=dense)
     if route.target == Target.ILP:
         return ilp_estimate(shape, solve=True)
     triple, reduce = bool(given.get("triple")), bool(given.get("reduce"))

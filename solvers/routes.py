@@ -146,6 +146,9 @@ ROUTES: dict[str, Route] = _routes(
           summary="the exact-cover package when installed, else the built-in Algorithm X"),
     Route(name="exact-cover-dlx", target=Target.EXACT_COVER, run=EXACT_COVER,
           presets={"cover_solver": "dlx"}, summary="the built-in Algorithm X"),
+    Route(name="dlx1", target=Target.EXACT_COVER, run=EXACT_COVER,
+          presets={"cover_solver": "dlx1"}, needs_program="dlx1",
+          summary="Knuth's dlx1 program (dlx1 m1 t1|t2 < FILE), both output streams read"),
     Route(name="ilp", target=Target.ILP, run=ILP,
           summary="the 0/1 ILP through CBC (or --ilp-solver highs)"),
     Route(name="ilp-highs", target=Target.ILP, run=ILP, presets={"ilp_solver": "highs"},
@@ -199,7 +202,8 @@ def template_route(spec: str) -> Route:
         raise UserError(f"--route {spec!r}: cannot split the command ({exc})") from None
     return Route(name=name, target=target, run=FAMILIES[target],
                  presets={COMMAND_OPTIONS[target]: command}, needs_program=program,
-                 square_blocks=target == Target.HCP, checks_uniqueness=target == Target.CNF,
+                 square_blocks=target == Target.HCP,
+                 checks_uniqueness=target in (Target.CNF, Target.EXACT_COVER),
                  summary=f"{target} file through the command {command!r}")
 
 

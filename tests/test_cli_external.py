@@ -2,7 +2,8 @@
 runs as a child with its own TMPDIR, fake solvers are marked scripts in tmp_path, and every
 test checks in /proc that no solver process is left and that no temporary file remains.
 
-Covers: a CBC that hangs and a wrapper that forks a solver, at the time limit (exit 3);
+Covers: a CBC that hangs and a wrapper that forks a solver (SAT and exact-cover commands), at
+the time limit (exit 3);
 SIGINT (130), SIGTERM (143) and SIGKILL of the command line while a solver runs; solver
 commands that crash, print garbage, nothing, a binary proof or a flood (one line, exit 2);
 Ctrl-C during an in-process pysat solve and during a pool of SAT workers.
@@ -80,9 +81,10 @@ def test_a_hanging_cbc_is_unknown_at_the_time_limit(fakes, tmpdir_for_cli):
     assert_clean(fakes, tmpdir_for_cli)
 
 
-def test_a_wrapper_forking_its_solver_is_stopped_at_the_time_limit(fakes, tmpdir_for_cli):
-    wrapper = fakes.script("wrapper", FORKING_WRAPPER)
-    code, out, err, seconds = run_cli(["solve", PAPER_17, "--solver-cmd", wrapper,
+@pytest.mark.parametrize("route", ["sat", "exact-cover"])
+def test_a_wrapper_forking_its_solver_is_stopped_at_the_time_limit(fakes, tmpdir_for_cli,
+                                                                   route):
+    code, out, err, seconds = run_cli(["solve", PAPER_17, *solver_options(fakes, route),
                                        "--time-limit", "2"], tmpdir_for_cli)
     assert (code, err) == (3, "") and out.startswith("unknown")
     assert 2 <= seconds < 4
@@ -96,10 +98,12 @@ def solver_options(fakes, route: str) -> list[str]:
     wrapper = fakes.script("wrapper", FORKING_WRAPPER)
     if route == "ilp":
         return ["--via", "ilp", "--cbc-path", wrapper]
+    if route == "exact-cover":
+        return ["--via", "exact-cover", "--cover-cmd", f"{wrapper} m1 < {{input}}"]
     return ["--solver-cmd", wrapper]
 
 
-@pytest.mark.parametrize("route", ["sat", "ilp"])
+@pytest.mark.parametrize("route", ["sat", "ilp", "exact-cover"])
 @pytest.mark.parametrize("signum,code,line", [(signal.SIGINT, 130, "interrupted"),
                                               (signal.SIGTERM, 143, "terminated")])
 def test_a_signal_while_a_solver_hangs_stops_everything(fakes, tmpdir_for_cli, route, signum,
@@ -115,7 +119,7 @@ def test_a_signal_while_a_solver_hangs_stops_everything(fakes, tmpdir_for_cli, r
     assert_clean(fakes, tmpdir_for_cli)
 
 
-@pytest.mark.parametrize("route", ["sat", "ilp"])
+@pytest.mark.parametrize("route", ["sat", "ilp", "exact-cover"])
 def test_sigkill_of_the_command_line_takes_the_solver_along(fakes, tmpdir_for_cli, route):
     cli = start_cli(["solve", PAPER_17, *solver_options(fakes, route)], tmpdir_for_cli)
     try:

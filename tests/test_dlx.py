@@ -212,13 +212,20 @@ def test_changed_or_foreign_files_are_refused(tmp_path):
 
 
 @pytest.mark.parametrize("text,message", [
-    ("", r"no chosen options found"),
+    ("", r"answer.txt: no chosen options and no 'Altogether N solutions' line: nothing says"),
+    ("(303 options, 256+0 items, 1515 entries successfully read)\n",
+     r"no chosen options and no 'Altogether N solutions' line.*'dlx1 m1 < FILE > OUT 2>&1'"),
+    ("Altogether 3 solutions, 1+2 mems\n", r"reports 3 solutions but lists none .*m1"),
+    ("(303 options, 256+0 items, 1515 entries)\nToo many levels!\n",
+     r"line 2: the solver stopped with an error: Too many levels!"),
+    ("Unknown item name!\n2: A C\n", r"line 1: the solver stopped with an error: Unknown"),
+    ("Altogether 1 sol", r"line 1: 'Altogether' is not an item"),
     ("1:\n p0_7 r0_1 c7_1 b2_1 (1 of 2)\n", r"line 2: no option of the matrix has exactly"),
     ("p0_0 r0_5 c0_5\n", r"line 1: no option of the matrix has exactly the items"),
     ("p0_0 r0_5 zz c0_5 b0_5\n", r"line 1: 'zz' is not an item of a 9x9"),
     ("1 2 99999\n", r"line 1: option number 99999 is out of range: the matrix has 303"),
     ("0\n", r"line 1: option number 0 is out of range"),
-    ("1\n1\n", r"solution 1 chooses an option twice"),
+    ("1\n1\n", r"line 2: a solution chooses an option twice"),
 ])
 def test_broken_answers(tmp_path, text, message):
     cover = sudoku_exact_cover(parse_grid(PAPER_17), "eliminate")

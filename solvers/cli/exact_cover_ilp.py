@@ -1,6 +1,7 @@
 """CLI for the exact-cover and ILP routes.
 
-* ``solve PUZZLE --via exact-cover [--cover-solver auto|exact-cover|dlx]`` and
+* ``solve PUZZLE --via exact-cover [--cover-solver auto|exact-cover|dlx|dlx1 | --cover-cmd
+  CMD]`` (``--via dlx1``: Knuth's program) and
   ``solve PUZZLE --via ilp [--ilp-solver cbc|highs] [--cbc-path PATH]``, with the solve
   command's ``--unique``, ``--time-limit`` and ``--json``; both routes eliminate the clues
   before solving (the smallest instance).
@@ -69,9 +70,16 @@ def run_decode_exact_cover(args: argparse.Namespace) -> int:
     cover = cover_from_dlx(args.matrix)
     answer = read_answer(args.answer, cover, zero_based=args.zero_based)
     if not answer.solutions:
-        return common.report_verdict(args, Status.NO_SOLUTION, "the solver found no exact cover")
+        if answer.timed_out:
+            return common.report_verdict(args, Status.UNKNOWN, "the solver stopped at its "
+                                         "mems limit (TIMEOUT!) before finding a solution")
+        return common.report_verdict(args, Status.NO_SOLUTION,
+                                     "the solver searched everything and reports 0 solutions")
     grids = [cover.grid_from_options(s) for s in answer.solutions]
     notes = []
+    if answer.timed_out:
+        notes.append("the solver stopped at its mems limit (TIMEOUT!): there may be more "
+                     "solutions")
     if answer.reported_count is not None and answer.reported_count != len(grids):
         notes.append(f"the solver reported {answer.reported_count} solutions, the answer "
                      f"lists {len(grids)}")
@@ -123,8 +131,14 @@ def register(commands: common.Commands) -> None:
     group = commands.solve.add_argument_group("exact-cover and ilp routes")
     group.add_argument("--cover-solver", choices=cover_solver.BACKENDS,
                        help="exact-cover backend: the C 'exact-cover' package, our own "
-                            "Algorithm X (dlx), or auto (the package when installed and the "
-                            "dense matrix fits, default)")
+                            "Algorithm X (dlx), Knuth's dlx1 program on PATH, or auto (the "
+                            "package when installed and the dense matrix fits, default)")
+    group.add_argument("--cover-cmd", metavar="CMD",
+                       help="run an outside exact-cover program instead: a name (dlx1, dlx2) "
+                            "or a command line with {input} (the file in Knuth's format; "
+                            "'< {input}' gives it on stdin), optionally {output} (a file it "
+                            "writes; else stdout and stderr are read) and {limit} (solutions "
+                            "wanted: 1, or 2 with --unique)")
     group.add_argument("--ilp-solver", choices=ilp_solver.SOLVERS,
                        help="ILP solver through PuLP: CBC (command line) or HiGHS (highspy) "
                             "(default: cbc)")
@@ -163,11 +177,13 @@ def register(commands: common.Commands) -> None:
 
     decode = commands.decode.add_parser(
         "exact-cover", help="decode chosen options for a file written by emit exact-cover",
-        description="Decode dlx1's output ('dlx1 m1 < FILE'), plain option lines or option "
-                    "numbers (from 1 in file order) using only the matrix file's comments; "
-                    "verify and print every solution.")
+        description="Decode dlx1's output, both streams in one file ('dlx1 m1 < FILE > OUT "
+                    "2>&1': 'Altogether 0 solutions' is then a proof of no solution, exit 1; "
+                    "'TIMEOUT!' is unknown, exit 3), plain option lines or option numbers "
+                    "(from 1 in file order) using only the matrix file's comments; verify and "
+                    "print every solution.")
     decode.add_argument("matrix", help="the file written by 'emit exact-cover'")
-    decode.add_argument("answer", help="the chosen options")
+    decode.add_argument("answer", help="the chosen options (e.g. dlx1's stdout and stderr)")
     decode.add_argument("--zero-based", action="store_true",
                         help="option numbers in the answer count from 0, not 1")
     common.add_decode_json_option(decode)

@@ -21,6 +21,11 @@ same lines), so :func:`cover_from_dlx` rebuilds the instance from the file alone
 * option numbers: integers counting the options in file order from 1, as ``dlx1`` numbers
   them (``zero_based`` for tools that count from 0).
 
+dlx1 writes the solutions on stdout and its totals (``Altogether K solutions, ...``, or
+``TIMEOUT!`` first when its mems limit stopped it) on stderr; an answer holding both
+(``dlx1 m1 < FILE > OUT 2>&1``) says everything: ``Altogether 0 solutions`` is a proof that
+there is none. Without the totals line an answer with no solution says nothing and is refused.
+
 Every reading error names the file and the line.
 """
 
@@ -51,6 +56,7 @@ _DLX1_HEADER = re.compile(r"^(\d+):$")
 _DLX1_TOTAL = re.compile(r"^Altogether (\d{1,18}) solutions?\b")
 _DLX1_STATS = re.compile(r"^\(\d+ options?, \d+\+\d+ items?, |^\(\d+ rows, |^Option ignored|"
                          r"^Row ignored")
+_DLX1_STATE_END = re.compile(r"\bso far\.$")
 
 
 class DlxFormatError(UserError):
@@ -276,11 +282,23 @@ def cover_from_dlx(path: str | Path) -> SudokuExactCover:
 
 @dataclass
 class DlxAnswer:
-    """Chosen options (local numbers), one list per solution in the answer file;
-    ``reported_count`` is dlx1's 'Altogether K solutions' when the file holds it."""
+    """Chosen options (local numbers), one list per solution in the answer, and what dlx1
+    said about its search: ``reported_count`` is its 'Altogether K solutions' (None when the
+    answer has no such line), ``timed_out`` that it printed ``TIMEOUT!`` (its ``T<mems>``
+    limit: the search was cut, the count is not a proof)."""
 
     solutions: list[list[int]]
     reported_count: int | None = None
+    timed_out: bool = False
+
+    @property
+    def finished(self) -> bool:
+        """dlx1 ended its search and said how it went (a totals line, no time-out)."""
+        return self.reported_count is not None and not self.timed_out
+
+
+DLX1_CAPTURE_HINT = ("dlx1 prints solutions only with m1, on stdout, and its totals on "
+                     "stderr: capture both, e.g. 'dlx1 m1 < FILE > OUT 2>&1'")
 
 
 def _option_from_names(cover: SudokuExactCover, names: list[str], where: str) -> int:
@@ -309,30 +327,73 @@ def _option_from_names(cover: SudokuExactCover, names: list[str], where: str) ->
 
 def read_answer(path: str | Path, cover: SudokuExactCover,
                 zero_based: bool = False) -> DlxAnswer:
-    """Read chosen options (dlx1 output, option lines or option numbers; see the module
-    docstring) into local option numbers."""
+    """Read a file of chosen options (dlx1 output, option lines or option numbers; see the
+    module docstring) into local option numbers; see :func:`parse_answer`."""
     with reading(path, DlxFormatError), open_text(path) as handle:
-        lines = handle.read().splitlines()
+        text = handle.read()
+    return parse_answer(text, str(path), cover, zero_based=zero_based)
+
+
+def parse_answer(text: str, source: str, cover: SudokuExactCover, *, zero_based: bool = False,
+                 partial: bool = False) -> DlxAnswer:
+    """Chosen options from an answer's text; ``source`` names it in errors (``SOURCE line
+    N: ...``).
+
+    dlx1's own lines are understood wherever they come (its stdout and stderr may be one
+    file): the input statistics, ``Altogether K solutions`` (dlx2's form too), ``TIMEOUT!``,
+    and the ``Current state`` reports of its ``d<n>`` option are skipped; any other line of
+    dlx1's ending in ``!`` (``Too many levels!``, ``Unknown item name!``...) is an error
+    quoting it. An answer from dlx1 (``K:`` lines or its statistics) whose last solution is
+    not a whole cover and is not followed by the totals line was cut short: an error naming
+    its last line. An answer with neither a solution nor a totals line is an error too: nothing in
+    it says whether a solution exists.
+
+    ``partial``: the text is what a program killed at its time limit had written: an
+    unfinished last line and an unfinished last solution are dropped, not errors."""
+    lines = text.splitlines()
+    if partial and text and not text.endswith("\n"):
+        lines = lines[:-1]
     solutions: list[list[int]] = []
+    ends: list[int] = []                    # the last line of each solution
     current: list[int] | None = None
     reported = None
+    timed_out = from_dlx1 = in_state_report = False
     first_number = 0 if zero_based else 1
     for number, raw in enumerate(lines, 1):
         line = raw.strip()
-        where = f"{path} line {number}"
-        if not line or line.startswith("|") or _DLX1_STATS.match(line):
+        where = f"{source} line {number}"
+        if in_state_report:
+            in_state_report = not _DLX1_STATE_END.search(line)
+            continue
+        if not line or line.startswith("|"):
+            continue
+        if _DLX1_STATS.match(line):
+            from_dlx1 = True
             continue
         total = _DLX1_TOTAL.match(line)
         if total:
             reported = int(total.group(1))
+            current = None
             continue
+        if line == "TIMEOUT!":
+            timed_out = True
+            continue
+        if line.startswith("Current state (level "):
+            in_state_report = True
+            continue
+        if line.endswith("!") or line.startswith("Usage: "):
+            raise DlxFormatError(f"{where}: the solver stopped with an error: {line[:200]}")
         if _DLX1_HEADER.match(line):
+            from_dlx1 = True
             current = []
             solutions.append(current)
+            ends.append(number)
             continue
         if current is None:
             current = []
             solutions.append(current)
+            ends.append(number)
+        ends[-1] = number
         tokens = line.split()
         if all(t.lstrip("-").isdigit() for t in tokens):
             for token in tokens:
@@ -345,11 +406,28 @@ def read_answer(path: str | Path, cover: SudokuExactCover,
             continue
         names = _DLX1_COUNT.sub("", line).split()
         current.append(_option_from_names(cover, names, where))
-    solutions = [s for s in solutions if s]
-    for index, solution in enumerate(solutions, 1):
+    if (from_dlx1 or partial) and current is not None and not cover.is_exact_cover(current):
+        # The last solution is still open (no totals line after it) and covers too little.
+        if partial:
+            solutions.pop()
+            ends.pop()
+        else:
+            raise DlxFormatError(
+                f"{source} line {ends[-1]}: the answer ends inside solution {len(solutions)} "
+                f"({len(current)} options, not a whole cover) with no 'Altogether N "
+                f"solutions' line after it: the file is cut short")
+    kept = [(s, end) for s, end in zip(solutions, ends) if s]
+    for solution, end in kept:
         if len(set(solution)) != len(solution):
-            raise DlxFormatError(f"{path}: solution {index} chooses an option twice")
-    if not solutions and reported != 0:
-        raise DlxFormatError(f"{path}: no chosen options found (dlx1 prints solutions only "
-                             f"when asked, e.g. 'dlx1 m1 < FILE')")
-    return DlxAnswer(solutions, reported)
+            raise DlxFormatError(f"{source} line {end}: a solution chooses an option twice")
+    solutions = [s for s, _ in kept]
+    if not solutions and not partial:
+        if reported is None and not timed_out:
+            raise DlxFormatError(f"{source}: no chosen options and no 'Altogether N "
+                                 f"solutions' line: nothing says whether a solution exists "
+                                 f"({DLX1_CAPTURE_HINT})")
+        if reported:
+            raise DlxFormatError(f"{source}: the solver reports {reported} solution"
+                                 f"{'s' if reported != 1 else ''} but lists none "
+                                 f"({DLX1_CAPTURE_HINT})")
+    return DlxAnswer(solutions, reported, timed_out)
