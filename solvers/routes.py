@@ -145,9 +145,17 @@ ROUTES: dict[str, Route] = _routes(
     Route(name="exact-cover-dlx", target=Target.EXACT_COVER, run=EXACT_COVER,
           presets={"cover_solver": "dlx"}, summary="the built-in Algorithm X"),
     Route(name="ilp", target=Target.ILP, run=ILP,
-          summary="the 0/1 ILP through CBC (or --ilp-solver highs)"),
+          summary="the 0/1 ILP through CBC (or --ilp-solver glpsol|highs|scip, or "
+                  "--ilp-cmd)"),
     Route(name="ilp-highs", target=Target.ILP, run=ILP, presets={"ilp_solver": "highs"},
           needs_module="highspy", summary="the 0/1 ILP through HiGHS (extra highs)"),
+    Route(name="cbc", target=Target.ILP, run=ILP, presets={"ilp_solver": "cbc"},
+          needs_program="cbc", summary="the cbc program on the fixed MPS file"),
+    Route(name="glpsol", target=Target.ILP, run=ILP, presets={"ilp_solver": "glpsol"},
+          needs_program="glpsol", summary="GLPK's glpsol program on the fixed MPS file"),
+    Route(name="scip", target=Target.ILP, run=ILP, presets={"ilp_solver": "scip"},
+          needs_module="pyscipopt", summary="SCIP in process (pyscipopt, extra scip) on the "
+                                            "fixed MPS file"),
     Route(name="hcp", target=Target.HCP, run=HCP, square_blocks=True, checks_uniqueness=False,
           summary="Haythorpe's Hamiltonian-cycle graph, any pipeline and HCP solver"),
     Route(name="hcp-directed", target=Target.HCP, run=HCP, square_blocks=True,
