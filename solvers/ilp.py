@@ -43,6 +43,7 @@ form a file is in is read from its content (:func:`solvers.formats.mps.sniff_mod
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import os
 import shlex
@@ -139,16 +140,24 @@ def _highs_ready() -> None:
     except ImportError:
         raise SolverUnavailable("HiGHS needs the 'highspy' package (pip install highspy), "
                                 "or use --ilp-solver cbc") from None
+    with stdout_muted():
+        highspy.Highs()
+    _HIGHS_READY = True
+
+
+@contextlib.contextmanager
+def stdout_muted():
+    """File descriptor 1 on /dev/null for the block: in-process solvers print from C
+    (HiGHS's banner, SCIP's 'pressed CTRL-C' line), which would corrupt our output."""
     sys.stdout.flush()
     saved = os.dup(1)
     try:
         with open(os.devnull, "w") as devnull:
             os.dup2(devnull.fileno(), 1)
-            highspy.Highs()
+            yield
     finally:
         os.dup2(saved, 1)
         os.close(saved)
-    _HIGHS_READY = True
 
 
 def _pyscipopt():
@@ -233,13 +242,14 @@ def run_solver(model: SudokuIlp, solver: str, time_limit: float | None = None,
         return IlpAnswer(Status.UNKNOWN, None, "time limit reached")
     if ilp_cmd is not None:
         parts, fmt = ilp_command(ilp_cmd)
-        binary = find_program(parts[0], what="ILP solver")
+        binary = os.path.abspath(find_program(parts[0], what="ILP solver"))
 
         def command(model_file: str, answer_file: str, _: float | None) -> list[str]:
             return [binary] + [p.replace("{input}", model_file).replace("{output}", answer_file)
                                for p in parts[1:]]
         from_file = any("{output}" in p for p in parts)
-        return run_program_on_model(model, command, fmt, time_limit, from_file=from_file)
+        return run_program_on_model(model, command, fmt, time_limit, from_file=from_file,
+                                    in_work=False)
     if solver == IlpSolver.CBC:
         binary = find_cbc(cbc_path)
         return run_program_on_model(model, lambda m, a, t: cbc_command(binary, m, a, t),
@@ -255,10 +265,11 @@ def run_solver(model: SudokuIlp, solver: str, time_limit: float | None = None,
 
 def run_program_on_model(model: SudokuIlp, command: Command, fmt: ModelFormat,
                          time_limit: float | None, *, from_file: bool = True,
-                         what: str | None = None) -> IlpAnswer:
+                         what: str | None = None, in_work: bool = True) -> IlpAnswer:
     """Write the model in ``fmt``, run the program under the time limit (writing the file
-    counts), read its answer (the answer file, or its stdout when ``from_file`` is false)
-    by content, decode it. A program that gives no usable answer is an
+    counts; ``in_work``: in the temporary directory, else in ours, where a user's template
+    may name files), read its answer (the answer file, or its stdout when ``from_file`` is
+    false) by content, decode it. A program that gives no usable answer is an
     :class:`ExternalSolverError` naming it and how it ended."""
     deadline = Deadline(time_limit)
     with tempfile.TemporaryDirectory(prefix="sudoku-bridge-ilp-") as tmp:
@@ -268,7 +279,8 @@ def run_program_on_model(model: SudokuIlp, command: Command, fmt: ModelFormat,
         write_model(model_path, model, fmt)
         remaining = deadline.remaining()
         args = command(str(model_path), str(answer_path), remaining)
-        run = run_program(args, cwd=work, time_limit=remaining, temp_dirs=[work])
+        run = run_program(args, cwd=work if in_work else None, time_limit=remaining,
+                          temp_dirs=[work])
         what = what or run.name
         if run.timed_out:
             return IlpAnswer(Status.UNKNOWN, None, "time limit reached")
@@ -331,7 +343,8 @@ def run_scip(model: SudokuIlp, time_limit: float | None = None) -> IlpAnswer:
                 if remaining <= 0:
                     return IlpAnswer(Status.UNKNOWN, None, "time limit reached")
                 scip.setParam("limits/time", remaining)
-            scip.optimize()
+            with stdout_muted():
+                scip.optimize()
             status = scip.getStatus()
             if status == "userinterrupt":
                 raise KeyboardInterrupt
@@ -378,7 +391,8 @@ def solve_puzzle(puzzle: Grid, *, ilp_solver: str | None = None, ilp_cmd: str | 
     the ``ilp_cmd`` template (:func:`ilp_command`); with ``unique``, one no-good cut and a
     second solve."""
     if ilp_cmd is not None and ilp_solver is not None:
-        raise UserError("give an --ilp-solver or an --ilp-cmd, not both")
+        raise UserError("give a solver (--ilp-solver, or a route that names one, e.g. "
+                        "--via ilp) or an --ilp-cmd, not both")
     solver = ilp_solver or IlpSolver.CBC
     deadline = Deadline(time_limit)
     # A missing program is an error at once, whatever the time limit.
@@ -564,7 +578,7 @@ def grid_from_solution(model: SudokuIlp, solution: LpSolution, path: str | Path,
     if names is None:
         names = {v.name: v.name for v in model.variables}
     values = {}
-    lines = {}
+    file_names = {}
     for name, value in solution.values.items():
         if name not in names:
             if name == "__dummy":
@@ -572,10 +586,12 @@ def grid_from_solution(model: SudokuIlp, solution: LpSolution, path: str | Path,
             raise ExternalSolverError(f"{path} line {solution.lines[name]}: variable "
                                       f"{name[:40]} is not in the model")
         values[names[name]] = value
-        lines[names[name]] = solution.lines[name]
+        file_names[names[name]] = name
     try:
         return model.grid_from_values(values)
     except IlpError as exc:
         name = str(exc).split()[1] if str(exc).startswith("variable ") else None
-        where = f" line {lines[name]}" if name in lines else ""
-        raise ExternalSolverError(f"{path}{where}: {exc}") from None
+        where = f" line {solution.lines[file_names[name]]}" if name in file_names else ""
+        column = f" (column {file_names[name]} of the model file)" \
+            if file_names.get(name, name) != name else ""
+        raise ExternalSolverError(f"{path}{where}: {exc}{column}") from None
