@@ -48,7 +48,7 @@ NAME_WIDTH = 8
 NUMBER_WIDTH = 12
 DIGITS36 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 SECTIONS = ("NAME", "ROWS", "COLUMNS", "RHS", "RANGES", "BOUNDS", "ENDATA", "OBJSENSE",
-            "OBJSENSE", "OBJNAME", "SOS", "QUADOBJ", "QMATRIX")
+            "OBJNAME", "SOS", "QUADOBJ", "QMATRIX")
 LP_STARTS = ("minimize", "minimise", "minimum", "min", "maximize", "maximise", "maximum",
              "max")
 SENSES = {0: "E", -1: "L", 1: "G"}
