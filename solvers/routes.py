@@ -150,9 +150,17 @@ ROUTES: dict[str, Route] = _routes(
           presets={"cover_solver": "dlx1"}, needs_program="dlx1",
           summary="Knuth's dlx1 program (dlx1 m1 t1|t2 < FILE), both output streams read"),
     Route(name="ilp", target=Target.ILP, run=ILP,
-          summary="the 0/1 ILP through CBC (or --ilp-solver highs)"),
+          summary="the 0/1 ILP through CBC (or --ilp-solver glpsol|highs|scip, or "
+                  "--ilp-cmd)"),
     Route(name="ilp-highs", target=Target.ILP, run=ILP, presets={"ilp_solver": "highs"},
           needs_module="highspy", summary="the 0/1 ILP through HiGHS (extra highs)"),
+    Route(name="cbc", target=Target.ILP, run=ILP, presets={"ilp_solver": "cbc"},
+          needs_program="cbc", summary="the cbc program on the fixed MPS file"),
+    Route(name="glpsol", target=Target.ILP, run=ILP, presets={"ilp_solver": "glpsol"},
+          needs_program="glpsol", summary="GLPK's glpsol program on the fixed MPS file"),
+    Route(name="scip", target=Target.ILP, run=ILP, presets={"ilp_solver": "scip"},
+          needs_module="pyscipopt", summary="SCIP in process (pyscipopt, extra scip) on the "
+                                            "fixed MPS file"),
     Route(name="hcp", target=Target.HCP, run=HCP, square_blocks=True, checks_uniqueness=False,
           summary="Haythorpe's Hamiltonian-cycle graph, any pipeline and HCP solver"),
     Route(name="hcp-directed", target=Target.HCP, run=HCP, square_blocks=True,
@@ -203,7 +211,7 @@ def template_route(spec: str) -> Route:
     return Route(name=name, target=target, run=FAMILIES[target],
                  presets={COMMAND_OPTIONS[target]: command}, needs_program=program,
                  square_blocks=target == Target.HCP,
-                 checks_uniqueness=target in (Target.CNF, Target.EXACT_COVER),
+                 checks_uniqueness=target != Target.HCP,
                  summary=f"{target} file through the command {command!r}")
 
 

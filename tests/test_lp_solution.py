@@ -15,6 +15,7 @@ from reductions.ilp import sudoku_ilp
 from solvers import ilp
 from solvers.formats.lp_solution import (LpSolutionFormat, SolutionFormatError, model_columns,
                                          read_lp_solution)
+from solvers.formats.mps import sniff_model_format
 from solvers.outcome import Status
 
 from .conftest import instance_pairs, instance_puzzles
@@ -23,19 +24,30 @@ PUZZLE, SOLUTION = instance_pairs("4x4.txt")[0]
 UNSOLVABLE = instance_puzzles("unsolvable.txt")[0]
 
 
-@pytest.fixture(params=["lp", "mps"])
+MODEL_FILES = {"lp": "{}.lp", "mps": "{}.mps", "free-mps": "{}-free.mps"}
+
+
+@pytest.fixture(params=list(MODEL_FILES))
 def models(request, tmp_path):
-    """The model of a solvable and of an unsolvable puzzle, written by write_model."""
+    """The model of a solvable and of an unsolvable puzzle, written by write_model in each
+    form (LP, fixed MPS, free MPS)."""
     paths = {}
     for name, puzzle in (("p", PUZZLE), ("u", UNSOLVABLE)):
-        paths[name] = tmp_path / f"{name}.{request.param}"
-        ilp.write_model(paths[name], sudoku_ilp(puzzle))
+        paths[name] = tmp_path / MODEL_FILES[request.param].format(name)
+        ilp.write_model(paths[name], sudoku_ilp(puzzle), request.param)
     return paths
 
 
 def decoded(path, model_path) -> Grid:
     solution = read_lp_solution(path, model_columns(model_path))
-    return ilp.grid_from_solution(ilp.model_from_file(model_path), solution, path)
+    model = ilp.model_from_file(model_path)
+    return ilp.grid_from_solution(model, solution, path, ilp.column_names(model, model_path))
+
+
+def glpsol_flag(model_path) -> str:
+    """glpsol's option for the form the file is in (read from its content)."""
+    return {"lp": "--lp", "mps": "--mps", "free-mps": "--freemps"}[
+        sniff_model_format(model_path)]
 
 
 def need(program: str) -> str:
@@ -67,7 +79,7 @@ def test_cbc_solu_and_csv(models, tmp_path):
 def test_glpsol_printable_and_raw(models, tmp_path):
     glpsol = need("glpsol")
     for name in ("p", "u"):
-        kind = "--lp" if models[name].suffix == ".lp" else "--freemps"
+        kind = glpsol_flag(models[name])
         printable, raw = tmp_path / f"{name}.out", tmp_path / f"{name}.raw"
         subprocess.run([glpsol, kind, str(models[name]), "-o", str(printable), "-w", str(raw)],
                        check=True, capture_output=True)
@@ -121,7 +133,8 @@ def test_scip_solution_file(models, tmp_path):
 
 def test_model_columns_follow_glpsols_numbering(models):
     names = model_columns(models["p"])
-    assert len(names) == sudoku_ilp(PUZZLE).num_variables + 1      # and PuLP's __dummy
+    dummy = models["p"].suffix == ".lp"                             # PuLP's __dummy
+    assert len(names) == sudoku_ilp(PUZZLE).num_variables + dummy
     assert len(set(names)) == len(names)
 
 
@@ -157,7 +170,7 @@ def test_decode_ilp_reads_every_form_through_the_command_line(models, tmp_path, 
     grid and never 'no solution'."""
     from solvers.cli import ExitCode, main
     glpsol, cbc = need("glpsol"), need("cbc")
-    kind = "--lp" if models["p"].suffix == ".lp" else "--freemps"
+    kind = glpsol_flag(models["p"])
     raw = tmp_path / "p.raw"
     subprocess.run([glpsol, kind, str(models["p"]), "-w", str(raw)], check=True,
                    capture_output=True)

@@ -151,7 +151,8 @@ def test_files_load_unchanged_in_the_cbc_command_line(tmp_path, name, clues, suf
     assert solution.status == Status.SOLVED
     model = ilp.model_from_file(model_path)
     assert model.puzzle == puzzle and model.clues == clues
-    grid = ilp.grid_from_solution(model, solution, tmp_path / "out.sol")
+    grid = ilp.grid_from_solution(model, solution, tmp_path / "out.sol",
+                                  ilp.column_names(model, model_path))
     assert check_solution(puzzle, grid)
 
 
@@ -179,7 +180,9 @@ def test_highs_reads_our_files_and_its_solution_file_decodes(tmp_path, suffix):
     highs.writeSolution(str(tmp_path / "highs.sol"), 0)
     solution = read_lp_solution(tmp_path / "highs.sol")
     assert solution.status == Status.SOLVED
-    grid = ilp.grid_from_solution(ilp.model_from_file(model_path), solution, "highs.sol")
+    model = ilp.model_from_file(model_path)
+    grid = ilp.grid_from_solution(model, solution, "highs.sol",
+                                  ilp.column_names(model, model_path))
     assert grid == parse_grid(PAPER_17_SOLUTION)
 
 

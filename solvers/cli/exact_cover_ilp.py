@@ -2,13 +2,14 @@
 
 * ``solve PUZZLE --via exact-cover [--cover-solver auto|exact-cover|dlx|dlx1 | --cover-cmd
   CMD]`` (``--via dlx1``: Knuth's program) and
-  ``solve PUZZLE --via ilp [--ilp-solver cbc|highs] [--cbc-path PATH]``, with the solve
-  command's ``--unique``, ``--time-limit`` and ``--json``; both routes eliminate the clues
-  before solving (the smallest instance).
+  ``solve PUZZLE --via ilp [--ilp-solver cbc|glpsol|highs|scip | --ilp-cmd CMD]
+  [--cbc-path PATH]`` (also ``--via cbc|glpsol|scip|ilp-highs``), with the solve command's
+  ``--unique``, ``--time-limit`` and ``--json``; both routes eliminate the clues before
+  solving (the smallest instance).
 * ``emit exact-cover PUZZLE -o FILE [--clues keep|eliminate]`` — Knuth's dlx format, runs
   unchanged in ``dlx1`` (``dlx1 m1 < FILE``; ``-o -``: to stdout, the summary to stderr).
-* ``emit ilp PUZZLE -o FILE.lp|FILE.mps [--clues equalities|eliminate]`` — loads unchanged in
-  the ``cbc`` command line (``cbc FILE solve solu OUT``).
+* ``emit ilp PUZZLE -o FILE.lp|FILE.mps [--format lp|mps|free-mps] [--clues ...]`` — LP,
+  fixed MPS (the default for .mps: glpsol --mps, cbc, HiGHS and SCIP read it) or free MPS.
 * ``decode exact-cover MATRIX ANSWER`` and ``decode ilp MODEL SOLUTION`` — decode answers
   produced elsewhere using only the files (the puzzle is in their comment lines), verify and
   print the grid(s).
@@ -21,8 +22,6 @@ import argparse
 from reductions.exact_cover import CLUE_MODES as COVER_CLUE_MODES
 from reductions.exact_cover import expected_size as cover_expected_size
 from reductions.exact_cover import sudoku_exact_cover
-from reductions.errors import UserError
-from reductions.grid import check_solution
 from reductions.ilp import CLUE_MODES as ILP_CLUE_MODES
 from reductions.ilp import expected_size as ilp_expected_size
 from reductions.ilp import sudoku_ilp
@@ -35,7 +34,11 @@ from .. import ilp as ilp_solver
 from ..formats.atomic import check_outputs
 from ..formats.lp_solution import model_columns, read_lp_solution
 from ..formats.dlx import cover_from_dlx, dlx1_limit_notes, read_answer, write_dlx
+from ..formats.mps import ModelFormat
 from ..outcome import Status
+
+FORMAT_NAMES = {ModelFormat.LP: "LP", ModelFormat.MPS: "fixed MPS",
+                ModelFormat.FREE_MPS: "free MPS"}
 
 
 # ----------------------------------------------------------------------------- exact cover
@@ -91,14 +94,14 @@ def run_decode_exact_cover(args: argparse.Namespace) -> int:
 def run_emit_ilp(args: argparse.Namespace) -> int:
     check_outputs({"-o": args.output})
     puzzle = common.read_puzzle_arg(args, single=True)[0][1]
-    ilp_solver.model_format(args.output)          # refuse an unknown suffix before building
+    fmt = ilp_solver.model_format(args.output, args.format)   # refuse before building
     ensure_fits(ilp_estimate(puzzle.shape), common.memory_limit(args),
                 f"emit ilp: the {puzzle.size}x{puzzle.size} puzzle")
     model = sudoku_ilp(puzzle, args.clues)
-    fmt = ilp_solver.write_model(args.output, model)
+    ilp_solver.write_model(args.output, model, fmt)
     expected = ilp_expected_size(puzzle.shape, puzzle.clue_count(), args.clues)
     note = " (= N³; 4N² + k; 4N³ + k)" if expected else ""
-    print(f"wrote {args.output} ({fmt.upper()}): {model.num_variables:,} variables, "
+    print(f"wrote {args.output} ({FORMAT_NAMES[fmt]}): {model.num_variables:,} variables, "
           f"{model.num_constraints:,} constraints, {model.num_nonzeros:,} nonzeros, "
           f"clues {args.clues}{note}")
     return ExitCode.OK
@@ -106,23 +109,15 @@ def run_emit_ilp(args: argparse.Namespace) -> int:
 
 def run_decode_ilp(args: argparse.Namespace) -> int:
     model = ilp_solver.model_from_file(args.model)
+    names = ilp_solver.column_names(model, args.model)
     solution = read_lp_solution(args.solution, model_columns(args.model))
-    if solution.status not in (Status.SOLVED, None):
-        return common.report_verdict(args, solution.status,
-                                     f"the solver says {solution.detail!r}")
-    if solution.status is None:
+    answer = ilp_solver.answer_from_solution(model, solution, args.solution, names)
+    if answer.status != Status.SOLVED:
         # CBC's csv carries no status: values that are no solution may mean "infeasible".
-        try:
-            grid = ilp_solver.grid_from_solution(model, solution, args.solution)
-        except UserError:
-            grid = None
-        if grid is None or not check_solution(model.puzzle, grid):
-            return common.report_verdict(args, Status.UNKNOWN,
-                                         f"{args.solution} ({solution.detail}) does not say "
-                                         f"whether a solution was found, and its values "
-                                         f"are none")
-    grid = ilp_solver.grid_from_solution(model, solution, args.solution)
-    return common.report_decoded(args, model.puzzle, [grid])
+        reason = answer.detail if solution.status is None else \
+            f"the solver says {solution.detail!r}"
+        return common.report_verdict(args, answer.status, reason)
+    return common.report_decoded(args, model.puzzle, [answer.grid])
 
 
 # ----------------------------------------------------------------------------- registration
@@ -140,8 +135,14 @@ def register(commands: common.Commands) -> None:
                             "writes; else stdout and stderr are read) and {limit} (solutions "
                             "wanted: 1, or 2 with --unique)")
     group.add_argument("--ilp-solver", choices=ilp_solver.SOLVERS,
-                       help="ILP solver through PuLP: CBC (command line) or HiGHS (highspy) "
-                            "(default: cbc)")
+                       help="ILP solver: the cbc or glpsol program, HiGHS (highspy) or SCIP "
+                            "(pyscipopt) in process (default: cbc)")
+    group.add_argument("--ilp-cmd", metavar="CMD",
+                       help="any ILP program, as a command template run without a shell: "
+                            "{input} is the model (fixed MPS; {input.lp}, {input.free-mps} "
+                            "for LP or free MPS), {output} the answer file it writes (without "
+                            "{output}, its stdout is the answer), e.g. 'glpsol --mps {input} "
+                            "-w {output}'")
     group.add_argument("--cbc-path", metavar="PATH",
                        help="CBC binary to run (default: 'cbc' on PATH, else PuLP's bundled one)")
 
@@ -163,10 +164,16 @@ def register(commands: common.Commands) -> None:
 
     emit = commands.emit.add_parser(
         "ilp", help="0/1 ILP as an LP or MPS file",
-        description="Write the puzzle's ILP (Bartlett et al. 2008) as .lp or .mps (loads in "
-                    "the cbc command line), with comments from which solutions are decoded.")
+        description="Write the puzzle's ILP (Bartlett et al. 2008) as LP, fixed MPS or free "
+                    "MPS (each loads in glpsol, cbc, HiGHS and SCIP), with comments from which "
+                    "solutions are decoded.")
     emit.add_argument("puzzle", help="the puzzle (text or a file holding one)")
-    emit.add_argument("-o", "--output", required=True, help="output file, .lp or .mps")
+    emit.add_argument("-o", "--output", required=True,
+                      help="output file (.lp: LP, .mps: fixed MPS, unless --format says)")
+    emit.add_argument("--format", choices=list(ModelFormat),
+                      help="lp (CPLEX LP), mps (fixed MPS, short names C<k>/R<k>: reads in "
+                           "glpsol --mps, cbc, HiGHS, SCIP) or free-mps (names kept; glpsol "
+                           "--freemps) (default: by the suffix)")
     common.add_shape_option(emit)
     emit.add_argument("--clues", choices=ILP_CLUE_MODES, default="equalities",
                       help="equalities: one x = 1 per clue (N³ variables, 4N² + k "
@@ -190,10 +197,12 @@ def register(commands: common.Commands) -> None:
     decode.set_defaults(run=run_decode_exact_cover)
 
     decode = commands.decode.add_parser(
-        "ilp", help="decode a CBC or HiGHS solution file for a model written by emit ilp",
-        description="Decode a solution file (CBC's 'solu' output or a HiGHS solution file) "
-                    "using only the model file's comments; verify and print the grid.")
-    decode.add_argument("model", help="the .lp or .mps file written by 'emit ilp'")
+        "ilp", help="decode a CBC, glpsol, HiGHS or SCIP solution for a model written by "
+                    "emit ilp",
+        description="Decode a solution file (CBC's solu or csv, glpsol's -o or -w, HiGHS's "
+                    "raw or pretty, SCIP's .sol; told apart by content) using only the model "
+                    "file's comments; verify and print the grid.")
+    decode.add_argument("model", help="the LP or MPS file written by 'emit ilp'")
     decode.add_argument("solution", help="the solver's solution file")
     common.add_decode_json_option(decode)
     decode.set_defaults(run=run_decode_ilp)

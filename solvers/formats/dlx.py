@@ -77,29 +77,44 @@ def puzzle_text(puzzle: Grid) -> str:
     return " ".join(str(v) for v in puzzle.values.ravel().tolist())
 
 
-def puzzle_comment_lines(puzzle: Grid) -> list[str]:
-    """``puzzle TEXT`` when it fits in :data:`COMMENT_WIDTH` characters, else one
-    ``puzzle-row R TEXT`` line per grid row (rows from 0)."""
+def puzzle_comment_lines(puzzle: Grid, width: int = COMMENT_WIDTH) -> list[str]:
+    """``puzzle TEXT`` when it fits in ``width`` characters, else one ``puzzle-row R TEXT``
+    line per grid row (rows from 0); a row of blank-separated numbers (N > 35) longer than
+    the width goes on several ``puzzle-row R`` lines with the same R (fixed MPS allows 80
+    characters a line)."""
     text = puzzle_text(puzzle)
-    if len(text) <= COMMENT_WIDTH:
+    if len(text) + len("puzzle ") <= width:
         return [f"puzzle {text}"]
     if puzzle.size <= len(SYMBOLS):
-        rows = [text[r * puzzle.size:(r + 1) * puzzle.size] for r in range(puzzle.size)]
-    else:
-        rows = [" ".join(str(v) for v in row) for row in puzzle.values.tolist()]
-    return [f"puzzle-row {r} {row}" for r, row in enumerate(rows)]
+        return [f"puzzle-row {r} {text[r * puzzle.size:(r + 1) * puzzle.size]}"
+                for r in range(puzzle.size)]
+    lines = []
+    for r, row in enumerate(puzzle.values.tolist()):
+        prefix = f"puzzle-row {r} "
+        part: list[str] = []
+        for value in map(str, row):
+            if part and len(prefix) + len(" ".join([*part, value])) > width:
+                lines.append(prefix + " ".join(part))
+                part = []
+            part.append(value)
+        lines.append(prefix + " ".join(part))
+    return lines
 
 
 def metadata_from_comments(comments: list[str], where: str,
                            error: type[UserError]) -> dict[str, str]:
     """``key value`` comment texts as a dict (first value of a key wins); ``puzzle-row``
-    lines are joined, in order, into ``puzzle``."""
+    lines are joined, in order, into ``puzzle`` (lines repeating a row number continue
+    that row)."""
     metadata: dict[str, str] = {}
     rows: list[str] = []
     for comment in comments:
         key, _, value = comment.strip().partition(" ")
         if key == "puzzle-row":
             index, _, row = value.strip().partition(" ")
+            if rows and index == str(len(rows) - 1):
+                rows[-1] += " " + row           # a long row continued
+                continue
             if index != str(len(rows)):
                 raise error(f"{where}: comment 'puzzle-row {index}' comes where row "
                             f"{len(rows)} is expected")
