@@ -53,6 +53,7 @@ COMMAND_MODULES = [
     "solvers.cli.nishio",
     "solvers.cli.nonrepetitive",
     "solvers.cli.crosscheck",
+    "solvers.cli.rules",
 ]
 
 

@@ -1,0 +1,71 @@
+"""What every rule shares: the :class:`Deduction` it returns and the :class:`Rule` record.
+
+A rule is a pure function *state → deductions* (:class:`~reductions.candidates.CandidateState`
+in, a list of :class:`Deduction` out, the state untouched). Every deduction it returns is
+sound in that state and changes it (places a digit or removes a present candidate), or is a
+proof that the state has no solution (``contradiction=True``). Each carries a ``witness``: a
+small JSON-able dict naming the cells, units, digits, Hall sets or walks the conclusion rests
+on, which :mod:`reductions.rules.checks` re-checks from the state alone, by plain loops
+independent of the rule's numpy and graph machinery.
+
+Cells in deductions and witnesses are flat indices r·N + c; digits are 1-based.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..candidates import CandidateState, cell_name
+
+
+@dataclass(frozen=True)
+class Deduction:
+    """One step: ``placements`` and ``eliminations`` as (flat cell, digit) pairs, the
+    ``witness`` it rests on, and ``why`` in words (cells in r1c1 notation)."""
+
+    rule: str
+    placements: tuple[tuple[int, int], ...] = ()
+    eliminations: tuple[tuple[int, int], ...] = ()
+    witness: dict[str, Any] = field(default_factory=dict)
+    why: str = ""
+    contradiction: bool = False
+
+    def summary(self, state_shape) -> str:
+        """The effect in short notation: ``r1c2=5``, ``r3c4-7``, or ``no solution``."""
+        parts = [f"{cell_name(state_shape, c)}={d}" for c, d in self.placements]
+        parts += [f"{cell_name(state_shape, c)}-{d}" for c, d in self.eliminations]
+        if self.contradiction:
+            parts.append("no solution")
+        return ", ".join(parts)
+
+    def record(self, shape) -> dict[str, Any]:
+        """The JSON form of a step."""
+        return {"rule": self.rule,
+                "place": [f"{cell_name(shape, c)}={d}" for c, d in self.placements],
+                "eliminate": [f"{cell_name(shape, c)}-{d}" for c, d in self.eliminations],
+                "contradiction": self.contradiction,
+                "why": self.why,
+                "witness": self.witness}
+
+
+RuleFunction = Callable[[CandidateState], list[Deduction]]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A named rule at a level (lower = simpler; the engine tries lower levels first)."""
+
+    name: str
+    level: int
+    find: RuleFunction
+    summary: str
+    source: str
+
+
+def cells_text(shape, cells) -> str:
+    return ", ".join(cell_name(shape, c) for c in cells)
+
+
+def numbers_text(values) -> str:
+    return ", ".join(str(int(v)) for v in values)

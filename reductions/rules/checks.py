@@ -1,0 +1,197 @@
+"""Independent re-checks of deductions: from the state a deduction was found in and its
+witness alone, with plain Python loops over sets (no numpy scans, no matching, no nr(G)),
+decide whether the witness proves the deduction's effect. The tests run every deduction of
+many puzzles through :func:`deduction_problems`.
+
+Nishio's witness (the digit) is re-checked by pattern overlay (:mod:`reductions.nishio`'s
+enumeration of all valid placements, a different method from the DAG the rule uses), so only
+where overlay runs (up to 9×9-sized shapes).
+"""
+
+from __future__ import annotations
+
+from ..candidates import CandidateState
+from ..nishio import all_placements
+from .base import Deduction
+
+
+def _sets(state: CandidateState):
+    shape, n = state.shape, state.size
+    cand = {(c, d + 1) for c in range(n * n) for d in range(n)
+            if state.cand[c // n, c % n, d]}
+    units = [set(map(int, u)) for u in shape.units()]
+    return cand, units
+
+
+def _cands(cand, cell, n):
+    return {d for d in range(1, n + 1) if (cell, d) in cand}
+
+
+def _peers(units, a, b) -> bool:
+    return a != b and any(a in u and b in u for u in units)
+
+
+def _bilocal_edge(cand, units, a, b, d) -> bool:
+    return a != b and any(a in u and b in u and {c for c in u if (c, d) in cand} == {a, b}
+                          for u in units)
+
+
+def _bivalue_edge(state, cand, units, a, b, d) -> bool:
+    n = state.size
+    two = all(len(_cands(cand, c, n)) == 2 and state.values.reshape(-1)[c] == 0
+              for c in (a, b))
+    return two and _peers(units, a, b) and (a, d) in cand and (b, d) in cand
+
+
+def _walk_problems(walk, edge_ok, closed: bool) -> list[str]:
+    problems = []
+    if not walk:
+        return ["empty walk"]
+    for k, (a, b, d) in enumerate(walk):
+        if not edge_ok(a, b, d):
+            problems.append(f"step {k}: {a}-{b} labelled {d} is not an edge")
+        if k and walk[k - 1][1] != a:
+            problems.append(f"step {k}: does not continue from the previous step")
+        if k and walk[k - 1][2] == d:
+            problems.append(f"step {k}: repeats label {d}")
+    if closed and (walk[-1][1] != walk[0][0] or walk[-1][2] == walk[0][2]):
+        problems.append("the walk is not a nonrepetitive closed walk")
+    return problems
+
+
+def deduction_problems(state: CandidateState, ded: Deduction) -> list[str]:
+    """Why ``ded`` does not follow from its witness in ``state`` ([] when it does)."""
+    n = state.size
+    cand, units = _sets(state)
+    w = ded.witness
+    rule = ded.rule
+    elims, places = set(ded.eliminations), set(ded.placements)
+    for c, d in ded.eliminations:
+        if (c, d) not in cand:
+            return [f"eliminates {c}-{d}, which is not a candidate"]
+    if rule == "naked-single":
+        return [] if _cands(cand, w["cell"], n) == {w["digit"]} and \
+            places == {(w["cell"], w["digit"])} else ["not a naked single"]
+    if rule == "hidden-single":
+        where = {c for c in units[w["unit"]] if (c, w["digit"]) in cand}
+        return [] if where == {w["cell"]} and places == {(w["cell"], w["digit"])} \
+            else ["not a hidden single"]
+    if rule in ("pointing", "claiming"):
+        d, block, line = w["digit"], units[w["block"]], units[w["line"]]
+        source, target = (block, line) if rule == "pointing" else (line, block)
+        inside = {c for c in source if (c, d) in cand}
+        if not inside <= (block & line):
+            return ["the digit's cells are not all in the intersection"]
+        expected = {(c, d) for c in target - source if (c, d) in cand}
+        return [] if elims == expected else ["eliminations differ from the witness"]
+    if rule in ("hidden-pair", "pile-exclusion", "line-block-triple"):
+        unit, digits, cells = units[w["unit"]], set(w["digits"]), set(w["cells"])
+        if len(digits) != len(cells) or not cells <= unit:
+            return ["sizes differ or cells outside the unit"]
+        for d in digits:
+            if not {c for c in unit if (c, d) in cand} <= cells:
+                return [f"digit {d} has cells outside the set"]
+        allowed = {(c, d) for c in cells for d in range(1, n + 1) if d not in digits}
+        if "other_unit" in w:
+            if not cells <= units[w["other_unit"]]:
+                return ["cells not in the other unit"]
+            allowed |= {(c, d) for c in units[w["other_unit"]] - cells for d in digits}
+        return [] if elims and elims <= allowed else ["eliminations not implied"]
+    if rule == "digit-matching":
+        d, rows, cols = w["digit"], set(w["rows"]), set(w["columns"])
+        if ded.contradiction:        # columns with fewer rows available
+            used = {c // n for c in range(n * n) if c % n in cols and (c, d) in cand}
+            return [] if used <= rows and len(rows) < len(cols) else ["not deficient"]
+        if len(rows) != len(cols):
+            return ["Hall sets of different sizes"]
+        if any(c % n not in cols for c in range(n * n) if c // n in rows and (c, d) in cand):
+            return ["the rows have the digit outside the columns"]
+        ok = all(c % n in cols and c // n not in rows and dd == d for c, dd in elims)
+        return [] if ok and elims else ["eliminations not implied"]
+    if rule == "unit-matching":
+        unit, digits, cells = units[w["unit"]], set(w["digits"]), set(w["cells"])
+        if not cells <= unit:
+            return ["cells outside the unit"]
+        held = {d for c in cells for d in _cands(cand, c, n)}
+        if ded.contradiction:
+            where = {c for c in unit for d in digits if (c, d) in cand}
+            return [] if where <= cells and len(cells) < len(digits) else ["not deficient"]
+        if len(digits) != len(cells) or not held <= digits:
+            return ["not a naked set"]
+        ok = all(c in unit - cells and d in digits for c, d in elims)
+        return [] if ok and elims else ["eliminations not implied"]
+    if rule == "nishio":
+        d = w["digit"]
+        mask = state.cand[:, :, d - 1]
+        placements = all_placements(state.shape)
+        inside = placements[mask.ravel()[placements].all(axis=1)]
+        if ded.contradiction:
+            return [] if len(inside) == 0 else ["a valid placement exists"]
+        used = set(inside.ravel().tolist())
+        ok = all(dd == d and c not in used for c, dd in elims)
+        return [] if ok and elims else ["an eliminated cell is in a valid placement"]
+    if rule.startswith("bilocal"):
+        def edge_ok(a, b, d):
+            return _bilocal_edge(cand, units, a, b, d)
+        cell = w["cell"]
+        if rule == "bilocal-cycle":
+            walk = w["walk"]
+            problems = _walk_problems(walk, edge_ok, closed=True)
+            keep = {walk[0][2], walk[-1][2]}
+            if walk[0][0] != cell or any(c != cell or d in keep for c, d in elims):
+                problems.append("eliminations not implied")
+            return problems
+        d = w["digit"]
+        if places != {(cell, d)}:
+            return ["wrong placement"]
+        if rule == "bilocal-repetitive-cycle":
+            walk = w["walk"]
+            problems = _walk_problems(walk, edge_ok, closed=False)
+            if walk[0][:1] != [cell] or walk[0][2] != d or walk[-1][1:] != [cell, d]:
+                problems.append("the walk does not leave and re-enter the cell by the digit")
+            return problems
+        walks = w["walks"]
+        problems = [p for walk in walks for p in _walk_problems(walk, edge_ok, closed=False)]
+        if any(walk[0][0] != cell or walk[0][2] != d for walk in walks):
+            problems.append("a walk does not leave the cell by the digit")
+        (p, dp), (q, dq) = (walks[0][-1][1:], walks[1][-1][1:])
+        if not ((p == q and dp != dq) or (dp == dq and _peers(units, p, q))):
+            problems.append("the walks' ends do not conflict")
+        return problems
+    if rule.startswith("bivalue"):
+        def edge_ok(a, b, d):
+            return _bivalue_edge(state, cand, units, a, b, d)
+        if rule == "bivalue-cycle":
+            walk = w["walk"]
+            u, v, x = w["edge"]
+            problems = _walk_problems(walk, edge_ok, closed=True)
+            if [u, v, x] not in walk and [v, u, x] not in walk:
+                problems.append("the edge is not on the walk")
+            if any(dd != x or not (_peers(units, c, u) and _peers(units, c, v))
+                   for c, dd in elims):
+                problems.append("an eliminated cell is not a common peer")
+            return problems
+        cell, d = w["cell"], w["digit"]
+        if elims != {(cell, d)}:
+            return ["wrong elimination"]
+
+        def pulled(walk):                   # what the walk forces if cell holds d
+            if not walk:
+                return cell, d
+            b, label = walk[-1][1], walk[-1][2]
+            return b, (_cands(cand, b, n) - {label}).pop()
+        if rule == "bivalue-repetitive-cycle":
+            walk = w["walk"]
+            problems = _walk_problems(walk, edge_ok, closed=False)
+            if walk[0][0] != cell or walk[0][2] != d or walk[-1][1:] != [cell, d]:
+                problems.append("the walk does not leave and re-enter the cell by the digit")
+            return problems
+        walks = w["walks"]
+        problems = [p for walk in walks if walk for p in _walk_problems(walk, edge_ok, False)]
+        if any(walk and (walk[0][0] != cell or walk[0][2] != d) for walk in walks):
+            problems.append("a walk does not leave the cell by the digit")
+        (p, dp), (q, dq) = pulled(walks[0]), pulled(walks[1])
+        if not ((p == q and dp != dq) or (dp == dq and _peers(units, p, q))):
+            problems.append("the walks' ends do not conflict")
+        return problems
+    return [f"no check for rule {rule}"]

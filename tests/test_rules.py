@@ -1,0 +1,282 @@
+"""The rule-based solver (reductions.rules): each rule where it must fire and where it must
+not, every witness re-checked independently (reductions.rules.checks), and soundness on
+shipped puzzles against their solutions from the SAT route."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from reductions.candidates import CandidateState
+from reductions.grid import Grid, Shape, parse_grid
+from reductions.nishio import CellSet, nishio_overlay
+from reductions.rules import RULES, RuleError, Verdict, deduce, select_rules
+from reductions.rules.chains import bilocation_edges, bivalue_edges
+from reductions.rules.checks import deduction_problems
+from reductions.rules.engine import apply
+from reductions.rules.matching import hall_analysis
+from solvers.sat import solve_puzzle
+
+from .conftest import instance_pairs, instance_puzzles
+
+N9 = Shape(3, 3)
+
+
+def empty_state(shape: Shape = N9) -> CandidateState:
+    return CandidateState.from_puzzle(Grid.empty(shape))
+
+
+def cell(r: int, c: int, n: int = 9) -> int:
+    return (r - 1) * n + (c - 1)
+
+
+def remove(state: CandidateState, cells, digit: int) -> None:
+    for flat in cells:
+        state.flat_cand()[flat, digit - 1] = False
+
+
+def effects(deductions):
+    places = {p for d in deductions for p in d.placements}
+    elims = {e for d in deductions for e in d.eliminations}
+    return places, elims
+
+
+def checked(state, rule_name):
+    """Run one rule; every deduction's witness must re-check."""
+    found = RULES[rule_name].find(state)
+    for ded in found:
+        assert deduction_problems(state, ded) == [], (ded.rule, ded.witness)
+        assert ded.why
+    return found
+
+
+@pytest.mark.parametrize("name", [n for n in RULES if n != "nishio"])
+def test_no_rule_fires_on_the_empty_grid(name):
+    assert RULES[name].find(empty_state()) == []
+
+
+def test_naked_single():
+    state = empty_state()
+    state.flat_cand()[cell(5, 5), :] = False
+    state.flat_cand()[cell(5, 5), 6] = True
+    assert effects(checked(state, "naked-single"))[0] == {(cell(5, 5), 7)}
+
+
+def test_hidden_single():
+    state = empty_state()
+    remove(state, [cell(1, c) for c in range(1, 10) if c != 5], 1)
+    places, _ = effects(checked(state, "hidden-single"))
+    assert places == {(cell(1, 5), 1)}
+
+
+def test_pointing_and_claiming():
+    state = empty_state()
+    remove(state, [cell(r, c) for r in (2, 3) for c in (1, 2, 3)], 5)   # block 1: row 1 only
+    _, elims = effects(checked(state, "pointing"))
+    assert elims == {(cell(1, c), 5) for c in range(4, 10)}
+    assert checked(state, "claiming") == []
+    state = empty_state()
+    remove(state, [cell(1, c) for c in range(4, 10)], 5)                 # row 1: block 1 only
+    _, elims = effects(checked(state, "claiming"))
+    assert elims == {(cell(r, c), 5) for r in (2, 3) for c in (1, 2, 3)}
+    # columns too
+    state = empty_state()
+    remove(state, [cell(r, c) for r in (1, 2, 3) for c in (2, 3)], 4)    # block 1: column 1
+    _, elims = effects(checked(state, "pointing"))
+    assert elims == {(cell(r, 1), 4) for r in range(4, 10)}
+
+
+def test_hidden_pair_and_pile_exclusion():
+    state = empty_state()
+    for d in (1, 2):
+        remove(state, [cell(1, c) for c in range(1, 10) if c not in (4, 8)], d)
+    _, elims = effects(checked(state, "hidden-pair"))
+    assert elims == {(cell(1, c), d) for c in (4, 8) for d in range(3, 10)}
+    state = empty_state()
+    for d in (1, 2, 3):
+        remove(state, [cell(1, c) for c in range(1, 10) if c not in (1, 5, 9)], d)
+    assert checked(state, "hidden-pair") == []
+    _, elims = effects(checked(state, "pile-exclusion"))
+    assert elims == {(cell(1, c), d) for c in (1, 5, 9) for d in range(4, 10)}
+
+
+def test_line_block_triple():
+    state = empty_state()
+    for d in (1, 2, 3):                 # in block 1, digits 1-3 only in row 1
+        remove(state, [cell(r, c) for r in (2, 3) for c in (1, 2, 3)], d)
+    _, elims = effects(checked(state, "line-block-triple"))
+    assert {(cell(1, c), d) for c in (1, 2, 3) for d in range(4, 10)} <= elims
+    assert {(cell(1, c), d) for c in range(4, 10) for d in (1, 2, 3)} <= elims
+
+
+def test_digit_matching_x_wing_and_deficiency():
+    state = empty_state()
+    remove(state, [cell(r, c) for r in (1, 5) for c in range(1, 10) if c not in (2, 8)], 7)
+    _, elims = effects(checked(state, "digit-matching"))
+    assert elims == {(cell(r, c), 7) for c in (2, 8) for r in range(1, 10) if r not in (1, 5)}
+    state = empty_state()
+    remove(state, [cell(r, c) for r in (1, 4, 7) for c in range(3, 10)], 7)
+    found = checked(state, "digit-matching")
+    assert len(found) == 1 and found[0].contradiction
+    witness = found[0].witness         # columns 3-9 have only rows 2, 3, 5, 6, 8, 9 left
+    assert len(witness["rows"]) < len(witness["columns"])
+
+
+def test_unit_matching_naked_set_and_deficiency():
+    state = empty_state()
+    for c in (2, 5, 9):                 # three cells of row 1 hold only 1, 2, 3
+        state.flat_cand()[cell(1, c), 3:] = False
+    _, elims = effects(checked(state, "unit-matching"))
+    row_part = {(cell(1, c), d) for c in range(1, 10) if c not in (2, 5, 9) for d in (1, 2, 3)}
+    assert row_part <= elims
+    state = empty_state()
+    for c in (1, 2, 3):                 # three cells of row 1 hold only 1, 2
+        state.flat_cand()[cell(1, c), 2:] = False
+    found = checked(state, "unit-matching")
+    assert found and found[0].contradiction
+
+
+def test_hall_analysis_sets():
+    adj = np.array([[1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 1, 1], [0, 1, 1, 1]], bool)
+    kind, groups = hall_analysis(adj)
+    assert kind == "hall"
+    assert {e for _, _, edges in groups for e in edges} == {(2, 0), (2, 1), (3, 1)}
+    assert hall_analysis(np.array([[1, 1, 0]] * 3, bool))[0] == "deficient"
+
+
+BLOG_PATTERN = """
+#....#...
+.#......#
+....#.##.
+...#..#..
+#.....#..
+.#..#....
+...#...#.
+#.#.....#
+..#..#...
+"""
+
+
+def test_digit_rule_misses_what_nishio_finds():
+    """The blog's point: the rows x columns matching ignores blocks, so it keeps cells that
+    no valid placement (one per row, column and block) uses; Nishio removes them."""
+    mask = np.array([[ch == "#" for ch in line] for line in BLOG_PATTERN.split()])
+    state = empty_state()
+    state.cand[:, :, 0] = mask
+    assert checked(state, "digit-matching") == []
+    _, elims = effects(checked(state, "nishio"))
+    kept = nishio_overlay(CellSet(mask, N9)).mask
+    assert elims == {(int(c), 1) for c in np.flatnonzero(mask & ~kept)}
+    assert elims == {(cell(3, 7), 1), (cell(8, 1), 1)}
+
+
+def test_bilocation_and_bivalue_graphs():
+    state = empty_state()
+    remove(state, [cell(1, c) for c in range(1, 10) if c not in (2, 8)], 7)
+    assert [tuple(e) for e in bilocation_edges(state)] == [(cell(1, 2), cell(1, 8), 7)]
+    for c in (1, 4):
+        state.flat_cand()[cell(2, c), :] = False
+        state.flat_cand()[cell(2, c), [2, 5]] = True
+    assert {tuple(e) for e in bivalue_edges(state)} == {(cell(2, 1), cell(2, 4), 3),
+                                                        (cell(2, 1), cell(2, 4), 6)}
+
+
+def _solution(puzzle):
+    return solve_puzzle(puzzle).grid.values.ravel()
+
+
+def run_checked(puzzle, solution, rules=None, witnesses=True):
+    """Deduce with every deduction checked against the solution (and its witness)."""
+    fired = []
+
+    def trace(state, found):
+        for ded in found:
+            fired.append(ded.rule)
+            assert not ded.contradiction, ded.why
+            for c, d in ded.eliminations:
+                assert solution[c] != d, (ded.rule, ded.why)
+            for c, d in ded.placements:
+                assert solution[c] == d, (ded.rule, ded.why)
+            if witnesses and ded.rule not in ("hidden-single", "naked-single"):
+                assert deduction_problems(state, ded) == [], (ded.rule, ded.witness)
+
+    result = deduce(puzzle, rules, trace=trace)
+    if result.verdict == Verdict.SOLVED:
+        assert np.array_equal(result.state.values.ravel(), solution)
+    else:
+        assert result.verdict == Verdict.UNKNOWN
+        # the solution survives among the remaining candidates
+        flat = result.state.flat_cand()
+        assert flat[np.arange(len(solution)), solution - 1].all()
+    return result, fired
+
+
+@pytest.mark.parametrize("first", [0, 150])
+def test_sound_on_royle_puzzles(first):
+    """Every elimination misses the solution's digit, every placement is it; witnesses of
+    the non-single rules re-check (all 300 Royle puzzles, in two halves)."""
+    solved = 0
+    for puzzle in instance_puzzles("royle17-sample300.txt")[first:first + 150]:
+        result, _ = run_checked(puzzle, _solution(puzzle))
+        solved += result.verdict == Verdict.SOLVED
+    assert solved >= 145
+
+
+def test_sound_on_top1465_and_nonlocal_rules_fire():
+    """The 100 top1465 puzzles with every rule: sound, witnesses re-check, and the nonlocal
+    rules all find deductions somewhere."""
+    fired, solved = set(), 0
+    for puzzle in instance_puzzles("top1465-sample100.txt"):
+        result, rules = run_checked(puzzle, _solution(puzzle))
+        fired.update(rules)
+        solved += result.verdict == Verdict.SOLVED
+    assert solved >= 30
+    assert {"nishio", "bilocal-cycle", "bilocal-repetitive-cycle", "bilocal-conflicting-paths",
+            "bivalue-cycle", "bivalue-repetitive-cycle"} <= fired
+
+
+def test_hardest_are_unknown_not_wrong():
+    for puzzle in instance_puzzles("hardest1905-sample100.txt")[:25]:
+        result, _ = run_checked(puzzle, _solution(puzzle), witnesses=False)
+        assert result.verdict == Verdict.UNKNOWN
+        assert result.reason
+
+
+@pytest.mark.parametrize("name", ["16x16.txt", "25x25.txt", "6x6-2x3.txt", "12x12-3x4.txt"])
+def test_other_sizes(name):
+    """Other shapes: sound against the shipped solution (16x16 and 25x25 need not be unique,
+    but every solution survives sound deductions); small unique ones solve."""
+    for puzzle, solution in instance_pairs(name)[:2]:
+        rules = select_rules(max_level=9) if puzzle.size >= 16 else None
+        result, _ = run_checked(puzzle, solution.values.ravel(), rules, witnesses=False)
+        if puzzle.size <= 6:
+            assert result.verdict == Verdict.SOLVED
+
+
+def test_no_solution_is_proved():
+    for puzzle in instance_puzzles("unsolvable.txt"):
+        assert deduce(puzzle).verdict == Verdict.NO_SOLUTION
+    twice = parse_grid("11" + "." * 79, check=False)
+    result = deduce(twice)
+    assert result.verdict == Verdict.NO_SOLUTION and "twice" in result.reason
+
+
+def test_selection():
+    assert [r.name for r in select_rules(max_level=2)] == ["hidden-single", "naked-single"]
+    assert [r.name for r in select_rules(["naked-single", "hidden-single"])] == [
+        "hidden-single", "naked-single"]
+    with pytest.raises(RuleError):
+        select_rules(["no-such-rule"])
+    with pytest.raises(RuleError):
+        select_rules(max_level=99)
+    puzzle = instance_puzzles("royle17-sample300.txt")[0]
+    only_naked = deduce(puzzle, select_rules(["naked-single"]))
+    assert only_naked.verdict == Verdict.UNKNOWN
+    assert {step.rule for step in only_naked.steps} == {"naked-single"}
+
+
+def test_apply_never_removes_a_placed_digit():
+    state = CandidateState.from_puzzle(parse_grid("1" + "." * 80))
+    from reductions.rules.base import Deduction
+    assert apply(state, Deduction("claiming", eliminations=((0, 1),))) == 0
+    assert state.has(0, 1)
