@@ -76,14 +76,16 @@ def check_options(options: HcpOptions, solver: str, has_clues: bool) -> None:
 
 def solve_puzzle(puzzle: Grid, *, graph: str | None = None, prune: str = "paper",
                  triple: bool = False, reduce: bool = False, hcp_solver: str = "sat",
-                 lkh_binary: str | None = None, concorde_binary: str | None = None,
+                 lkh_binary: str | None = None, lkh_runs: int | None = None,
+                 lkh_seed: int | None = None, concorde_binary: str | None = None,
                  hcp_workers: int = 1, break_symmetry: bool = False, unique: bool = False,
                  time_limit: float | None = None) -> Outcome:
     """Solve ``puzzle`` through its Hamiltonian-cycle graph; see the module docstring.
 
     ``graph``: ``directed``/``undirected``, or None for the natural kind (directed for the
     exact solvers unless ``triple``/``reduce`` ask for the undirected graph).
-    ``hcp_solver``: one of :data:`HCP_SOLVERS` (``hcp_workers``: CP-SAT's search threads).
+    ``hcp_solver``: one of :data:`HCP_SOLVERS` (``hcp_workers``: CP-SAT's search threads;
+    ``lkh_binary``, ``lkh_runs``, ``lkh_seed``: LKH's program, ``RUNS`` and ``SEED``).
     ``break_symmetry``: for a puzzle without clues, solve
     :func:`~reductions.hcp_pipeline.first_row_fixed` instead (no effect when there are
     clues). Uniqueness is not checked by this route (``unique=True`` is refused). The grid
@@ -111,6 +113,10 @@ def solve_puzzle(puzzle: Grid, *, graph: str | None = None, prune: str = "paper"
     directed = graph == "directed"
     options = HcpOptions(directed=directed, triple=triple, prune=prune, reduce=reduce)
     check_options(options, solver, bool(puzzle.clue_count()))
+    lkh = {"lkh_binary": lkh_binary, "lkh_runs": lkh_runs, "lkh_seed": lkh_seed}
+    given = [name for name, value in lkh.items() if value is not None]
+    if given and solver != HcpSolver.LKH:
+        raise UserError(f"--{given[0].replace('_', '-')} applies to --hcp-solver lkh only")
     pipeline = build_hcp_pipeline(puzzle, options)
     stats: dict[str, Any] = {
         "graph": "directed" if directed else "undirected", "prune": prune, "triple": triple,
@@ -128,8 +134,8 @@ def solve_puzzle(puzzle: Grid, *, graph: str | None = None, prune: str = "paper"
     remaining = None if time_limit is None else max(time_limit - (time.perf_counter() - start),
                                                     0.0)
     result = run_hcp_solver(pipeline, solver=solver, time_limit=remaining,
-                            lkh_binary=lkh_binary, concorde_binary=concorde_binary,
-                            workers=workers)
+                            lkh_binary=lkh_binary, lkh_runs=lkh_runs, lkh_seed=lkh_seed,
+                            concorde_binary=concorde_binary, workers=workers)
     stats["solver"] = result.stats
     if result.status == CycleStatus.HAMILTONIAN:
         grid = verified(original, pipeline.decode(result.cycle), "the hcp route")
@@ -143,9 +149,11 @@ def solve_puzzle(puzzle: Grid, *, graph: str | None = None, prune: str = "paper"
 
 
 def run_hcp_solver(pipeline: HcpPipeline, *, solver: str, time_limit: float | None,
-                   lkh_binary: str | None = None, concorde_binary: str | None = None,
+                   lkh_binary: str | None = None, lkh_runs: int | None = None,
+                   lkh_seed: int | None = None, concorde_binary: str | None = None,
                    workers: int = 1) -> HcpResult:
-    """Hand the pipeline's output graph to the chosen solver."""
+    """Hand the pipeline's output graph to the chosen solver (LKH gets the very file
+    ``emit hcp`` writes for the same options)."""
     n, edges = pipeline.num_vertices, pipeline.edges
     required = required_pairs(pipeline)
     if solver in EXACT_SOLVERS:
@@ -155,8 +163,12 @@ def run_hcp_solver(pipeline: HcpPipeline, *, solver: str, time_limit: float | No
         return solve_undirected_hcp(n, edges, time_limit=time_limit, backend=solver,
                                     required=required, workers=workers)
     if solver == "lkh":
-        from .lkh import solve_hcp_lkh
-        return solve_hcp_lkh(n, edges, time_limit=time_limit, binary=lkh_binary)
+        from .formats.hcp_export import write_tsplib_export
+        from .lkh import DEFAULT_RUNS, DEFAULT_SEED, solve_hcp_lkh
+        return solve_hcp_lkh(n, edges, time_limit=time_limit, binary=lkh_binary,
+                             runs=DEFAULT_RUNS if lkh_runs is None else lkh_runs,
+                             seed=DEFAULT_SEED if lkh_seed is None else lkh_seed,
+                             write_problem=lambda path: write_tsplib_export(path, pipeline))
     from .concorde import solve_hcp_concorde
     return solve_hcp_concorde(n, edges, time_limit=time_limit, binary=concorde_binary)
 

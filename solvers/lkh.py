@@ -10,39 +10,58 @@ cycle. (Its ``ADJ_LIST`` reader is broken; only ``EDGE_LIST`` is written.) LKH i
 
 It never answers ``no cycle``.
 
+**The files.** For a puzzle the problem file is the one ``emit hcp`` writes for the same
+options (:func:`solvers.formats.hcp_export.write_tsplib_export`: same NAME, COMMENT and edge
+order — LKH's search depends on the edge order), and the parameter file is
+:func:`lkh_parameters`: ``OPTIMUM = 0`` (stop at a Hamiltonian cycle), ``RUNS``, ``SEED``,
+``POPULATION_SIZE = 1`` (without it LKH goes on with its remaining runs after one has found the
+cycle), the search keywords :data:`SEARCH_KEYWORDS` (chosen by measurement, see
+``benchmarks/bench_lkh_params.py``), and the time limits. So ``LKH graph.par`` by hand on the
+emitted file repeats the bridge's run exactly.
+
+**The time limit** counts LKH's whole run: ``TOTAL_TIME_LIMIT`` (LKH-3, from program start,
+preprocessing included) is set a little below our own limit, which stays the hard bound:
+:func:`~solvers.external.run_program` kills LKH's process group at the limit. LKH measures
+*CPU* time, we measure wall time; on a loaded machine LKH may still be running at our limit.
+LKH rewrites its ``OUTPUT_TOUR_FILE`` at every improvement, so a tour left by a killed LKH is
+still read (and checked: a file cut short is no answer). A binary that does not know
+``TOTAL_TIME_LIMIT`` (it says "Unknown keyword") is run again with the per-run
+``TIME_LIMIT`` only (which does not count the preprocessing; our limit bounds the rest).
+
 Two ways to run LKH:
 
-* ``binary`` — an ``LKH`` executable on PATH (names tried: :data:`LKH_NAMES`) or given by path.
-  The graph and a parameter file go into a temporary directory; LKH runs there without a
-  shell, stdin closed, under the time limit (LKH's own ``TIME_LIMIT`` is set a little below
-  it, so it normally stops by itself and writes its best tour); the ``OUTPUT_TOUR_FILE`` is
-  read with :func:`solvers.formats.tsplib.read_tour`.
-* ``elkai`` — the PyPI package ``elkai`` bundles LKH-3 as a library. Its private
-  ``_elkai.solve_problem(params, problem)`` runs LKH with a parameter string naming a
-  ``PROBLEM_FILE`` and returns the best tour (1-based), Hamiltonian or not. It runs in a child
-  Python process, so a crash or a time-out cannot take this process down (optional extra
-  ``lkh``). Used when asked for, or as the fallback when no binary is found.
+* ``binary`` — an ``LKH`` executable on PATH (names tried: :data:`LKH_NAMES`) or given by path,
+  run in a temporary directory without a shell, stdin closed; the ``OUTPUT_TOUR_FILE`` is read
+  with :func:`solvers.formats.tsplib.read_tour`.
+* ``elkai`` — the PyPI package ``elkai`` (2.0.1 bundles LKH 3.0.8, which has
+  ``TOTAL_TIME_LIMIT``) as a library. Its private ``_elkai.solve_problem(params, problem)`` runs
+  LKH with the same parameter text (naming the same ``PROBLEM_FILE``) and returns the best
+  tour. It runs in a child Python process, so a crash or a time-out cannot take this process
+  down (optional extra ``lkh``); a killed child leaves no tour. Used when asked for, or as
+  the fallback when no binary is found.
 
 LKH's licence allows research use only; it is not shipped with this project.
 """
 
 from __future__ import annotations
 
+import enum
 import json
 import os
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
 from reductions.errors import UserError
 
+from .external import ExternalSolverError, ProgramRun, find_program, run_program
 from .formats.atomic import atomic_write
 from .formats.tsplib import TsplibError, read_tour, write_hcp
 from .hcp import CycleStatus, HcpResult, heuristic_tour_result, normalized_graph
-from .external import find_program, run_program
 from .outcome import SolverUnavailable
 
 LKH_NAMES = ("LKH", "lkh", "LKH-3", "lkh3")
@@ -50,8 +69,29 @@ DEFAULT_TIME_LIMIT = 60.0
 """Seconds given to LKH when the caller sets no limit (it is a heuristic: it never stops with
 a proof, and on graphs without a Hamiltonian cycle it would run all its trials)."""
 
+DEFAULT_RUNS = 1
+DEFAULT_SEED = 1
 
-class LkhError(UserError):
+SEARCH_KEYWORDS: dict[str, str] = {"SUBGRADIENT": "NO"}
+"""LKH keywords added to every parameter file (beyond the problem, tour, runs, seed and time
+keywords), chosen by ``benchmarks/bench_lkh_params.py`` on Haythorpe's graphs: without the
+subgradient ascent (LKH's preprocessing, which no time limit interrupts: 0.6 s on the reduced
+16×16 graph, 6-10 s on reduced 9×9 graphs, longer than any sensible limit on unreduced ones)
+the reduced 16×16 cycles came in 2.2-3.3 s instead of 3.2-4.6 s, and LKH writes a tour
+within the limit on every graph measured."""
+
+UNKNOWN_TOTAL_LIMIT = b"Unknown keyword: TOTAL_TIME_LIMIT"
+
+
+class LkhBackend(enum.StrEnum):
+    """How LKH is run: ``auto`` (the binary if there is one, else elkai), ``binary``, ``elkai``."""
+
+    AUTO = "auto"
+    BINARY = "binary"
+    ELKAI = "elkai"
+
+
+class LkhError(ExternalSolverError):
     """LKH ran but gave no usable output (crash, unreadable tour file)."""
 
 
@@ -69,136 +109,202 @@ def elkai_available() -> bool:
     return hasattr(_elkai, "solve_problem")
 
 
-def lkh_parameters(problem_file: str | Path, tour_file: str | Path | None,
-                   time_limit: float | None, seed: int = 1, runs: int = 1,
-                   trace_level: int = 1) -> str:
-    """The text of an LKH parameter file for an HCP instance.
+def unavailable_reason() -> str | None:
+    """Why LKH cannot run here (None when an LKH binary is on PATH or elkai is installed):
+    the availability check of the ``lkh`` route."""
+    if find_lkh() is not None or elkai_available():
+        return None
+    return (f"LKH is not available: no LKH binary on PATH (tried {', '.join(LKH_NAMES)}) and "
+            f"the elkai package is not installed (pip install 'sudoku-bridge[lkh]')")
 
-    ``OPTIMUM = 0`` with ``STOP_AT_OPTIMUM`` (LKH's default) makes LKH stop as soon as it has
-    a tour of cost 0, i.e. a Hamiltonian cycle. ``TIME_LIMIT`` is LKH's own limit in seconds
-    (per run, from the start of the search)."""
+
+def lkh_time_limit(time_limit: float) -> float:
+    """LKH's own ``TOTAL_TIME_LIMIT`` for our hard limit ``time_limit``: a little below it,
+    so that LKH stops by itself and writes its tour before we kill it (10%, at least 0.5 s,
+    at most 5 s earlier)."""
+    margin = min(5.0, max(0.5, 0.1 * time_limit))
+    return max(time_limit - margin, 0.5 * time_limit, 0.01)
+
+
+def lkh_parameters(problem_file: str | Path, tour_file: str | Path | None, *,
+                   time_limit: float | None = None, total_time_limit: bool = True,
+                   runs: int = DEFAULT_RUNS, seed: int = DEFAULT_SEED,
+                   trace_level: int = 1) -> str:
+    """The text of the LKH parameter file for an HCP instance (see the module docstring).
+
+    ``time_limit``: LKH's own limit in seconds — as ``TOTAL_TIME_LIMIT`` (the whole run), or
+    with ``total_time_limit=False`` (for an LKH that lacks it) as ``TIME_LIMIT`` shared
+    among the runs (each run's search; preprocessing not counted)."""
     lines = [f"PROBLEM_FILE = {problem_file}"]
     if tour_file is not None:
         lines.append(f"OUTPUT_TOUR_FILE = {tour_file}")
-    lines += ["OPTIMUM = 0", "STOP_AT_OPTIMUM = YES", f"RUNS = {runs}", f"SEED = {seed}",
-              f"TRACE_LEVEL = {trace_level}"]
+    lines += ["OPTIMUM = 0", "STOP_AT_OPTIMUM = YES", f"RUNS = {runs}",
+              "POPULATION_SIZE = 1", f"SEED = {seed}", f"TRACE_LEVEL = {trace_level}"]
+    lines += [f"{key} = {value}" for key, value in SEARCH_KEYWORDS.items()]
     if time_limit is not None:
-        lines.append(f"TIME_LIMIT = {max(time_limit, 0.01):.2f}")
+        if total_time_limit:
+            lines.append(f"TOTAL_TIME_LIMIT = {max(time_limit, 0.01):.2f}")
+        else:
+            lines.append(f"TIME_LIMIT = {max(time_limit / runs, 0.01):.2f}")
     return "\n".join(lines) + "\n"
 
 
 def write_lkh_parameters(path: str | Path, problem_file: str | Path,
-                         tour_file: str | Path | None, time_limit: float | None,
-                         seed: int = 1, runs: int = 1) -> None:
+                         tour_file: str | Path | None, **options) -> None:
     """Write :func:`lkh_parameters` to ``path`` (atomically)."""
     with atomic_write(path, "w") as out:
-        out.write(lkh_parameters(problem_file, tour_file, time_limit, seed, runs))
+        out.write(lkh_parameters(problem_file, tour_file, **options))
 
 
-def _inner_limit(time_limit: float) -> float:
-    """LKH's own TIME_LIMIT: below the hard limit, leaving time for reading the graph and
-    building candidate sets (which LKH does not count)."""
-    return max(0.5 * time_limit, time_limit - max(2.0, 0.25 * time_limit))
+def check_run_options(runs: int, seed: int) -> None:
+    if not isinstance(runs, int) or runs < 1:
+        raise UserError(f"--lkh-runs must be a positive integer, got {runs!r}")
+    if not isinstance(seed, int) or not 0 <= seed < 2 ** 32:
+        raise UserError(f"--lkh-seed must be an integer from 0 to 2^32-1, got {seed!r}")
 
 
 def solve_hcp_lkh(num_vertices: int, edges, *, time_limit: float | None = None,
-                  binary: str | None = None, backend: str = "auto", seed: int = 1,
-                  keep_dir: str | Path | None = None) -> HcpResult:
+                  binary: str | None = None, backend: str = LkhBackend.AUTO,
+                  runs: int = DEFAULT_RUNS, seed: int = DEFAULT_SEED,
+                  keep_dir: str | Path | None = None,
+                  write_problem: Callable[[Path], None] | None = None) -> HcpResult:
     """Look for a Hamiltonian cycle of an undirected graph with LKH-3.
 
-    ``backend``: ``binary`` (an LKH executable, ``binary`` or on PATH), ``elkai`` (the PyPI
-    package), or ``auto`` (the binary if there is one, else elkai). ``time_limit`` defaults to
-    :data:`DEFAULT_TIME_LIMIT`. ``keep_dir``: write the files there instead of a temporary
-    directory (to inspect them). Raises :class:`~solvers.outcome.SolverUnavailable` when neither
-    is available."""
-    edges = normalized_graph(num_vertices, edges, directed=False)
+    ``backend``: see :class:`LkhBackend`. ``time_limit`` (wall seconds, the whole run)
+    defaults to :data:`DEFAULT_TIME_LIMIT`. ``runs``/``seed``: LKH's ``RUNS``/``SEED``.
+    ``write_problem(path)`` writes the problem file (the puzzle route passes the ``emit hcp``
+    writer); by default a plain TSPLIB HCP of ``edges`` in their order. ``keep_dir``: write
+    the files there instead of a temporary directory (to inspect them). Raises
+    :class:`~solvers.outcome.SolverUnavailable` when LKH is not available, :class:`LkhError`
+    when it fails."""
+    check_run_options(runs, seed)
+    backend = LkhBackend(backend)
+    graph = normalized_graph(num_vertices, edges, directed=False)     # checks the input
     if num_vertices < 3:
         raise UserError("LKH needs a graph of at least 3 vertices")
     time_limit = DEFAULT_TIME_LIMIT if time_limit is None else time_limit
-    path = find_lkh(binary) if backend in ("auto", "binary") else None
-    if path is None and backend == "binary":
+    path = find_lkh(binary) if backend != LkhBackend.ELKAI else None
+    if path is None and backend == LkhBackend.BINARY:
         raise SolverUnavailable(f"no LKH binary found on PATH (tried {', '.join(LKH_NAMES)}); "
                                 f"build LKH-3 and put it on PATH, or give its path")
     if path is None and not elkai_available():
-        raise SolverUnavailable("LKH is not available: no LKH binary on PATH (tried "
-                                f"{', '.join(LKH_NAMES)}) and the elkai package is not "
-                                f"installed (pip install 'sudoku-bridge[lkh]')")
+        raise SolverUnavailable(unavailable_reason() or "the elkai package is not installed "
+                                                        "(pip install 'sudoku-bridge[lkh]')")
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="sudoku-bridge-lkh-") as tmp:
         work = Path(keep_dir) if keep_dir else Path(tmp)
         work.mkdir(parents=True, exist_ok=True)
         problem = work / "graph.hcp"
-        write_hcp(problem, num_vertices, edges, name="graph",
-                  comment="written by sudoku-bridge for LKH-3")
-        temp_dirs = [] if keep_dir else [work]     # removed if we die; a kept one stays
-        if path is not None:
-            result = _run_binary(path, num_vertices, edges, work, problem, time_limit, seed,
-                                 temp_dirs)
+        if write_problem is not None:
+            write_problem(problem)
         else:
-            result = _run_elkai(num_vertices, edges, work, problem, time_limit, seed,
-                                temp_dirs)
+            write_hcp(problem, num_vertices, edges, name="graph",
+                      comment="written by sudoku-bridge for LKH-3")
+        job = _Job(num_vertices, graph, work, problem, time_limit, runs, seed,
+                   temp_dirs=[] if keep_dir else [work])    # removed if we die; a kept one stays
+        result = job.run_binary(path) if path is not None else job.run_elkai()
     result.stats["seconds"] = round(time.perf_counter() - start, 4)
     return result
 
 
-def _run_binary(path: str, num_vertices: int, edges: np.ndarray, work: Path, problem: Path,
-                time_limit: float, seed: int, temp_dirs: list[Path]) -> HcpResult:
-    tour_file = work / "graph.tour"
-    params = work / "graph.par"
-    write_lkh_parameters(params, problem.name, tour_file.name, _inner_limit(time_limit), seed)
-    stats = {"backend": "lkh", "lkh": path, "time_limit": time_limit, "iterations": 1,
-             "cuts": 0}
-    run = run_program([path, params.name], cwd=work, time_limit=time_limit,
-                      temp_dirs=temp_dirs)
-    if run.timed_out:
-        stats["reason"] = f"time limit {time_limit:g} s reached before LKH wrote a tour"
-        return HcpResult(CycleStatus.UNKNOWN, None, stats)
-    stats["exit_code"] = run.exit_code
-    if not tour_file.exists():
+class _Job:
+    """One LKH run on a problem file already written in ``work``."""
+
+    def __init__(self, num_vertices: int, edges: np.ndarray, work: Path, problem: Path,
+                 time_limit: float, runs: int, seed: int, temp_dirs: list[Path]):
+        self.n, self.edges, self.work, self.problem = num_vertices, edges, work, problem
+        self.time_limit, self.runs, self.seed, self.temp_dirs = (time_limit, runs, seed,
+                                                                 temp_dirs)
+        self.params = work / "graph.par"
+
+    def stats(self, lkh: str, total: bool) -> dict:
+        return {"backend": "lkh", "lkh": lkh, "time_limit": self.time_limit,
+                "lkh_time_limit": ("TOTAL_TIME_LIMIT" if total else "TIME_LIMIT (per run)",
+                                   round(lkh_time_limit(self.time_limit), 2)),
+                "runs": self.runs, "seed": self.seed, "iterations": 1, "cuts": 0}
+
+    def write_parameters(self, problem_file: str | Path, tour_file: str | None,
+                         total: bool) -> None:
+        write_lkh_parameters(self.params, problem_file, tour_file,
+                             time_limit=lkh_time_limit(self.time_limit), total_time_limit=total,
+                             runs=self.runs, seed=self.seed)
+
+    def run_binary(self, path: str) -> HcpResult:
+        tour_file = self.work / "graph.tour"
+        for total in (True, False):
+            self.write_parameters(self.problem.name, tour_file.name, total)
+            run = run_program([path, self.params.name], cwd=self.work,
+                              time_limit=self.time_limit, temp_dirs=self.temp_dirs)
+            if not (total and _lacks_total_limit(run)):
+                break
+        stats = self.stats(path, total)
+        stats["exit_code"] = run.exit_code
+        if run.timed_out:
+            stats["reason"] = f"time limit {self.time_limit:g} s reached"
+            if not tour_file.exists():
+                stats["reason"] += " before LKH wrote a tour"
+                return HcpResult(CycleStatus.UNKNOWN, None, stats)
+            try:                    # LKH's last improvement; a file cut short is no answer
+                order = read_tour(tour_file, self.n)
+            except TsplibError as exc:
+                stats["reason"] += f"; LKH's last tour file is unusable ({exc})"
+                return HcpResult(CycleStatus.UNKNOWN, None, stats)
+            result = heuristic_tour_result(self.n, self.edges, order, stats, "LKH")
+            if result.status != CycleStatus.HAMILTONIAN:
+                stats["reason"] = (f"time limit {self.time_limit:g} s reached; "
+                                   f"{stats['reason']}")
+            return result
         if run.exit_code != 0:
-            raise LkhError(f"LKH ({path}) {run.ended()} and wrote no tour: "
-                           f"{run.tail(3) or 'no output'}")
-        stats["reason"] = "LKH wrote no tour"
-        return HcpResult(CycleStatus.UNKNOWN, None, stats)
-    try:
-        order = read_tour(tour_file, num_vertices)
-    except TsplibError as exc:
-        raise LkhError(f"LKH's tour file is unusable: {exc}") from None
-    return heuristic_tour_result(num_vertices, edges, order, stats, "LKH")
+            raise LkhError(f"LKH ({path}) {run.ended()}: {run.tail(3) or 'no output'}")
+        if not tour_file.exists():
+            stats["reason"] = "LKH wrote no tour"
+            return HcpResult(CycleStatus.UNKNOWN, None, stats)
+        try:
+            order = read_tour(tour_file, self.n)
+        except TsplibError as exc:
+            raise LkhError(f"LKH's tour file is unusable: {exc}") from None
+        return heuristic_tour_result(self.n, self.edges, order, stats, "LKH")
+
+    def run_elkai(self) -> HcpResult:
+        answer = self.work / "tour.json"
+        for total in (True, False):
+            self.write_parameters(self.problem.resolve(), None, total)
+            run = run_program([sys.executable, "-c", _ELKAI_CHILD, str(self.params),
+                               str(answer)],
+                              cwd=self.work, time_limit=self.time_limit,
+                              temp_dirs=self.temp_dirs,
+                              env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+            if not (total and _lacks_total_limit(run)):
+                break
+        stats = self.stats("elkai", total)
+        if run.timed_out:
+            stats["reason"] = (f"time limit {self.time_limit:g} s reached before LKH (elkai) "
+                               f"finished")
+            return HcpResult(CycleStatus.UNKNOWN, None, stats)
+        stats["exit_code"] = run.exit_code
+        if run.exit_code != 0 or not answer.exists():
+            raise LkhError(f"LKH (elkai) {run.ended()} without a tour: "
+                           f"{run.tail() or 'no output'}")
+        values = np.asarray(json.loads(answer.read_text()), dtype=np.int64) - 1
+        if values.size != self.n or not np.array_equal(np.sort(values), np.arange(self.n)):
+            raise LkhError(f"LKH (elkai) returned {values.size} vertices that are not a "
+                           f"permutation of the graph's {self.n}")
+        return heuristic_tour_result(self.n, self.edges, values, stats, "LKH")
+
+
+def _lacks_total_limit(run: ProgramRun) -> bool:
+    """True when LKH stopped at once because it does not know TOTAL_TIME_LIMIT (LKH-2, early
+    LKH-3): it names the keyword and exits 1 before reading the problem."""
+    return (not run.timed_out and run.exit_code != 0
+            and UNKNOWN_TOTAL_LIMIT in run.stdout + run.stderr)
 
 
 _ELKAI_CHILD = """
-import json, sys
+import json, os, sys
 from elkai import _elkai
 params = open(sys.argv[1]).read()
 tour = _elkai.solve_problem(params, "")
 with open(sys.argv[2] + ".part", "w") as out:
     json.dump(list(tour), out)
-import os
 os.replace(sys.argv[2] + ".part", sys.argv[2])
 """
-
-
-def _run_elkai(num_vertices: int, edges: np.ndarray, work: Path, problem: Path,
-               time_limit: float, seed: int, temp_dirs: list[Path]) -> HcpResult:
-    params = work / "graph.par"
-    answer = work / "tour.json"
-    write_lkh_parameters(params, problem.resolve(), None, _inner_limit(time_limit), seed)
-    stats = {"backend": "lkh", "lkh": "elkai", "time_limit": time_limit, "iterations": 1,
-             "cuts": 0}
-    run = run_program([sys.executable, "-c", _ELKAI_CHILD, str(params), str(answer)],
-                      cwd=work, time_limit=time_limit, temp_dirs=temp_dirs,
-                      env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
-    if run.timed_out:
-        stats["reason"] = f"time limit {time_limit:g} s reached before LKH (elkai) finished"
-        return HcpResult(CycleStatus.UNKNOWN, None, stats)
-    stats["exit_code"] = run.exit_code
-    if run.exit_code != 0 or not answer.exists():
-        raise LkhError(f"LKH (elkai) {run.ended()} without a tour: "
-                       f"{run.tail() or 'no output'}")
-    values = np.asarray(json.loads(answer.read_text()), dtype=np.int64) - 1
-    if values.size != num_vertices or not np.array_equal(np.sort(values),
-                                                         np.arange(num_vertices)):
-        raise LkhError(f"LKH (elkai) returned {values.size} vertices that are not a "
-                       f"permutation of the graph's {num_vertices}")
-    return heuristic_tour_result(num_vertices, edges, values, stats, "LKH")

@@ -60,13 +60,15 @@ class Route:
     """A program that must be on PATH (e.g. ``cadical``)."""
     needs_module: str | None = None
     """A Python package that must be importable (e.g. ``highspy``)."""
+    needs: str | None = None
+    """For anything else (e.g. LKH: a binary *or* the elkai package): a ``module:function``
+    returning why the route cannot run here, or None when it can (imported on first use)."""
     square_blocks: bool = False
     """Only for n×n blocks (Haythorpe's graph exists for N = n² only)."""
     checks_uniqueness: bool = True
 
     def runner(self) -> Callable[..., Outcome]:
-        module, _, function = self.run.partition(":")
-        return getattr(importlib.import_module(module), function)
+        return _function(self.run)
 
     @property
     def options(self) -> frozenset[str]:
@@ -86,6 +88,10 @@ class Route:
             except ImportError:
                 return (f"route {self.name} needs the Python package {self.needs_module!r} "
                         f"(see the README's optional extras)")
+        if self.needs:
+            reason = _function(self.needs)()
+            if reason:
+                return f"route {self.name}: {reason}"
         return None
 
     def not_applicable(self, shape: Shape) -> str | None:
@@ -116,6 +122,12 @@ class Route:
             raise UserError(reason)
         return self.runner()(puzzle, unique=unique, time_limit=time_limit,
                              **{**self.presets, **options})
+
+
+def _function(name: str) -> Callable:
+    """The function ``module:function``, its module imported now."""
+    module, _, function = name.partition(":")
+    return getattr(importlib.import_module(module), function)
 
 
 def _routes(*routes: Route) -> dict[str, Route]:
@@ -170,6 +182,12 @@ ROUTES: dict[str, Route] = _routes(
           checks_uniqueness=False,
           presets={"graph": "undirected", "prune": "peers", "reduce": True},
           summary="the same graph 3-split and degree-2 reduced, exact SAT solver"),
+    Route(name="lkh", target=Target.HCP, run=HCP, square_blocks=True, checks_uniqueness=False,
+          presets={"graph": "undirected", "prune": "peers", "reduce": True,
+                   "hcp_solver": "lkh"},
+          needs="solvers.lkh:unavailable_reason",
+          summary="LKH-3 (an LKH binary on PATH, else the elkai package) on the reduced "
+                  "undirected graph; a heuristic: unknown when it finds no cycle"),
 )
 
 

@@ -210,7 +210,11 @@ def _runnable(routes):
     return [r for r, why in missing.items() if why is None], {r: w for r, w in missing.items() if w}
 
 
-ALL_ROUTES = list(ROUTES)
+HEURISTIC_ROUTES = {"lkh"}
+"""Routes that may answer "unknown" where the exact ones answer (LKH finds no cycle of the
+17-clue and hardest 9×9 graphs in minutes: benchmarks/results/lkh_params.md); tested in
+tests/test_lkh.py."""
+ALL_ROUTES = [name for name in ROUTES if name not in HEURISTIC_ROUTES]
 
 
 def test_every_route_agrees_on_hard_and_unsolvable_puzzles():

@@ -20,7 +20,6 @@ import argparse
 import sys
 
 from reductions.graph_reduction import NO_CYCLE, SOLVED
-from reductions.grid import format_grid
 from reductions.hcp import PRUNE_MODES, check_square
 from reductions.sizes import ensure_fits, hcp_estimate
 
@@ -30,20 +29,8 @@ from reductions.hcp_pipeline import HcpOptions, HcpPipeline, build_hcp_pipeline
 
 from ..formats.atomic import OutputGroup, check_outputs
 from ..formats.sidecar import load_hcp_export, sidecar_path, write_sidecar
-from ..formats.tsplib import read_tour, write_arc_list, write_hcp
-
-
-def graph_comment(pipeline: HcpPipeline) -> str:
-    options = pipeline.options
-    steps = [f"prune {options.prune}",
-             "directed" if options.directed else "undirected 3-split"]
-    if options.triple:
-        steps.append("triple trick")
-    if options.reduce:
-        steps.append("degree-2 reduced")
-    return (f"Haythorpe Sudoku->HCP, {pipeline.puzzle.size}x{pipeline.puzzle.size} puzzle "
-            f"{format_grid(pipeline.puzzle, 'line') if pipeline.puzzle.size <= 35 else ''}; "
-            f"{', '.join(steps)}; decode with the sidecar .json")
+from ..formats.hcp_export import graph_comment, write_tsplib_export
+from ..formats.tsplib import read_tour, write_arc_list
 
 
 def print_stats(pipeline: HcpPipeline, out=None) -> None:
@@ -77,18 +64,15 @@ def run_emit_hcp(args: argparse.Namespace) -> int:
         print(f"no Hamiltonian cycle: {pipeline.reduction.reason} — the puzzle has no "
               f"solution; nothing written")
         return ExitCode.NO_SOLUTION
-    comment = graph_comment(pipeline)
     # The graph and its sidecar appear together or not at all: a new graph beside an old
     # sidecar would not decode.
     with OutputGroup() as outputs:
         if options.directed:
-            write_arc_list(args.output, pipeline.num_vertices, pipeline.edges, [comment],
-                           group=outputs)
+            write_arc_list(args.output, pipeline.num_vertices, pipeline.edges,
+                           [graph_comment(pipeline)], group=outputs)
             graph_format = "arc-list"
         else:
-            write_hcp(args.output, pipeline.num_vertices, pipeline.edges,
-                      name=f"haythorpe-{puzzle.size}x{puzzle.size}-{options.prune}",
-                      comment=comment, group=outputs)
+            write_tsplib_export(args.output, pipeline, group=outputs)
             graph_format = "tsplib-hcp"
         side = write_sidecar(args.output, pipeline, graph_format, group=outputs)
     kind = "arcs (arc list)" if options.directed else "edges (TSPLIB HCP)"

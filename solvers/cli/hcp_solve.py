@@ -34,5 +34,11 @@ def register(commands: common.Commands) -> None:
                        help="CP-SAT search workers (default 1)")
     group.add_argument("--lkh-binary", metavar="PATH",
                        help="LKH executable (default: LKH on PATH, else the elkai package)")
+    group.add_argument("--lkh-runs", type=int, metavar="N",
+                       help="LKH's RUNS: independent runs (seeds S, S+1, ...); LKH stops at "
+                            "the first Hamiltonian cycle (default 1)")
+    group.add_argument("--lkh-seed", type=int, metavar="S",
+                       help="LKH's SEED (default 1): the same seed, file and limits repeat "
+                            "a run")
     group.add_argument("--concorde-binary", metavar="PATH",
                        help="concorde executable (default: concorde on PATH)")
