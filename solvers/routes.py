@@ -157,6 +157,18 @@ ROUTES: dict[str, Route] = _routes(
           checks_uniqueness=False,
           presets={"graph": "undirected", "prune": "peers", "reduce": True},
           summary="the same graph 3-split and degree-2 reduced, exact SAT solver"),
+    Route(name="linkern", target=Target.HCP, run=HCP, square_blocks=True,
+          checks_uniqueness=False, needs_program="linkern",
+          presets={"graph": "undirected", "prune": "peers", "reduce": True,
+                   "hcp_solver": "linkern"},
+          summary="Concorde's linkern (chained Lin-Kernighan, a heuristic: never 'no "
+                  "solution') on the reduced undirected graph"),
+    Route(name="concorde", target=Target.HCP, run=HCP, square_blocks=True,
+          checks_uniqueness=False, needs_program="concorde",
+          presets={"graph": "undirected", "prune": "peers", "reduce": True,
+                   "hcp_solver": "concorde"},
+          summary="Concorde (exact TSP; optimum > 0 proves 'no solution') on the reduced "
+                  "undirected graph"),
 )
 
 
