@@ -17,7 +17,8 @@ The command: ``linkern -s SEED -r 1 -h 0.5 -R KICKS [-t SECONDS] -Q -N 10 -g G -
 * ``-R KICKS``: a large number of kicks, so that the search goes on until ``-t``; ``-t`` is
   checked after each kick, in CPU seconds. It is set below our own wall-clock limit
   (:func:`solvers.external.run_program` kills the group at that limit), so that linkern
-  normally stops by itself and writes its best tour.
+  normally stops by itself and writes its best tour. (On a loaded machine CPU time runs
+  slower than the wall clock, and the hard limit may come first: then "unknown".)
 
 linkern is a heuristic: a tour of positive length proves nothing. The answer is
 ``hamiltonian`` (the tour, checked against the graph) or ``unknown`` — never ``no cycle``.
@@ -66,7 +67,7 @@ def linkern_command(binary: str, edge_file: str, tour_file: str, *, seed: int = 
 def _inner_limit(time_limit: float) -> float:
     """linkern's own ``-t``: below the hard limit, leaving time to read the graph and write
     the tour."""
-    return max(0.5 * time_limit, time_limit - max(1.0, 0.1 * time_limit))
+    return max(0.5 * time_limit, time_limit - max(2.0, 0.1 * time_limit))
 
 
 _FINAL = re.compile(r"Overall Best Cycle:\s*([0-9.eE+-]+)")
