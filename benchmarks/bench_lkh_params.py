@@ -4,7 +4,7 @@
         [--time-limit 30] [--jobs 2] [--configs NAME,...] [--graphs NAME,...]
 
 Each graph is the file ``emit hcp`` writes (:func:`solvers.formats.hcp_export.
-write_tsplib_export`, the same file the LKH bridge writes), each run is ``LKH params.par``
+write_export`, the same file the LKH bridge writes), each run is ``LKH params.par``
 with ``OPTIMUM = 0``, ``TOTAL_TIME_LIMIT`` = ``--time-limit`` and the configuration's
 keywords, started through :func:`solvers.external.run_program` (killed 5 s after
 ``--time-limit``). Reported per graph and configuration: runs that ended with a
@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 from reductions.grid import Grid, Shape, parse_grid, read_puzzles  # noqa: E402
 from reductions.hcp_pipeline import HcpOptions, build_hcp_pipeline, first_row_fixed  # noqa: E402
 from solvers.external import run_program  # noqa: E402
-from solvers.formats.hcp_export import write_tsplib_export  # noqa: E402
+from solvers.formats.hcp_export import write_export  # noqa: E402
 from solvers.formats.tsplib import read_tour, write_hcp  # noqa: E402
 from solvers.hcp import count_non_edges, normalized_graph  # noqa: E402
 from solvers.lkh import find_lkh  # noqa: E402
@@ -140,7 +140,7 @@ def main() -> None:
                                                              reduce=reduce))
             n, edges = pipeline.num_vertices, pipeline.edges
             sizes[name] = {"vertices": n, "edges": int(len(edges))}
-            write_tsplib_export(work / f"{name}.hcp", pipeline)
+            write_export(work / f"{name}.hcp", pipeline, "tsplib")
             write_hcp(work / f"{name}.sorted.hcp", n, normalized_graph(n, edges, False), name)
             jobs += [(name, c, s, n, edges) for c in configs for s in seeds]
         start = time.time()

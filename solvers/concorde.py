@@ -1,24 +1,30 @@
 """Bridge to Concorde (Applegate, Bixby, Chvátal, Cook) for Hamiltonian-cycle instances.
 
 Concorde solves the symmetric TSP; it has no HCP input type. The graph is handed to it as a
-TSP through its *sparse edge file* (``-N 10``): a line ``ncount ecount``, then one line
-``end1 end2 weight`` per edge, vertices 0-based. Every edge of the graph gets weight 0; pairs
-that are not listed get Concorde's default length for a sparse file (larger than any listed
-one). So a tour of length 0 is exactly a Hamiltonian cycle, and no dense matrix (14,397² entries
-for a 9×9 puzzle) is ever written.
+TSP through its *sparse edge file* (``-N 10``, written by
+:func:`solvers.formats.graph_files.write_concorde_edges`, the file ``emit hcp --format
+concorde`` writes): a line ``ncount ecount``, then ``end1 end2 weight`` per edge, 0-based.
+Every edge of the graph gets weight 0; pairs not listed get Concorde's default length for a
+sparse file, ``(max weight + 1) * ncount`` = ``ncount``. So a tour of length 0 is exactly a
+Hamiltonian cycle, a tour of length ``k * ncount`` uses ``k`` non-edges, and no dense matrix
+(14,397² entries for a 9×9 puzzle) is ever written.
 
-Concorde runs in a temporary directory (it writes its work files next to the problem), without
-a shell, stdin closed, under the time limit; ``-o`` names the solution file (``ncount`` then
-the vertex order, 0-based), read with :func:`solvers.formats.tsplib.read_tour`. The answer:
+Concorde runs in a temporary directory (it writes its work files ``NAME.mas/.pul/.sav`` next to
+the problem; ``-x`` is not used: with it the exit status is that of its last ``unlink``, 255
+after a good run), without a shell, stdin closed, under the time limit; ``-o`` names the
+solution file (``ncount`` then the vertex order, 0-based), read with
+:func:`solvers.formats.tsplib.read_tour`. Concorde is exact, so the answer is
 
 * ``hamiltonian`` — the tour uses only edges of the graph (cost 0), checked here;
-* ``unknown`` — anything else (time-out, no solution file, a tour of positive cost). A
-  completed Concorde run with optimum > 0 would in fact prove there is no Hamiltonian cycle;
-  this bridge reports that optimum in its statistics but, being unable to test such runs here,
-  does not turn it into a "no cycle" claim.
+* ``no cycle`` — Concorde ended normally (exit 0) printing ``Optimal Solution: V`` with
+  ``V > 0``, and the tour it wrote costs exactly ``V`` (``V / ncount`` non-edges): its branch
+  and bound proved that no tour of length 0, i.e. no Hamiltonian cycle, exists;
+* ``unknown`` — anything else (time-out, no solution file, no optimum printed, an optimum
+  that does not match the tour).
 
 Concorde is academic-licence software and is not installable from Debian or PyPI; give the path
-of a ``concorde`` binary, or put it on PATH.
+of a ``concorde`` binary, or put it on PATH. (The build used for testing links Debian's
+QSopt_ex; on the reduced 9×9 Sudoku graphs its LP solver struggles, see the README.)
 """
 
 from __future__ import annotations
@@ -28,12 +34,10 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
-
 from reductions.errors import UserError
 
-from .formats.atomic import atomic_write
-from .formats.tsplib import CHUNK_ROWS, TsplibError, format_int_rows, read_tour
+from .formats.graph_files import write_concorde_edges
+from .formats.tsplib import TsplibError, read_tour
 from .hcp import CycleStatus, HcpResult, heuristic_tour_result, normalized_graph
 from .external import find_program, run_program
 from .outcome import SolverUnavailable
@@ -53,23 +57,11 @@ def find_concorde(binary: str | None = None) -> str | None:
     return find_program(binary, CONCORDE_NAMES, what="Concorde")
 
 
-def write_concorde_edges(path: str | Path, num_vertices: int, edges, weight: int = 0) -> None:
-    """Write the graph as Concorde's sparse edge file: ``ncount ecount``, then ``u v w`` per
-    edge (0-based, weight ``weight`` on every edge), streamed and atomic."""
-    edges = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
-    with atomic_write(path, "wb") as out:
-        out.write(f"{num_vertices} {len(edges)}\n".encode())
-        for lo in range(0, len(edges), CHUNK_ROWS):
-            chunk = edges[lo:lo + CHUNK_ROWS]
-            rows = np.concatenate([chunk, np.full((len(chunk), 1), weight, dtype=np.int64)],
-                                  axis=1)
-            out.write(format_int_rows(rows))
-
-
 def concorde_command(binary: str, edge_file: str, solution_file: str,
                      seed: int | None = 1) -> list[str]:
-    """The argument list: sparse norm, solution file, delete work files at the end."""
-    args = [binary, "-x", "-N", str(SPARSE_NORM), "-o", solution_file]
+    """The argument list: sparse norm, solution file (run it in a scratch directory: its work
+    files land there)."""
+    args = [binary, "-N", str(SPARSE_NORM), "-o", solution_file]
     if seed is not None:
         args += ["-s", str(seed)]
     return args + [edge_file]
@@ -120,5 +112,24 @@ def solve_hcp_concorde(num_vertices: int, edges, *, time_limit: float | None = N
             order = read_tour(solution, num_vertices)
         except TsplibError as exc:
             raise ConcordeError(f"Concorde's solution file is unusable: {exc}") from None
-    return heuristic_tour_result(num_vertices, edges, order, stats, "Concorde",
-                                 cost_key="non_edges_in_tour")
+    result = heuristic_tour_result(num_vertices, edges, order, stats, "Concorde",
+                                   cost_key="non_edges_in_tour")
+    return proved_no_cycle(result, num_vertices, run.exit_code)
+
+
+def proved_no_cycle(result: HcpResult, num_vertices: int, exit_code: int | None) -> HcpResult:
+    """Turn a completed Concorde run whose proved optimum is positive into "no cycle" (see the
+    module docstring); any other result is returned as it is."""
+    stats = result.stats
+    optimum, non_edges = stats.get("reported_optimum"), stats.get("non_edges_in_tour")
+    if (result.status != CycleStatus.UNKNOWN or exit_code != 0 or optimum is None
+            or non_edges is None or optimum <= 0):
+        return result
+    if optimum != non_edges * num_vertices:
+        stats["reason"] += (f"; Concorde's reported optimum {optimum:g} is not the cost of "
+                            f"its tour ({non_edges} × {num_vertices}): no proof taken")
+        return result
+    stats["reason"] = (f"Concorde proved the optimal tour uses {non_edges} non-edge"
+                       f"{'s' if non_edges > 1 else ''} (optimum {optimum:g} > 0): no "
+                       f"Hamiltonian cycle")
+    return HcpResult(CycleStatus.NO_CYCLE, None, stats)

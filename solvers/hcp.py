@@ -164,22 +164,24 @@ def _required_indices(num_vertices: int, pairs: np.ndarray, required, directed: 
     return np.unique(pos)
 
 
-def count_non_edges(num_vertices: int, edges, order) -> int:
-    """How many consecutive pairs of the closed tour ``order`` are not edges of the
-    undirected graph: its cost in the HCP-as-TSP reading (0 = a Hamiltonian cycle)."""
+def count_non_edges(num_vertices: int, edges, order, directed: bool = False) -> int:
+    """How many consecutive pairs of the closed tour ``order`` are not edges (arcs, if
+    ``directed``) of the graph: its cost in the HCP-as-TSP reading (0 = a Hamiltonian
+    cycle)."""
     edges = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
     order = np.asarray(order, dtype=np.int64)
-    keys = _pair_keys(num_vertices, edges, directed=False)
+    keys = _pair_keys(num_vertices, edges, directed=directed)
     steps = np.stack([order, np.roll(order, -1)], axis=1)
-    return int(np.count_nonzero(~np.isin(_pair_keys(num_vertices, steps, directed=False),
+    return int(np.count_nonzero(~np.isin(_pair_keys(num_vertices, steps, directed=directed),
                                          keys)))
 
 
 def heuristic_tour_result(num_vertices: int, edges, order, stats: dict, solver: str,
-                          cost_key: str = "tour_cost") -> HcpResult:
-    """A tour from a heuristic or outside solver (LKH, Concorde): accepted only when it is a
-    Hamiltonian cycle of the graph (cost 0); otherwise "unknown", its cost in ``stats``."""
-    cost = count_non_edges(num_vertices, edges, order)
+                          cost_key: str = "tour_cost", directed: bool = False) -> HcpResult:
+    """A tour from a heuristic or outside solver (LKH, linkern, Concorde, a command): accepted
+    only when it is a Hamiltonian cycle of the graph (cost 0); otherwise "unknown", its cost
+    in ``stats``."""
+    cost = count_non_edges(num_vertices, edges, order, directed)
     stats[cost_key] = cost
     if cost == 0:
         return HcpResult(CycleStatus.HAMILTONIAN, np.asarray(order, dtype=np.int64), stats)

@@ -44,24 +44,28 @@ from .hcp import CycleStatus, HcpResult, solve_directed_hcp, solve_undirected_hc
 from .outcome import Outcome, Status, verified
 
 class HcpSolver(enum.StrEnum):
-    """Who looks for the Hamiltonian cycle: the exact SAT or CP-SAT models, or the LKH-3 and
-    Concorde bridges."""
+    """Who looks for the Hamiltonian cycle: the exact SAT or CP-SAT models, or the LKH-3,
+    linkern and Concorde bridges."""
 
     SAT = "sat"
     CPSAT = "cpsat"
     LKH = "lkh"
+    LINKERN = "linkern"
     CONCORDE = "concorde"
 
 
 HCP_SOLVERS = tuple(HcpSolver)
 EXACT_SOLVERS = (HcpSolver.SAT, HcpSolver.CPSAT)
+UNDIRECTED_ONLY = (HcpSolver.LKH, HcpSolver.LINKERN, HcpSolver.CONCORDE)
 
 
 def check_options(options: HcpOptions, solver: str, has_clues: bool) -> None:
-    if solver not in HCP_SOLVERS:
+    """Refuse, in one line, a pipeline the solver cannot take (``solver`` "command": an
+    ``--hcp-cmd`` program)."""
+    if solver != "command" and solver not in HCP_SOLVERS:
         raise UserError(f"unknown --hcp-solver {solver!r}; choose one of "
                         f"{', '.join(HCP_SOLVERS)}")
-    if solver in ("lkh", "concorde") and options.directed:
+    if solver in UNDIRECTED_ONLY and options.directed:
         raise UserError(f"--hcp-solver {solver} solves undirected graphs (TSPLIB HCP / TSP); "
                         f"use --graph undirected")
     if options.prune == "none" and has_clues:
@@ -77,7 +81,8 @@ def check_options(options: HcpOptions, solver: str, has_clues: bool) -> None:
 def solve_puzzle(puzzle: Grid, *, graph: str | None = None, prune: str = "paper",
                  triple: bool = False, reduce: bool = False, hcp_solver: str = "sat",
                  lkh_binary: str | None = None, lkh_runs: int | None = None,
-                 lkh_seed: int | None = None, concorde_binary: str | None = None,
+                 lkh_seed: int | None = None, linkern_binary: str | None = None,
+                 concorde_binary: str | None = None, hcp_cmd: str | None = None,
                  hcp_workers: int = 1, break_symmetry: bool = False, unique: bool = False,
                  time_limit: float | None = None) -> Outcome:
     """Solve ``puzzle`` through its Hamiltonian-cycle graph; see the module docstring.
@@ -86,6 +91,10 @@ def solve_puzzle(puzzle: Grid, *, graph: str | None = None, prune: str = "paper"
     exact solvers unless ``triple``/``reduce`` ask for the undirected graph).
     ``hcp_solver``: one of :data:`HCP_SOLVERS` (``hcp_workers``: CP-SAT's search threads;
     ``lkh_binary``, ``lkh_runs``, ``lkh_seed``: LKH's program, ``RUNS`` and ``SEED``).
+    ``hcp_cmd``: instead, any program by a command template
+    (:mod:`solvers.hcp_command`: ``{input}``, ``{input.FORMAT}``, ``{output}``), treated as a
+    heuristic (a solved or unknown answer, never "no solution"); the graph is then undirected
+    unless ``graph`` says otherwise.
     ``break_symmetry``: for a puzzle without clues, solve
     :func:`~reductions.hcp_pipeline.first_row_fixed` instead (no effect when there are
     clues). Uniqueness is not checked by this route (``unique=True`` is refused). The grid
@@ -107,20 +116,23 @@ def solve_puzzle(puzzle: Grid, *, graph: str | None = None, prune: str = "paper"
     if graph == "directed" and (triple or reduce):
         raise UserError("--triple and --reduce work on the undirected graph; use "
                         "--graph undirected")
+    if hcp_cmd is not None and solver != HcpSolver.SAT:
+        raise UserError("give either --hcp-cmd or --hcp-solver, not both")
     if graph is None:
-        graph = "directed" if solver in EXACT_SOLVERS and not (triple or reduce) \
-            else "undirected"
+        graph = "directed" if solver in EXACT_SOLVERS and hcp_cmd is None \
+            and not (triple or reduce) else "undirected"
     directed = graph == "directed"
     options = HcpOptions(directed=directed, triple=triple, prune=prune, reduce=reduce)
-    check_options(options, solver, bool(puzzle.clue_count()))
+    check_options(options, "command" if hcp_cmd is not None else solver,
+                  bool(puzzle.clue_count()))
     lkh = {"lkh_binary": lkh_binary, "lkh_runs": lkh_runs, "lkh_seed": lkh_seed}
     given = [name for name, value in lkh.items() if value is not None]
-    if given and solver != HcpSolver.LKH:
+    if given and (solver != HcpSolver.LKH or hcp_cmd is not None):
         raise UserError(f"--{given[0].replace('_', '-')} applies to --hcp-solver lkh only")
     pipeline = build_hcp_pipeline(puzzle, options)
     stats: dict[str, Any] = {
         "graph": "directed" if directed else "undirected", "prune": prune, "triple": triple,
-        "reduce": reduce, "hcp_solver": solver,
+        "reduce": reduce, "hcp_solver": solver if hcp_cmd is None else "command",
         **({"symmetry_breaking": symmetry} if symmetry else {}),
         "sizes": [{"stage": s.name, "vertices": int(s.vertices), "edges": int(s.edges)}
                   for s in pipeline.stages],
@@ -133,9 +145,15 @@ def solve_puzzle(puzzle: Grid, *, graph: str | None = None, prune: str = "paper"
         return Outcome(Status.NO_SOLUTION, stats=stats)
     remaining = None if time_limit is None else max(time_limit - (time.perf_counter() - start),
                                                     0.0)
-    result = run_hcp_solver(pipeline, solver=solver, time_limit=remaining,
-                            lkh_binary=lkh_binary, lkh_runs=lkh_runs, lkh_seed=lkh_seed,
-                            concorde_binary=concorde_binary, workers=workers)
+    if hcp_cmd is not None:
+        from .hcp_command import run_hcp_command
+        result = run_hcp_command(hcp_cmd, pipeline.num_vertices, pipeline.edges,
+                                 directed=directed, time_limit=remaining)
+    else:
+        result = run_hcp_solver(pipeline, solver=solver, time_limit=remaining,
+                                lkh_binary=lkh_binary, lkh_runs=lkh_runs, lkh_seed=lkh_seed,
+                                linkern_binary=linkern_binary,
+                                concorde_binary=concorde_binary, workers=workers)
     stats["solver"] = result.stats
     if result.status == CycleStatus.HAMILTONIAN:
         grid = verified(original, pipeline.decode(result.cycle), "the hcp route")
@@ -150,8 +168,8 @@ def solve_puzzle(puzzle: Grid, *, graph: str | None = None, prune: str = "paper"
 
 def run_hcp_solver(pipeline: HcpPipeline, *, solver: str, time_limit: float | None,
                    lkh_binary: str | None = None, lkh_runs: int | None = None,
-                   lkh_seed: int | None = None, concorde_binary: str | None = None,
-                   workers: int = 1) -> HcpResult:
+                   lkh_seed: int | None = None, linkern_binary: str | None = None,
+                   concorde_binary: str | None = None, workers: int = 1) -> HcpResult:
     """Hand the pipeline's output graph to the chosen solver (LKH gets the very file
     ``emit hcp`` writes for the same options)."""
     n, edges = pipeline.num_vertices, pipeline.edges
@@ -163,12 +181,15 @@ def run_hcp_solver(pipeline: HcpPipeline, *, solver: str, time_limit: float | No
         return solve_undirected_hcp(n, edges, time_limit=time_limit, backend=solver,
                                     required=required, workers=workers)
     if solver == "lkh":
-        from .formats.hcp_export import write_tsplib_export
+        from .formats.hcp_export import write_export
         from .lkh import DEFAULT_RUNS, DEFAULT_SEED, solve_hcp_lkh
         return solve_hcp_lkh(n, edges, time_limit=time_limit, binary=lkh_binary,
                              runs=DEFAULT_RUNS if lkh_runs is None else lkh_runs,
                              seed=DEFAULT_SEED if lkh_seed is None else lkh_seed,
-                             write_problem=lambda path: write_tsplib_export(path, pipeline))
+                             write_problem=lambda path: write_export(path, pipeline, "tsplib"))
+    if solver == "linkern":
+        from .linkern import solve_hcp_linkern
+        return solve_hcp_linkern(n, edges, time_limit=time_limit, binary=linkern_binary)
     from .concorde import solve_hcp_concorde
     return solve_hcp_concorde(n, edges, time_limit=time_limit, binary=concorde_binary)
 

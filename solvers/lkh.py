@@ -11,7 +11,7 @@ cycle. (Its ``ADJ_LIST`` reader is broken; only ``EDGE_LIST`` is written.) LKH i
 It never answers ``no cycle``.
 
 **The files.** For a puzzle the problem file is the one ``emit hcp`` writes for the same
-options (:func:`solvers.formats.hcp_export.write_tsplib_export`: same NAME, COMMENT and edge
+options (:func:`solvers.formats.hcp_export.write_export`: same NAME, COMMENT and edge
 order — LKH's search depends on the edge order), and the parameter file is
 :func:`lkh_parameters`: ``OPTIMUM = 0`` (stop at a Hamiltonian cycle), ``RUNS``, ``SEED``,
 ``POPULATION_SIZE = 1`` (without it LKH goes on with its remaining runs after one has found the

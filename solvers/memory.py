@@ -123,7 +123,8 @@ def route_estimate(route: Route, shape: Shape, options: Mapping[str, Any]) -> Es
     triple, reduce = bool(given.get("triple")), bool(given.get("reduce"))
     graph = given.get("graph")
     if graph is None:
-        exact = given.get("hcp_solver", "sat") in ("sat", "cpsat")
+        exact = given.get("hcp_solver", "sat") in ("sat", "cpsat") \
+            and given.get("hcp_cmd") is None
         graph = "directed" if exact and not (triple or reduce) else "undirected"
     return hcp_estimate(shape.size, directed=graph == "directed", triple=triple,
                         reduce=reduce, solve=True)

@@ -188,6 +188,18 @@ ROUTES: dict[str, Route] = _routes(
           needs="solvers.lkh:unavailable_reason",
           summary="LKH-3 (an LKH binary on PATH, else the elkai package) on the reduced "
                   "undirected graph; a heuristic: unknown when it finds no cycle"),
+    Route(name="linkern", target=Target.HCP, run=HCP, square_blocks=True,
+          checks_uniqueness=False, needs_program="linkern",
+          presets={"graph": "undirected", "prune": "peers", "reduce": True,
+                   "hcp_solver": "linkern"},
+          summary="Concorde's linkern (chained Lin-Kernighan, a heuristic: never 'no "
+                  "solution') on the reduced undirected graph"),
+    Route(name="concorde", target=Target.HCP, run=HCP, square_blocks=True,
+          checks_uniqueness=False, needs_program="concorde",
+          presets={"graph": "undirected", "prune": "peers", "reduce": True,
+                   "hcp_solver": "concorde"},
+          summary="Concorde (exact TSP; optimum > 0 proves 'no solution') on the reduced "
+                  "undirected graph"),
 )
 
 

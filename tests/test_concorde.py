@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 
 from solvers.concorde import (SPARSE_NORM, concorde_command,
-                              find_concorde, solve_hcp_concorde, write_concorde_edges)
+                              find_concorde, solve_hcp_concorde)
+from solvers.formats.graph_files import write_concorde_edges
 from solvers.formats.tsplib import read_tour
 from solvers.hcp import CycleStatus, heuristic_tour_result, normalized_graph
 from solvers.sat import SolverUnavailable
@@ -59,7 +60,7 @@ def test_command_line():
     args = concorde_command("/opt/concorde", "g.edg", "g.sol", seed=3)
     assert args[0] == "/opt/concorde" and args[-1] == "g.edg"
     assert args[args.index("-N") + 1] == str(SPARSE_NORM) == "10"
-    assert args[args.index("-o") + 1] == "g.sol" and "-x" in args
+    assert args[args.index("-o") + 1] == "g.sol" and "-x" not in args   # -x: exit 255
     assert args[args.index("-s") + 1] == "3"
     assert "-s" not in concorde_command("c", "g.edg", "g.sol", seed=None)
 
@@ -128,8 +129,10 @@ def test_concorde_finds_a_hamiltonian_cycle(seed):
 
 
 @needs_concorde
-def test_concorde_on_petersen_is_not_a_cycle():
+def test_concorde_proves_petersen_has_no_cycle():
+    """Concorde is exact: its optimum 10 (one non-edge of default length 10) is a proof."""
     petersen = np.array([(i, (i + 1) % 5) for i in range(5)] + [(i, i + 5) for i in range(5)]
                         + [(5 + i, 5 + (i + 2) % 5) for i in range(5)])
     result = solve_hcp_concorde(10, petersen, time_limit=120)
-    assert result.status == CycleStatus.UNKNOWN
+    assert result.status == CycleStatus.NO_CYCLE, result.stats
+    assert result.stats["reported_optimum"] == 10 and result.stats["non_edges_in_tour"] == 1

@@ -1,12 +1,15 @@
 """CLI for the Hamiltonian-cycle reduction: ``emit hcp`` and ``decode hcp``.
 
 * ``emit hcp PUZZLE [--directed|--undirected] [--triple] [--prune none|paper|peers]
-  [--reduce [--reduce-rules paper|extended]] -o FILE [--stats]`` — Haythorpe's graph of the
-  puzzle. Undirected graphs (the default) are written as TSPLIB HCP (EDGE_LIST), directed ones
-  as a plain arc list; either way a sidecar ``FILE.json`` records how to decode. ``--stats``
-  prints vertices and edges after every step beside the paper's figures.
-* ``decode hcp GRAPH TOUR`` — a tour of GRAPH (TSPLIB TOUR, or Concorde's ``-o`` output) →
-  the grid, verified against the puzzle, using GRAPH and its sidecar only.
+  [--reduce [--reduce-rules paper|extended]] [--format tsplib|arcs|concorde|graphml|edgelist]
+  -o FILE [--stats]`` — Haythorpe's graph of the puzzle in the file form asked
+  (:mod:`solvers.formats.graph_files`; default TSPLIB HCP for the undirected graph, the plain
+  arc list for the directed one); whatever the form, one sidecar ``FILE.json`` records how to
+  decode. ``--stats`` prints vertices and edges after every step beside the paper's figures.
+* ``decode hcp GRAPH TOUR`` — a tour of GRAPH → the grid, verified against the puzzle, using
+  GRAPH and its sidecar only. The tour's form is recognised by content
+  (:func:`solvers.formats.tsplib.tour_numbers`): TSPLIB TOUR, Concorde's ``-o`` order,
+  linkern's ``-o`` edge list, or a plain vertex list.
 
 Exit codes: 0 written / decoded and valid; 1 the degree-2 reduction proved there is no
 Hamiltonian cycle (no file written); 2 bad input (including a tour that is not a Hamiltonian
@@ -29,8 +32,9 @@ from reductions.hcp_pipeline import HcpOptions, HcpPipeline, build_hcp_pipeline
 
 from ..formats.atomic import OutputGroup, check_outputs
 from ..formats.sidecar import load_hcp_export, sidecar_path, write_sidecar
-from ..formats.hcp_export import graph_comment, write_tsplib_export
-from ..formats.tsplib import read_tour, write_arc_list
+from ..formats.graph_files import GRAPH_FORMATS, SIDECAR_NAMES, check_format, default_format
+from ..formats.hcp_export import write_export
+from ..formats.tsplib import TOUR_FORMS_HELP, read_tour
 
 
 def print_stats(pipeline: HcpPipeline, out=None) -> None:
@@ -49,6 +53,7 @@ def print_stats(pipeline: HcpPipeline, out=None) -> None:
 
 def run_emit_hcp(args: argparse.Namespace) -> int:
     check_outputs({"-o": args.output, "sidecar": sidecar_path(args.output)})
+    fmt = check_format(args.format or default_format(args.directed), args.directed)
     puzzle = common.read_puzzle_arg(args, single=True)[0][1]
     check_square(puzzle.shape)
     n = puzzle.size
@@ -67,15 +72,9 @@ def run_emit_hcp(args: argparse.Namespace) -> int:
     # The graph and its sidecar appear together or not at all: a new graph beside an old
     # sidecar would not decode.
     with OutputGroup() as outputs:
-        if options.directed:
-            write_arc_list(args.output, pipeline.num_vertices, pipeline.edges,
-                           [graph_comment(pipeline)], group=outputs)
-            graph_format = "arc-list"
-        else:
-            write_tsplib_export(args.output, pipeline, group=outputs)
-            graph_format = "tsplib-hcp"
-        side = write_sidecar(args.output, pipeline, graph_format, group=outputs)
-    kind = "arcs (arc list)" if options.directed else "edges (TSPLIB HCP)"
+        write_export(args.output, pipeline, fmt, group=outputs)
+        side = write_sidecar(args.output, pipeline, SIDECAR_NAMES[fmt], group=outputs)
+    kind = f"{'arcs' if options.directed else 'edges'} ({FORMAT_TITLES[fmt]})"
     print(f"wrote {args.output}: {pipeline.num_vertices:,} vertices, {len(pipeline.edges):,} "
           f"{kind}; sidecar {side}")
     if pipeline.status == SOLVED:
@@ -84,6 +83,10 @@ def run_emit_hcp(args: argparse.Namespace) -> int:
     if options.prune == "none" and puzzle.clue_count():
         print("note: --prune none builds the blank-grid graph: the clues are not encoded")
     return ExitCode.OK
+
+
+FORMAT_TITLES = {"tsplib": "TSPLIB HCP", "arcs": "arc list", "concorde": "Concorde edge file",
+                 "graphml": "GraphML", "edgelist": "edge list, ids from 0"}
 
 
 def run_decode_hcp(args: argparse.Namespace) -> int:
@@ -96,8 +99,9 @@ def register(commands: common.Commands) -> None:
     emit = commands.emit.add_parser(
         "hcp", help="Haythorpe's Hamiltonian-cycle graph (TSPLIB HCP)",
         description="Write Haythorpe's Sudoku → Hamiltonian cycle graph of a square (N = n²) "
-                    "puzzle: TSPLIB HCP for the undirected graph, a plain arc list for the "
-                    "directed one, with a sidecar FILE.json for 'decode hcp'.")
+                    "puzzle (TSPLIB HCP for the undirected graph and a plain arc list for the "
+                    "directed one unless --format says otherwise), with a sidecar FILE.json "
+                    "for 'decode hcp'.")
     emit.add_argument("puzzle", help="the puzzle (text or a file holding one)")
     emit.add_argument("-o", "--output", required=True, help="output graph file")
     common.add_shape_option(emit)
@@ -107,6 +111,15 @@ def register(commands: common.Commands) -> None:
     kind.add_argument("--directed", dest="directed", action="store_true",
                       help="the directed graph, as an arc list ('V A' then 'tail head', "
                            "1-based)")
+    emit.add_argument("--format", choices=GRAPH_FORMATS,
+                      help="tsplib: TSPLIB HCP, EDGE_LIST, ids from 1 (LKH; undirected only; "
+                           "default for the undirected graph); arcs: '# comments', 'V A', "
+                           "then 'u v' lines, ids from 1 (default for --directed); concorde: "
+                           "Concorde's sparse edge file 'n m' then 'u v 0', ids from 0 "
+                           "(linkern/concorde -N 10; undirected only); graphml: GraphML, ids "
+                           "from 0 (networkx.read_graphml(f, node_type=int)); edgelist: 'u v' "
+                           "lines, ids from 0, '#' comments (networkx.read_edgelist(f, "
+                           "nodetype=int))")
     emit.add_argument("--triple", action="store_true",
                       help="Haythorpe's triple trick: 2N³ fewer vertices and edges")
     emit.add_argument("--prune", choices=PRUNE_MODES, default="paper",
@@ -122,7 +135,7 @@ def register(commands: common.Commands) -> None:
     emit.add_argument("--stats", action="store_true",
                       help="print vertices/edges after every step beside the paper's figures")
     common.add_memory_option(emit)
-    emit.set_defaults(run=run_emit_hcp, directed=False)
+    emit.set_defaults(run=run_emit_hcp, directed=False, format=None)
 
     decode = commands.decode.add_parser(
         "hcp", help="decode a tour of a graph written by emit hcp",
@@ -130,6 +143,6 @@ def register(commands: common.Commands) -> None:
                     "grid, using only GRAPH and its sidecar GRAPH.json; the grid is verified "
                     "against the puzzle.")
     decode.add_argument("graph", help="the graph file written by emit hcp")
-    decode.add_argument("tour", help="a TSPLIB TOUR file (1-based) or Concorde's -o output")
+    decode.add_argument("tour", help="the tour, recognised by content: " + TOUR_FORMS_HELP)
     common.add_decode_json_option(decode)
     decode.set_defaults(run=run_decode_hcp)

@@ -1,7 +1,7 @@
-"""The TSPLIB HCP file of an undirected Haythorpe graph, as ``emit hcp`` writes it.
+"""The files of a Haythorpe graph, as ``emit hcp`` writes them (any ``--format``).
 
-One code path for every writer of that file: ``emit hcp`` (the command line) and the LKH
-bridge (``solve --via hcp --hcp-solver lkh``) both call :func:`write_tsplib_export`, so the
+One code path for every writer of those files: ``emit hcp`` (the command line) and the LKH
+bridge (``solve --via hcp --hcp-solver lkh``) both call :func:`write_export`, so the
 file LKH reads inside ``solve`` is byte for byte the file a user gets from ``emit hcp`` with
 the same options (same NAME and COMMENT lines, same edge order). LKH's search depends on the
 order of the edges in the file (it breaks ties between equal candidates by it), so a run
@@ -16,7 +16,7 @@ from reductions.grid import format_grid
 from reductions.hcp_pipeline import HcpPipeline
 
 from .atomic import OutputGroup
-from .tsplib import write_hcp
+from .graph_files import GraphFormat, write_graph
 
 
 def graph_name(pipeline: HcpPipeline) -> str:
@@ -39,11 +39,11 @@ def graph_comment(pipeline: HcpPipeline) -> str:
             f"{', '.join(steps)}; decode with the sidecar .json")
 
 
-def write_tsplib_export(path: str | Path, pipeline: HcpPipeline, *,
-                        group: OutputGroup | None = None) -> None:
-    """Write the pipeline's undirected graph as TSPLIB HCP (EDGE_LIST), the edges in the
-    pipeline's own order, atomically (with ``group``: together with the group's files)."""
-    if pipeline.directed:
-        raise ValueError("TSPLIB HCP holds undirected graphs; this pipeline is directed")
-    write_hcp(path, pipeline.num_vertices, pipeline.edges, name=graph_name(pipeline),
-              comment=graph_comment(pipeline), group=group)
+def write_export(path: str | Path, pipeline: HcpPipeline, fmt: GraphFormat | str, *,
+                 group: OutputGroup | None = None) -> None:
+    """Write the pipeline's graph in ``fmt`` (:mod:`solvers.formats.graph_files`), the edges
+    in the pipeline's own order, atomically (with ``group``: together with the group's
+    files)."""
+    write_graph(path, fmt, pipeline.num_vertices, pipeline.edges,
+                directed=pipeline.directed, name=graph_name(pipeline),
+                comment=graph_comment(pipeline), group=group)

@@ -26,6 +26,8 @@ from .atomic import OutputGroup, atomic_write
 
 SIDECAR_FORMAT = "sudoku-bridge hcp sidecar"
 SIDECAR_VERSION = 1
+ZERO_BASED_NAMES = ("concorde-edges", "graphml", "edgelist")
+"""Sidecar ``graph_format`` values whose files number vertices from 0."""
 
 
 class SidecarError(UserError):
@@ -52,7 +54,7 @@ def edges_sha256(edges: np.ndarray) -> str:
     return hashlib.sha256(np.ascontiguousarray(edges, dtype="<i8").tobytes()).hexdigest()
 
 
-def vertex_map_record(pipeline: HcpPipeline) -> dict:
+def vertex_map_record(pipeline: HcpPipeline, zero_based: bool = False) -> dict:
     """How output vertex ids relate to the paper's vertices (documentation in the file;
     decoding rebuilds the maps from the recipe)."""
     record: dict = {"directed": pipeline.graph.layout.describe_numbering()}
@@ -68,7 +70,11 @@ def vertex_map_record(pipeline: HcpPipeline) -> dict:
             "each vertex is a path of undirected vertices (a single vertex, or a maximal run "
             "of degree-2 vertices merged); vertices numbered by their smallest member; "
             "rebuilt by reductions.graph_reduction.reduce_degree_two")
-    record["file_ids"] = "ids in the graph and tour files are these ids + 1"
+    record["file_ids"] = ("ids in the graph file are these ids (from 0)" if zero_based else
+                          "ids in the graph file are these ids + 1")
+    record["tour_ids"] = ("decode hcp reads a tour in the form the tool writes: TSPLIB TOUR "
+                          "(from 1), Concorde's or linkern's output (from 0), or a plain list "
+                          "(from 0 or 1, told by whether it holds 0 or n)")
     return record
 
 
@@ -95,7 +101,7 @@ def write_sidecar(graph_path: str | Path, pipeline: HcpPipeline, graph_format: s
         "stages": [{"stage": s.name, "vertices": s.vertices, "edges": s.edges,
                     "paper": list(s.paper) if s.paper else None, "note": s.note}
                    for s in pipeline.stages],
-        "vertex_map": vertex_map_record(pipeline),
+        "vertex_map": vertex_map_record(pipeline, graph_format in ZERO_BASED_NAMES),
     }
     path = sidecar_path(graph_path)
     with atomic_write(path, group=group) as out:

@@ -18,6 +18,7 @@ Arrays are 0-based in memory (``(m, 2)`` int64), 1-based in files.
 
 from __future__ import annotations
 
+import enum
 import functools
 import re
 import warnings
@@ -302,41 +303,37 @@ def read_arc_list(path: str | Path) -> tuple[int, np.ndarray]:
     return n, values.reshape(-1, 2) - 1
 
 
+class TourForm(enum.StrEnum):
+    """The tour files :func:`read_tour` recognises, by their content."""
+
+    TSPLIB = "TSPLIB TOUR"
+    CONCORDE = "Concorde order"
+    LINKERN = "linkern edge list"
+    VERTEX_LIST = "vertex list"
+
+
+TOUR_FORMS_HELP = ("a TSPLIB TOUR (TOUR_SECTION, ids from 1, ended by -1 or EOF); Concorde's "
+                   "-o order (the vertex count, then the ids from 0); linkern's -o edge list "
+                   "(a line 'n n', then n lines 'u v w' in tour order, ids from 0); or a "
+                   "plain list of the n vertex ids (from 0 or from 1)")
+
+
 def read_tour(path: str | Path, num_vertices: int, edges: np.ndarray | None = None,
               directed: bool = False) -> np.ndarray:
-    """Read a tour (TSPLIB TOUR, or Concorde's ``-o`` output) as a 0-based vertex order.
+    """Read a tour as a 0-based vertex order, recognising its form by content
+    (:func:`tour_numbers`).
 
     Checks: DIMENSION (when given) equals ``num_vertices``; every vertex exactly once; with
     ``edges``, each consecutive pair and the closing pair is an edge (an arc, if
     ``directed``). :class:`TsplibError` names the first bad line or pair.
     """
     f = _Lines(path)
-    concorde = None if "TOUR_SECTION" in f.text.upper() else _parse_ints(f.text)
-    if concorde is not None and concorde.size == num_vertices + 1 \
-            and concorde[0] == num_vertices:
-        values = concorde[1:] + 1                     # Concorde: the count, then 0-based ids
-        line_of = _concorde_line_of(f)
-    elif concorde is not None and concorde.size:
-        raise f.error(None, f"no TOUR_SECTION, and not Concorde's output either (that is the "
-                            f"vertex count, {num_vertices}, then {num_vertices} vertex ids "
-                            f"from 0; this file has {concorde.size} numbers starting with "
-                            f"{concorde[0]})")
-    else:
-        keys, section, first, offset = _read_header(f, ("TOUR_SECTION",))
-        if "TYPE" in keys and keys["TYPE"][0].upper() != "TOUR":
-            raise f.error(keys["TYPE"][1], f"TYPE is {keys['TYPE'][0]!r}, expected TOUR")
-        dim = _dimension(f, keys, required=False)
-        if dim is not None and dim != num_vertices:
-            raise f.error(keys["DIMENSION"][1], f"DIMENSION {dim} does not match the graph's "
-                                                f"{num_vertices} vertices")
-        if section is None:
-            raise f.error(None, "no TOUR_SECTION")
-        values, line_of = _section_numbers(f, first, offset, "TOUR_SECTION")
-    bad = np.flatnonzero((values < 1) | (values > num_vertices))
+    form, values, base, line_of = tour_numbers(f, num_vertices)
+    bad = np.flatnonzero((values < base) | (values >= num_vertices + base))
     if bad.size:
         raise f.error(line_of(int(bad[0])), f"vertex {values[bad[0]]} is out of range "
-                                            f"1..{num_vertices}")
-    order = values - 1
+                                            f"{base}..{num_vertices - 1 + base} ({form})")
+    order = values - base
     firsts = np.full(num_vertices, order.size, dtype=np.int64)
     np.minimum.at(firsts, order, np.arange(order.size))
     repeats = np.flatnonzero(firsts[order] != np.arange(order.size))
@@ -347,14 +344,14 @@ def read_tour(path: str | Path, num_vertices: int, edges: np.ndarray | None = No
     if order.size != num_vertices:
         missing = np.setdiff1d(np.arange(num_vertices), order)
         raise f.error(None, f"the tour has {order.size} vertices, the graph {num_vertices} "
-                            f"(vertex {missing[0] + 1} is missing)")
+                            f"(vertex {missing[0] + base} is missing)")
     if edges is not None:
         p = _first_non_edge(num_vertices, np.asarray(edges, dtype=np.int64), order, directed)
         if p is not None:
             q = (p + 1) % order.size
             kind = "an arc" if directed else "an edge"
             raise f.error(line_of(q) if q else line_of(p),
-                          f"vertices {order[p] + 1} (line {line_of(p)}) → {order[q] + 1} "
+                          f"vertices {order[p] + base} (line {line_of(p)}) → {order[q] + base} "
                           f"(line {line_of(q)}) are consecutive in the tour but not {kind} "
                           f"of the graph")
     return order
@@ -372,12 +369,102 @@ def _first_non_edge(n: int, edges: np.ndarray, order: np.ndarray, directed: bool
     return int(bad[0]) if bad.size else None
 
 
-def _concorde_line_of(f: _Lines):
-    def line_of(token_index: int) -> int:
-        count = -1                                   # the first token is the count
+def tour_numbers(f: _Lines, num_vertices: int) -> tuple[TourForm, np.ndarray, int, callable]:
+    """The form of a tour file, its vertex ids as written, their base (0 or 1), and
+    ``line_of(position)``.
+
+    The forms are told apart by content, never by the file name:
+
+    * a ``TOUR_SECTION`` line: TSPLIB (1-based);
+    * otherwise the file must be integers only, and their count decides: ``n + 1`` numbers
+      on a first line holding ``n`` alone is Concorde's order (0-based); a first line of
+      exactly two numbers followed by ``3n`` numbers is linkern's edge list (0-based; the
+      first line must be ``n n``, each edge must start where the previous one ended, the
+      last end where the first started); ``n`` numbers is a plain vertex list. A plain list
+      is 0-based when it holds 0 and 1-based when it holds ``n``: a list of every vertex once
+      holds exactly one of them, so the two readings never compete; a list holding both or
+      neither is refused (it cannot be a tour).
+    """
+    if re.search(r"(?im)^\s*TOUR_SECTION\b", f.text):
+        keys, section, first, offset = _read_header(f, ("TOUR_SECTION",))
+        if "TYPE" in keys and keys["TYPE"][0].upper() != "TOUR":
+            raise f.error(keys["TYPE"][1], f"TYPE is {keys['TYPE'][0]!r}, expected TOUR")
+        dim = _dimension(f, keys, required=False)
+        if dim is not None and dim != num_vertices:
+            raise f.error(keys["DIMENSION"][1], f"DIMENSION {dim} does not match the graph's "
+                                                f"{num_vertices} vertices")
+        values, line_of = _section_numbers(f, first, offset, "TOUR_SECTION")
+        return TourForm.TSPLIB, values, 1, line_of
+    numbers = _parse_ints(f.text)
+    if numbers is None:
+        _first_non_integer(f)
+    n = num_vertices
+    if numbers.size == 0:
+        raise f.error(None, f"empty: expected a tour, i.e. {TOUR_FORMS_HELP}")
+    first_line = next((line.split() for line in f.lines if line.strip()), [])
+    if numbers.size == n + 1 and numbers[0] == n and len(first_line) == 1:
+        return TourForm.CONCORDE, numbers[1:], 0, _token_line_of(f, skip=1)
+    if numbers.size == 3 * n + 2 and len(first_line) == 2:
+        return TourForm.LINKERN, _linkern_order(f, numbers, n), 0, \
+            lambda position: _data_line(f, 1 + position)
+    if numbers.size == n:
+        has_zero, has_n = bool((numbers == 0).any()), bool((numbers == n).any())
+        if has_zero == has_n:
+            raise f.error(None, f"a plain list of {n} vertex ids must hold 0 (ids from 0) or "
+                                f"{n} (ids from 1), not {'both' if has_zero else 'neither'}")
+        return TourForm.VERTEX_LIST, numbers, 0 if has_zero else 1, _token_line_of(f, skip=0)
+    raise f.error(None, f"{numbers.size} numbers fit no tour form of a graph of {n} vertices: "
+                        f"expected {TOUR_FORMS_HELP}")
+
+
+def _first_non_integer(f: _Lines) -> None:
+    for index, line in enumerate(f.lines):
+        for token in line.split():
+            try:
+                int(token)
+            except ValueError:
+                raise f.error(index + 1, f"{token[:40]!r} is not an integer, and there is no "
+                                         f"TOUR_SECTION: expected {TOUR_FORMS_HELP}") from None
+    raise f.error(None, "unreadable numbers")         # not reached
+
+
+def _data_line(f: _Lines, k: int) -> int:
+    """1-based line number of the ``k``-th (0-based) non-blank line."""
+    seen = -1
+    for index, line in enumerate(f.lines):
+        if line.strip():
+            seen += 1
+            if seen == k:
+                return index + 1
+    return len(f.lines)
+
+
+def _token_line_of(f: _Lines, skip: int):
+    """``line_of(position)`` for a file of numbers whose first ``skip`` tokens are a header."""
+    def line_of(position: int) -> int:
+        count = -skip
         for index, line in enumerate(f.lines):
             count += len(line.split())
-            if count > token_index:
+            if count > position:
                 return index + 1
         return len(f.lines)
     return line_of
+
+
+def _linkern_order(f: _Lines, numbers: np.ndarray, n: int) -> np.ndarray:
+    """The 0-based vertex order of linkern's ``-o`` file: ``n n``, then ``u v w`` per edge in
+    tour order, each edge starting where the previous one ended."""
+    if numbers[0] != n or numbers[1] != n:
+        raise f.error(_data_line(f, 0), f"linkern's edge list starts with 'n n' (here "
+                                        f"'{n} {n}'), got '{numbers[0]} {numbers[1]}'")
+    rows = numbers[2:].reshape(n, 3)
+    ends, starts = rows[:, 1], np.roll(rows[:, 0], -1)
+    broken = np.flatnonzero(ends != starts)
+    if broken.size:
+        k = int(broken[0])
+        nxt = (k + 1) % n
+        raise f.error(_data_line(f, 1 + nxt), f"linkern edge '{rows[nxt, 0]} {rows[nxt, 1]}' "
+                                              f"does not start where the edge of line "
+                                              f"{_data_line(f, 1 + k)} ended ({ends[k]}): not "
+                                              f"a tour in order")
+    return rows[:, 0].copy()
