@@ -2,9 +2,10 @@
 
 The README's block after ``<!-- tool-commands -->`` holds one shell line per tool: emit a
 file, run the real tool on it, decode its answer. Each line runs here with bash in a directory
-holding ``p.txt`` (the 17-clue puzzle of Haythorpe's paper) and ``no.txt`` (a puzzle with no
-solution); a line on ``p.txt`` must exit 0 and print the verified solution, a line on
-``no.txt`` must exit 1 ("no solution", proved). A line whose programs are not all on PATH
+holding ``p.txt`` (the 17-clue puzzle of Haythorpe's paper), ``p4.txt`` (a 4×4 puzzle, for the
+Hamiltonian-cycle heuristics) and ``no.txt`` (a puzzle with no solution); a line on a puzzle
+must exit 0 and print its verified solution, a line on ``no.txt`` must exit 1 ("no
+solution", proved). A line whose programs are not all on PATH
 skips, naming them.
 """
 
@@ -24,6 +25,9 @@ from reductions.grid import format_grid, parse_grid
 
 from .conftest import ROOT, instance_puzzles
 from .test_grid import PAPER_17, PAPER_17_SOLUTION
+
+SMALL = "....1.4...3.4..2"
+SMALL_SOLUTION = "3421124321344312"
 
 SEPARATORS = {"&&", "||", ";", "|"}
 
@@ -66,6 +70,7 @@ def test_readme_tool_line(line, tmp_path):
     if missing:
         pytest.skip(f"not on PATH: {', '.join(missing)}")
     (tmp_path / "p.txt").write_text(PAPER_17 + "\n")
+    (tmp_path / "p4.txt").write_text(SMALL + "\n")
     (tmp_path / "no.txt").write_text(format_grid(instance_puzzles("unsolvable.txt")[0]) + "\n")
     scripts = Path(sys.executable).parent                 # where sudoku-bridge is installed
     env = {**os.environ, "PATH": f"{scripts}{os.pathsep}{os.environ.get('PATH', '')}",
@@ -80,4 +85,5 @@ def test_readme_tool_line(line, tmp_path):
         assert answer.startswith("no solution")
     else:
         assert done.returncode == 0, done.stderr
-        assert parse_grid(answer) == parse_grid(PAPER_17_SOLUTION)
+        solution = SMALL_SOLUTION if "p4.txt" in line else PAPER_17_SOLUTION
+        assert parse_grid(answer) == parse_grid(solution)
