@@ -4,6 +4,8 @@ shipped puzzles against their solutions from the SAT route."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -230,9 +232,10 @@ def test_sound_on_top1465_and_nonlocal_rules_fire():
         result, rules = run_checked(puzzle, _solution(puzzle))
         fired.update(rules)
         solved += result.verdict == Verdict.SOLVED
-    assert solved >= 30
+    assert solved >= 36              # Eppstein's PADS Sudoku.py solves 36 of these
     assert {"nishio", "bilocal-cycle", "bilocal-repetitive-cycle", "bilocal-conflicting-paths",
-            "bivalue-cycle", "bivalue-repetitive-cycle"} <= fired
+            "bivalue-cycle", "bivalue-repetitive-cycle", "bilocal-path", "bivalue-path",
+            "mixed-conflicting-paths"} <= fired
 
 
 def test_hardest_are_unknown_not_wrong():
@@ -280,3 +283,82 @@ def test_apply_never_removes_a_placed_digit():
     from reductions.rules.base import Deduction
     assert apply(state, Deduction("claiming", eliminations=((0, 1),))) == 0
     assert state.has(0, 1)
+
+
+def only(state: CandidateState, flat: int, digits) -> None:
+    """Leave ``digits`` as the only candidates of cell ``flat``."""
+    state.flat_cand()[flat, :] = False
+    state.flat_cand()[flat, [d - 1 for d in digits]] = True
+
+
+def keep_places(state: CandidateState, unit_cells, kept, digit: int) -> None:
+    """In a unit (its cells), leave ``digit`` only in the ``kept`` cells."""
+    remove(state, [c for c in unit_cells if c not in kept], digit)
+
+
+def test_bilocal_path():
+    """r1c1 -1- r5c1 -2- r5c6 -1- r6c5 (column 1, row 5, block 5 links): 1 is in r1c1 or
+    r6c5, so it leaves r1c5, the one cell seeing both that still has it. With the middle link
+    labelled 1 too the walk repeats a label and proves nothing."""
+    state = empty_state()
+    keep_places(state, [cell(r, 1) for r in range(1, 10)], {cell(1, 1), cell(5, 1)}, 1)
+    keep_places(state, [cell(5, c) for c in range(1, 10)], {cell(5, 1), cell(5, 6)}, 2)
+    block5 = [cell(r, c) for r in (4, 5, 6) for c in (4, 5, 6)]
+    keep_places(state, block5, {cell(5, 6), cell(6, 5)}, 1)
+    _, elims = effects(checked(state, "bilocal-path"))
+    assert elims == {(cell(1, 5), 1)}
+    state = empty_state()
+    keep_places(state, [cell(r, 1) for r in range(1, 10)], {cell(1, 1), cell(5, 1)}, 1)
+    keep_places(state, [cell(5, c) for c in range(1, 10)], {cell(5, 1), cell(5, 6)}, 1)
+    keep_places(state, block5, {cell(5, 6), cell(6, 5)}, 1)
+    assert checked(state, "bilocal-path") == []
+
+
+def test_bivalue_path_xy_chain():
+    """r1c1 {1,2} -2- r1c5 {2,3} -3- r5c5 {3,1}: if r1c1 is not 1 it is 2, then r1c5 is 3 and
+    r5c5 is 1; 1 leaves r5c1, which sees both ends. If the last cell is {3,4} nothing follows."""
+    for last, expected in (((3, 1), {(cell(5, 1), 1)}), ((3, 4), set())):
+        state = empty_state()
+        only(state, cell(1, 1), (1, 2))
+        only(state, cell(1, 5), (2, 3))
+        only(state, cell(5, 5), last)
+        _, elims = effects(checked(state, "bivalue-path"))
+        assert elims == expected
+
+
+def test_mixed_conflicting_paths():
+    """If r1c1 {1,2} is not 1: the bilocation walk r1c1 -1- r1c5 -3- r6c5 makes r6c5 = 3, and
+    r1c1 = 2 pulls r6c1 {2,3} to 3 along the bivalue edge; r6c1 and r6c5 share row 6. So
+    r1c1 = 1, which neither graph finds alone. With r6c1 {2,4} there is no clash."""
+    for pulled, expected in ((3, {(cell(1, 1), 1)}), (4, set())):
+        state = empty_state()
+        only(state, cell(1, 1), (1, 2))
+        only(state, cell(6, 1), (2, pulled))
+        keep_places(state, [cell(1, c) for c in range(1, 10)], {cell(1, 1), cell(1, 5)}, 1)
+        keep_places(state, [cell(r, 5) for r in range(1, 10)], {cell(1, 5), cell(6, 5)}, 3)
+        assert checked(state, "bilocal-conflicting-paths") == []
+        assert checked(state, "bivalue-conflicting-paths") == []
+        found = checked(state, "mixed-conflicting-paths")
+        assert effects(found)[0] == expected
+        if found:
+            assert found[0].witness["conflict"] == {"kind": "pair"}
+            assert sorted(map(tuple, found[0].witness["forced"])) == [(cell(6, 1), 3),
+                                                                      (cell(6, 5), 3)]
+
+
+def test_mixed_conflict_witness_rejects_a_wrong_claim():
+    """The re-check is not a rubber stamp: the same witness with a forced pair altered fails."""
+    state = empty_state()
+    only(state, cell(1, 1), (1, 2))
+    only(state, cell(6, 1), (2, 3))
+    keep_places(state, [cell(1, c) for c in range(1, 10)], {cell(1, 1), cell(1, 5)}, 1)
+    keep_places(state, [cell(r, 5) for r in range(1, 10)], {cell(1, 5), cell(6, 5)}, 3)
+    ded, = RULES["mixed-conflicting-paths"].find(state)
+    witness = dict(ded.witness, forced=[[cell(6, 1), 3], [cell(6, 6), 3]])
+    assert deduction_problems(state, replace(ded, witness=witness))
+    witness = dict(ded.witness, conflict={"kind": "unit", "unit": 5, "digit": 3})
+    assert deduction_problems(state, replace(ded, witness=witness)) == []   # row 6: true
+    witness = dict(ded.witness, conflict={"kind": "unit", "unit": 17, "digit": 3})
+    assert deduction_problems(state, replace(ded, witness=witness))         # column 9: false
+    witness = dict(ded.witness, conflict={"kind": "cell", "cell": cell(6, 9)})
+    assert deduction_problems(state, replace(ded, witness=witness))

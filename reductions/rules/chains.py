@@ -31,6 +31,18 @@ later cell holds its candidate other than the label it was entered by ("pull").
 * conflicting paths rule: two walks leaving c by label d that pull equal digits into two
   peers (or two digits into one cell, or d into a peer of c): c ≠ d.
 
+**Path rules and mixed conflicts** (Eppstein's own solver, PADS ``Sudoku.py``: its ``path``
+and ``conflict`` rules; the paper names the mixed form in one sentence of §3.5):
+
+* bilocal path: a walk leaving u by d and entering w ≠ u by d: if u ≠ d, pushing gives w = d;
+  so d is in u or w and leaves every cell seeing both (an X-chain / alternating chain);
+* bivalue path: a walk from u = {d, o} leaving by o and pulling d into w ≠ u: d is in u or w
+  and leaves every cell seeing both (an XY-chain);
+* mixed conflicting paths: assume c ≠ d and follow both graphs at once (bilocation walks
+  leaving c by d push; if c is bivalue it is its other value o, and bivalue walks leaving by o
+  pull). A clash of two forced digits, or forced digits whose peers take every place of a
+  digit in a unit (PADS's unit form) or every candidate of a cell, proves c = d.
+
 Every deduction's witness is the walk (or two walks) as ``[from cell, to cell, digit]``
 triples; :mod:`reductions.rules.checks` re-checks the edges against the state and the
 nonrepetitive condition by plain loops. Paths are shortest in nr(G) (scipy breadth-first
@@ -47,7 +59,7 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import breadth_first_order, connected_components
 
-from ..candidates import CandidateState, cell_name, peer_matrix
+from ..candidates import CandidateState, cell_name, peer_matrix, unit_matrix, unit_name
 from ..labelled_graph import LabelledGraph
 from ..nonrepetitive import nr_graph
 from .base import Deduction
@@ -393,4 +405,237 @@ def bivalue_conflicting_paths(state: CandidateState) -> list[Deduction]:
                      "forced": [list(e) for e in ends]},
             why=f"if {cell_name(shape, cell)} were {digit}, the bivalue walks {shown} force "
                 f"{clash}; so {cell_name(shape, cell)} is not {digit}")]
+    return []
+
+
+# ----------------------------------------------------------------------------- paths
+# Rules of Eppstein's own solver (PADS ``Sudoku.py``, rules ``path`` and ``conflict``) that
+# the paper states only in passing (§3.5: "a version of the conflicting paths rule that allows
+# one of the two paths to be from the bilocation graph and the other from the bivalue graph").
+
+def _common_peers(state: CandidateState, u: int, ends: np.ndarray, digit: int) -> np.ndarray:
+    """``(len(ends), N²)`` bool: cells other than u and the end that see both u and the end
+    and still have ``digit``."""
+    peers = peer_matrix(state.shape) > 0
+    return peers[u][None, :] & peers[ends] & state.flat_cand()[:, digit - 1][None, :]
+
+
+def _path_deductions(state, rule, chain, cell, digit, start, pred, arcs, ends, claimed,
+                     explain) -> list[Deduction]:
+    """For walks from ``start`` ending with G arcs ``arcs`` at cells ``ends`` (each end holds
+    ``digit`` unless ``cell`` does): ``digit`` leaves the common peers of ``cell`` and the end.
+    One deduction per end with something new to remove (``claimed`` keeps them disjoint)."""
+    keep = ends != cell
+    arcs, ends = arcs[keep], ends[keep]
+    ends, first = np.unique(ends, return_index=True)
+    arcs = arcs[first]
+    common = _common_peers(state, cell, ends, digit)
+    out = []
+    for k in np.flatnonzero(common.any(axis=1)).tolist():
+        elims = tuple((int(c), digit) for c in np.flatnonzero(common[k]).tolist()
+                      if (int(c), digit) not in claimed)
+        if not elims:
+            continue
+        claimed.update(elims)
+        arc = int(arcs[k])
+        walk = chain.triples(chain.walk(pred, start, int(chain.out_vertex[arc])) + [arc])
+        out.append(Deduction(rule, eliminations=elims,
+                             witness={"cell": cell, "digit": digit, "walk": walk},
+                             why=explain(walk, [c for c, _ in elims])))
+    return out
+
+
+def bilocal_path(state: CandidateState) -> list[Deduction]:
+    """A nonrepetitive bilocation walk leaving cell u by label d and entering cell w ≠ u by
+    label d: if u is not d, pushing along the walk makes w = d. So d is in u or w, and leaves
+    every cell that sees both (PADS ``path``, bilocation part)."""
+    chain = _graph(state, "bilocal")
+    if chain is None:
+        return []
+    shape = state.shape
+    peers = peer_matrix(shape) > 0
+    flat = state.flat_cand()
+    out, claimed = [], set()
+    for cell, digit, start in chain.starts():
+        if not (peers[cell] & flat[:, digit - 1]).any():
+            continue
+        pred = chain.search(start)
+        reached = pred != NO_PREDECESSOR
+        reached[start] = True
+        arcs = np.flatnonzero(reached[chain.out_vertex] & (chain.arc_digits == digit))
+
+        def explain(walk, cells, cell=cell, digit=digit):
+            end = walk[-1][1]
+            return (f"the bilocation walk {walk_text(shape, walk)} leaves "
+                    f"{cell_name(shape, cell)} and enters {cell_name(shape, end)} by "
+                    f"{digit}: if {cell_name(shape, cell)} is not {digit}, each link forces "
+                    f"the next, so {cell_name(shape, end)} is {digit}; {digit} is in one of "
+                    f"them and leaves {', '.join(cell_name(shape, c) for c in cells)}, "
+                    f"which see both")
+        out += _path_deductions(state, "bilocal-path", chain, cell, digit, start, pred, arcs,
+                                chain.arc_heads[arcs], claimed, explain)
+    return out
+
+
+def bivalue_path(state: CandidateState) -> list[Deduction]:
+    """A nonrepetitive bivalue walk from a cell u with candidates {d, o}, leaving by o and
+    entering a cell w ≠ u by a label whose other candidate at w is d: if u is not d it is o,
+    and pulling along the walk makes w = d. So d is in u or w, and leaves every cell that sees
+    both (PADS ``path``, bivalue part; an XY-chain)."""
+    chain = _graph(state, "bivalue")
+    if chain is None:
+        return []
+    shape = state.shape
+    peers = peer_matrix(shape) > 0
+    flat = state.flat_cand()
+    out, claimed = [], set()
+    for cell, label, start in chain.starts():
+        digit = int(_other(state, np.array([cell]), np.array([label]))[0])
+        if not (peers[cell] & flat[:, digit - 1]).any():
+            continue
+        pred = chain.search(start)
+        reached = pred != NO_PREDECESSOR
+        reached[start] = True
+        arcs = np.flatnonzero(reached[chain.out_vertex])
+        heads = chain.arc_heads[arcs]
+        pulled = _other(state, heads, chain.arc_digits[arcs])
+        arcs, heads = arcs[pulled == digit], heads[pulled == digit]
+
+        def explain(walk, cells, cell=cell, digit=digit, label=label):
+            end = walk[-1][1]
+            return (f"the bivalue walk {walk_text(shape, walk)}: if {cell_name(shape, cell)} "
+                    f"is not {digit} it is {label}, and each link forces the next, so "
+                    f"{cell_name(shape, end)} is {digit}; {digit} is in one of them and "
+                    f"leaves {', '.join(cell_name(shape, c) for c in cells)}, which see both")
+        out += _path_deductions(state, "bivalue-path", chain, cell, digit, start, pred, arcs,
+                                heads, claimed, explain)
+    return out
+
+
+def _forced_if_not(state: CandidateState, bilocal: ChainGraph | None,
+                   bivalue: ChainGraph | None, cell: int, digit: int):
+    """What "``cell`` is not ``digit``" forces, through both graphs: bilocation walks leaving
+    ``cell`` by ``digit`` push their labels; if ``cell`` is bivalue it holds its other value
+    o, and bivalue walks leaving it by o pull. Returns the sources (graph kind, chain, search
+    start, predecessors, G arc or -1 for "cell holds o") and the forced cells and digits, one
+    entry per (cell, digit), first source kept."""
+    sources, cells, digits = [], [], []
+    if bilocal is not None:
+        start = bilocal.start_vertex(cell, digit)
+        if start is not None:
+            pred = bilocal.search(start)
+            reached = pred != NO_PREDECESSOR
+            reached[start] = True
+            arcs = np.flatnonzero(reached[bilocal.out_vertex])
+            sources += [("bilocal", bilocal, start, pred, int(a)) for a in arcs.tolist()]
+            cells.append(bilocal.arc_heads[arcs])
+            digits.append(bilocal.arc_digits[arcs])
+    flat = state.flat_cand()
+    if flat[cell].sum() == 2:
+        other = int(_other(state, np.array([cell]), np.array([digit]))[0])
+        sources.append(("bivalue", bivalue, None, None, -1))
+        cells.append(np.array([cell]))
+        digits.append(np.array([other]))
+        start = bivalue.start_vertex(cell, other) if bivalue is not None else None
+        if start is not None:
+            pred = bivalue.search(start)
+            reached = pred != NO_PREDECESSOR
+            reached[start] = True
+            arcs = np.flatnonzero(reached[bivalue.out_vertex])
+            sources += [("bivalue", bivalue, start, pred, int(a)) for a in arcs.tolist()]
+            heads = bivalue.arc_heads[arcs]
+            cells.append(heads)
+            digits.append(_other(state, heads, bivalue.arc_digits[arcs]))
+    if not sources:
+        return [], np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    cells, digits = np.concatenate(cells).astype(np.int64), np.concatenate(digits).astype(np.int64)
+    _, first = np.unique(cells * (state.size + 1) + digits, return_index=True)
+    first.sort()
+    return [sources[k] for k in first.tolist()], cells[first], digits[first]
+
+
+def _source_path(source) -> dict:
+    kind, chain, start, pred, arc = source
+    walk = [] if arc < 0 else chain.triples(chain.walk(pred, start, int(chain.out_vertex[arc]))
+                                            + [arc])
+    return {"graph": kind, "walk": walk}
+
+
+def _emptied(state: CandidateState, cells: np.ndarray, digits: np.ndarray):
+    """A unit where the forced digits' peers take every place of some digit, or an open cell
+    whose every candidate is a digit forced into one of its peers: ``("unit", unit, digit,
+    blockers)`` or ``("cell", cell, None, blockers)`` with the forced entries (indices) used,
+    else None."""
+    n = state.size
+    peers = peer_matrix(state.shape)
+    forced = np.zeros((n * n, n), dtype=np.float32)
+    forced[cells, digits - 1] = 1
+    blocked = (peers @ forced) > 0                                  # (cell, digit) ruled out
+    flat = state.flat_cand()
+    left = flat & ~blocked
+    counts = unit_matrix(state.shape) @ left.astype(np.float32)
+    empty_units = np.argwhere(counts == 0)
+    peer_bool = peers > 0
+
+    def blocker(target: int, d: int) -> int:
+        return int(np.flatnonzero((digits == d) & peer_bool[target, cells])[0])
+    if len(empty_units):
+        unit, d = (int(x) for x in empty_units[0])
+        where = [int(c) for c in state.shape.units()[unit] if flat[c, d]]
+        return "unit", unit, d + 1, sorted({blocker(c, d + 1) for c in where})
+    dead = np.flatnonzero(~left.any(axis=1) & (state.values.reshape(-1) == 0))
+    if len(dead):
+        c = int(dead[0])
+        return "cell", c, None, sorted({blocker(c, int(d) + 1)
+                                        for d in np.flatnonzero(flat[c]).tolist()})
+    return None
+
+
+def mixed_conflicting_paths(state: CandidateState) -> list[Deduction]:
+    """Assume ``cell`` is not ``digit``; follow both graphs at once (bilocation walks push,
+    and, for a bivalue cell, bivalue walks from its other value pull). If the forced digits
+    clash (one cell, two digits; one digit, two cells of a unit), or their peers take every
+    place of a digit in some unit, or every candidate of some cell, then ``cell`` is
+    ``digit`` (§3.5's mixed conflicting paths; PADS ``conflict`` with its unit form)."""
+    bilocal, bivalue = _graph(state, "bilocal"), _graph(state, "bivalue")
+    if bilocal is None and bivalue is None:
+        return []
+    shape = state.shape
+    flat = state.flat_cand()
+    for cell in state.open_cells().tolist():
+        for digit in (np.flatnonzero(flat[cell]) + 1).tolist():
+            sources, cells, digits = _forced_if_not(state, bilocal, bivalue, cell, digit)
+            if not len(cells):
+                continue
+            hit = _conflict(state, cells, digits)
+            if hit is not None:
+                used, conflict = list(hit), {"kind": "pair"}
+                (p, dp), (q, dq) = [(int(cells[k]), int(digits[k])) for k in hit]
+                clash = (f"{cell_name(shape, p)} would be {dp} and {dq}" if p == q else
+                         f"{cell_name(shape, p)} and {cell_name(shape, q)} (in one unit) "
+                         f"would both be {dp}")
+            else:
+                empty = _emptied(state, cells, digits)
+                if empty is None:
+                    continue
+                kind, where, d, used = empty
+                if kind == "unit":
+                    conflict = {"kind": "unit", "unit": where, "digit": d}
+                    clash = f"{d} would have no place left in {unit_name(shape, where)}"
+                else:
+                    conflict = {"kind": "cell", "cell": where}
+                    clash = f"{cell_name(shape, where)} would have no candidate left"
+            paths = [_source_path(sources[k]) for k in used]
+            forced = [[int(cells[k]), int(digits[k])] for k in used]
+            shown = "; ".join(
+                f"{p['graph']} walk {walk_text(shape, p['walk'])} forces "
+                f"{cell_name(shape, f[0])}={f[1]}" if p["walk"] else
+                f"{cell_name(shape, f[0])}={f[1]} (its other value)"
+                for p, f in zip(paths, forced))
+            return [Deduction(
+                "mixed-conflicting-paths", placements=((cell, digit),),
+                witness={"cell": cell, "digit": digit, "paths": paths, "forced": forced,
+                         "conflict": conflict},
+                why=f"if {cell_name(shape, cell)} were not {digit}: {shown}; then {clash}; "
+                    f"so {cell_name(shape, cell)} is {digit}")]
     return []

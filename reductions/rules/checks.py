@@ -130,6 +130,10 @@ def deduction_problems(state: CandidateState, ded: Deduction) -> list[str]:
         used = set(inside.ravel().tolist())
         ok = all(dd == d and c not in used for c, dd in elims)
         return [] if ok and elims else ["an eliminated cell is in a valid placement"]
+    if rule in ("bilocal-path", "bivalue-path"):
+        return _path_problems(state, cand, units, ded)
+    if rule == "mixed-conflicting-paths":
+        return _mixed_problems(state, cand, units, ded)
     if rule.startswith("bilocal"):
         def edge_ok(a, b, d):
             return _bilocal_edge(cand, units, a, b, d)
@@ -195,3 +199,95 @@ def deduction_problems(state: CandidateState, ded: Deduction) -> list[str]:
             problems.append("the walks' ends do not conflict")
         return problems
     return [f"no check for rule {rule}"]
+
+
+def _forced_by(state, cand, units, cell, digit, path) -> tuple[tuple[int, int] | None, list[str]]:
+    """What one path of a mixed witness forces if ``cell`` is not ``digit``: a bilocation walk
+    leaving ``cell`` by ``digit`` pushes its last label into its last cell; for a bivalue
+    ``cell`` ({digit, o}), the empty walk forces ``cell`` = o and a bivalue walk leaving by o
+    pulls the last cell's other candidate. Returns (forced pair or None, problems)."""
+    n = state.size
+    walk = path["walk"]
+    if path["graph"] == "bilocal":
+        problems = _walk_problems(walk, lambda a, b, d: _bilocal_edge(cand, units, a, b, d),
+                                  closed=False)
+        if walk and (walk[0][0] != cell or walk[0][2] != digit):
+            problems.append("the bilocation walk does not leave the cell by the digit")
+        return (None if problems else (walk[-1][1], walk[-1][2])), problems
+    mine = _cands(cand, cell, n)
+    if len(mine) != 2 or digit not in mine or state.values.reshape(-1)[cell]:
+        return None, ["the start cell is not bivalue with the digit"]
+    other = (mine - {digit}).pop()
+    if not walk:
+        return (cell, other), []
+    problems = _walk_problems(walk, lambda a, b, d: _bivalue_edge(state, cand, units, a, b, d),
+                              closed=False)
+    if walk[0][0] != cell or walk[0][2] != other:
+        problems.append("the bivalue walk does not leave the cell by its other value")
+    if problems:
+        return None, problems
+    end, label = walk[-1][1], walk[-1][2]
+    return (end, (_cands(cand, end, n) - {label}).pop()), []
+
+
+def _path_problems(state, cand, units, ded) -> list[str]:
+    """bilocal-path / bivalue-path: the walk forces its end to hold the digit unless the start
+    does, so the digit leaves only cells seeing both."""
+    w = ded.witness
+    cell, digit, walk = w["cell"], w["digit"], w["walk"]
+    if ded.rule == "bilocal-path":
+        forced, problems = _forced_by(state, cand, units, cell, digit,
+                                      {"graph": "bilocal", "walk": walk})
+    else:
+        forced, problems = _forced_by(state, cand, units, cell, digit,
+                                      {"graph": "bivalue", "walk": walk})
+        if not walk:
+            problems.append("empty walk")
+    if problems:
+        return problems
+    end, forced_digit = forced
+    if forced_digit != digit or end == cell:
+        return ["the walk does not force the digit into another cell"]
+    if not ded.eliminations or any(d != digit or not (_peers(units, c, cell)
+                                                      and _peers(units, c, end))
+                                   for c, d in ded.eliminations):
+        return ["an eliminated cell does not see both ends"]
+    return []
+
+
+def _mixed_problems(state, cand, units, ded) -> list[str]:
+    """mixed-conflicting-paths: every path's forced pair follows from "cell is not digit",
+    and the forced pairs clash, or their peers empty a unit for a digit, or a cell."""
+    n = state.size
+    w = ded.witness
+    cell, digit = w["cell"], w["digit"]
+    if set(ded.placements) != {(cell, digit)}:
+        return ["wrong placement"]
+    forced = []
+    for path in w["paths"]:
+        pair, problems = _forced_by(state, cand, units, cell, digit, path)
+        if problems:
+            return problems
+        forced.append(pair)
+    if forced != [tuple(f) for f in w["forced"]]:
+        return ["the forced pairs differ from the witness"]
+    conflict = w["conflict"]
+
+    def ruled_out(c, d):                # a peer of c is forced to d
+        return any(fd == d and _peers(units, f, c) for f, fd in forced)
+    if conflict["kind"] == "pair":
+        if len(forced) != 2:
+            return ["a pair conflict needs two paths"]
+        (p, dp), (q, dq) = forced
+        ok = (p == q and dp != dq) or (dp == dq and _peers(units, p, q))
+        return [] if ok else ["the forced pairs do not clash"]
+    if conflict["kind"] == "unit":
+        d = conflict["digit"]
+        where = [c for c in units[conflict["unit"]] if (c, d) in cand]
+        return [] if all(ruled_out(c, d) for c in where) else ["the unit keeps a place"]
+    if conflict["kind"] == "cell":
+        c = conflict["cell"]
+        ok = state.values.reshape(-1)[c] == 0 and all(ruled_out(c, d)
+                                                      for d in _cands(cand, c, n))
+        return [] if ok else ["the cell keeps a candidate"]
+    return ["unknown conflict kind"]

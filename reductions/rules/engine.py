@@ -2,8 +2,11 @@
 
 Levels follow Eppstein 2005 §3 (local rules, then the two matching rules) with DDJ's pile
 exclusion among the subset rules, Nishio (Eppstein 2012) after the matching rules, then the
-nonlocal rules on the bilocation and bivalue graphs (§3.2–3.5). The *grade* of a solved puzzle
-is the highest level it needed.
+nonlocal rules on the bilocation and bivalue graphs (§3.2–3.5), then the rules of Eppstein's
+own program (PADS ``Sudoku.py``) that the paper only mentions: bilocation and bivalue paths
+whose ends must hold one digit, and conflicting paths through both graphs at once (levels
+17–19, after the paper's rules so that the paper's grades stay as they were). The *grade* of
+a solved puzzle is the highest level it needed.
 
 Soundness: every deduction a rule returns holds in the state it was found in, so applying a
 whole batch is sound; the state only ever loses candidates. The result is
@@ -85,6 +88,15 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in [
     Rule("bivalue-conflicting-paths", 16, chains.bivalue_conflicting_paths,
          "two bivalue paths from a cell forcing a conflict: the cell avoids the start label",
          "2005 §3.5"),
+    Rule("bilocal-path", 17, chains.bilocal_path,
+         "a bilocation path entering and leaving by one digit: it leaves cells seeing both ends",
+         "PADS Sudoku.py (path)"),
+    Rule("bivalue-path", 18, chains.bivalue_path,
+         "a bivalue path (XY-chain) whose ends must hold one digit: it leaves cells seeing both",
+         "PADS Sudoku.py (path)"),
+    Rule("mixed-conflicting-paths", 19, chains.mixed_conflicting_paths,
+         "bilocation and bivalue paths from a cell forcing a clash or emptying a unit or cell",
+         "2005 §3.5; PADS Sudoku.py (conflict)"),
 ]}
 
 MAX_LEVEL = max(rule.level for rule in RULES.values())

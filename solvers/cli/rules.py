@@ -146,7 +146,9 @@ def register(commands: common.Commands) -> None:
         "rules", help="solve by deduction rules (Eppstein), explain, grade",
         description="Deduce with polynomial-time rules, lowest level first: singles, locked "
                     "candidates, subsets, the two matching rules, Nishio, and the "
-                    "nonrepetitive-path rules on the bilocation and bivalue graphs. Prints "
+                    "nonrepetitive-path rules on the bilocation and bivalue graphs, then "
+                    "the path and mixed conflicting-path rules of Eppstein's PADS solver. "
+                    "Prints "
                     "the grid reached. Exit 0 solved, 1 no solution (proved), 3 unknown "
                     "(no rule makes progress). Never guesses.")
     parser.add_argument("puzzle", nargs="?", help="puzzle text, or a file of puzzles")
