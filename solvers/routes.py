@@ -34,12 +34,14 @@ from .outcome import Outcome, SolverUnavailable
 
 
 class Target(enum.StrEnum):
-    """The problem a route reduces Sudoku to."""
+    """The problem a route reduces Sudoku to (``deduction``: none — the rules work on the
+    puzzle itself and may answer unknown)."""
 
     CNF = "cnf"
     EXACT_COVER = "exact-cover"
     ILP = "ilp"
     HCP = "hcp"
+    DEDUCTION = "deduction"
 
 
 COMMON_OPTIONS = frozenset({"unique", "time_limit"})
@@ -170,6 +172,9 @@ ROUTES: dict[str, Route] = _routes(
           checks_uniqueness=False,
           presets={"graph": "undirected", "prune": "peers", "reduce": True},
           summary="the same graph 3-split and degree-2 reduced, exact SAT solver"),
+    Route(name="rules", target=Target.DEDUCTION, run="solvers.deduction:solve_puzzle",
+          summary="Eppstein's deduction rules only (--max-level): unknown when stuck, never "
+                  "a guess; a solve proves uniqueness"),
 )
 
 
@@ -201,9 +206,11 @@ def template_route(spec: str) -> Route:
         raise UserError(f"--route {spec!r}: a route name is letters, digits, '-', '_', '.'")
     try:
         target = Target(target_name)
+        if target not in FAMILIES:
+            raise ValueError(target_name)
     except ValueError:
         raise UserError(f"--route {spec!r}: unknown target {target_name!r} (targets: "
-                        f"{', '.join(Target)})") from None
+                        f"{', '.join(FAMILIES)})") from None
     try:
         program = shlex.split(command)[0]
     except (ValueError, IndexError) as exc:
