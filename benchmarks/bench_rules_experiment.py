@@ -214,8 +214,8 @@ def markdown(summary: dict) -> str:
                              f"{t['nishio'] if key == 'all_rules' else '-'} | {t['nonlocal']} | "
                              f"{t['unsolvable']} | {pct(rescue)} |")
         lines += ["", "Hardest rule needed (all rules), shipped samples: " + "; ".join(
-            f"{name}: " + ", ".join(f"{rule} {count}" for rule, count in
-                                    sets["all_rules"]["hardest_rule"].items())
+            f"{name}: " + (", ".join(f"{rule} {count}" for rule, count in
+                                     sets["all_rules"]["hardest_rule"].items()) or "none solved")
             for name, sets in summary["shipped"].items())]
     return "\n".join(lines) + "\n"
 
