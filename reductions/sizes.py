@@ -364,3 +364,17 @@ def ilp_estimate(shape: Shape, *, solve: bool = False) -> Estimate:
     per = ILP_SOLVE_PER_VARIABLE if solve else ILP_PER_VARIABLE
     return Estimate(f"an ILP of {_count(variables)} variables and {_count(4 * n * n)} "
                     f"constraints", _bytes(per * variables), (variables, 4 * n * n))
+
+
+RULES_PER_CELL_PAIR = 16          # peer matrix (float32) and the rules' per-unit copies
+RULES_PER_ARC = NR_GRAPH_PER_ARC  # bilocation / bipartite bivalue graphs through nr(G)
+
+
+def rules_estimate(shape: Shape) -> Estimate:
+    """The rule engine (:mod:`reductions.rules`) on an N×N puzzle: the (N², N²) peer matrix
+    and candidate arrays, and the nonlocal rules' graphs — the bipartite bivalue graph has at
+    most 6N² edges and the bilocation graph 3N² (Eppstein 2005 §3.5), each through nr(G)."""
+    n = shape.size
+    arcs = 2 * (6 + 3) * n * n
+    return Estimate(f"the rule engine's state for {n}x{n} ({_count(arcs)} graph arcs)",
+                    _bytes(RULES_PER_CELL_PAIR * n**4, RULES_PER_ARC * arcs), (n,))

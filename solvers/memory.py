@@ -23,7 +23,7 @@ from typing import Any, Mapping
 from reductions.errors import UserError
 from reductions.grid import Shape
 from reductions.sizes import (Estimate, cnf_estimate, exact_cover_estimate, hcp_estimate,
-                              ilp_estimate)
+                              ilp_estimate, rules_estimate)
 
 from .routes import Route, Target
 
@@ -120,6 +120,8 @@ def route_estimate(route: Route, shape: Shape, options: Mapping[str, Any]) -> Es
         return exact_cover_estimate(shape, solve=True, dense=dense)
     if route.target == Target.ILP:
         return ilp_estimate(shape, solve=True)
+    if route.target == Target.DEDUCTION:
+        return rules_estimate(shape)
     triple, reduce = bool(given.get("triple")), bool(given.get("reduce"))
     graph = given.get("graph")
     if graph is None:

@@ -34,12 +34,14 @@ from .outcome import Outcome, SolverUnavailable
 
 
 class Target(enum.StrEnum):
-    """The problem a route reduces Sudoku to."""
+    """The problem a route reduces Sudoku to (``deduction``: none — the rules work on the
+    puzzle itself and may answer unknown)."""
 
     CNF = "cnf"
     EXACT_COVER = "exact-cover"
     ILP = "ilp"
     HCP = "hcp"
+    DEDUCTION = "deduction"
 
 
 COMMON_OPTIONS = frozenset({"unique", "time_limit"})
@@ -200,6 +202,9 @@ ROUTES: dict[str, Route] = _routes(
                    "hcp_solver": "concorde"},
           summary="Concorde (exact TSP; optimum > 0 proves 'no solution') on the reduced "
                   "undirected graph"),
+    Route(name="rules", target=Target.DEDUCTION, run="solvers.deduction:solve_puzzle",
+          summary="Eppstein's deduction rules only (--max-level): unknown when stuck, never "
+                  "a guess; a solve proves uniqueness"),
 )
 
 
@@ -231,9 +236,11 @@ def template_route(spec: str) -> Route:
         raise UserError(f"--route {spec!r}: a route name is letters, digits, '-', '_', '.'")
     try:
         target = Target(target_name)
+        if target not in FAMILIES:
+            raise ValueError(target_name)
     except ValueError:
         raise UserError(f"--route {spec!r}: unknown target {target_name!r} (targets: "
-                        f"{', '.join(Target)})") from None
+                        f"{', '.join(FAMILIES)})") from None
     try:
         program = shlex.split(command)[0]
     except (ValueError, IndexError) as exc:

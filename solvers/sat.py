@@ -135,16 +135,39 @@ class IncrementalSudokuSolver:
         digits = self._checked(clues, self._solution_digits())
         item = BatchItem(-1, Status.SOLVED, digits.tobytes())
         if unique:
-            self.top += 1
-            act = self.top
-            free = np.flatnonzero(clues == 0)
-            self.solver.add_clause([-act] + (-(free * n + digits[free])).tolist())
-            again = solve_within(self.solver, deadline, assumptions + [act])
-            if again:
-                item.second = self._checked(clues, self._solution_digits()).tobytes()
-            self.solver.add_clause([-act])       # retire the blocking clause
-            item.unique = None if again is None else not again
+            item.unique, second = self._other_solution(clues, digits, deadline)
+            if second is not None:
+                item.second = second.tobytes()
         return item
+
+    def unique_solution(self, clues: np.ndarray, solution: np.ndarray, *,
+                        time_limit: float | None = None) -> bool | None:
+        """Do ``clues`` (flat, 0 = empty) admit no solution but ``solution`` (flat digits,
+        which they must admit)? True (proved: one UNSAT call), False (a second solution,
+        verified, exists) or None (time limit). One solver call where :meth:`solve_clues`
+        with ``unique`` makes two: the generator (:mod:`solvers.generate`) knows the
+        solution already."""
+        if not solves_clues(clues, solution, self.shape):
+            raise ValueError("unique_solution needs a solution of the clues")
+        unique, _ = self._other_solution(clues, solution, Deadline(time_limit))
+        return unique
+
+    def _other_solution(self, clues: np.ndarray, digits: np.ndarray,
+                        deadline: Deadline) -> tuple[bool | None, np.ndarray | None]:
+        """(unique, second): look for a solution of ``clues`` other than ``digits``, with a
+        blocking clause (some free cell differs) behind a fresh activation variable, retired
+        for good afterwards."""
+        n = self.n
+        given = np.flatnonzero(clues)
+        assumptions = (given * n + clues[given]).tolist()
+        self.top += 1
+        act = self.top
+        free = np.flatnonzero(clues == 0)
+        self.solver.add_clause([-act] + (-(free * n + digits[free])).tolist())
+        again = solve_within(self.solver, deadline, assumptions + [act])
+        second = self._checked(clues, self._solution_digits()) if again else None
+        self.solver.add_clause([-act])       # retire the blocking clause
+        return (None if again is None else not again), second
 
     def solve_rows(self, clues: np.ndarray, time_limit: float | None = None
                    ) -> tuple[list[str], np.ndarray]:

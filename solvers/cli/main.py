@@ -54,6 +54,7 @@ COMMAND_MODULES = [
     "solvers.cli.nonrepetitive",
     "solvers.cli.crosscheck",
     "solvers.cli.rules",
+    "solvers.cli.generate",
 ]
 
 

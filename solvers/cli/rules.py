@@ -142,6 +142,10 @@ def run_rules(args: argparse.Namespace) -> int:
 
 
 def register(commands: common.Commands) -> None:
+    group = commands.solve.add_argument_group("rules route (solve --via rules)")
+    group.add_argument("--max-level", type=int, metavar="L",
+                       help=f"deduce with the rules of levels 1..L (1..{MAX_LEVEL}; default "
+                            f"all; see 'rules --list')")
     parser = commands.top.add_parser(
         "rules", help="solve by deduction rules (Eppstein), explain, grade",
         description="Deduce with polynomial-time rules, lowest level first: singles, locked "

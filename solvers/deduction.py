@@ -1,0 +1,62 @@
+"""The ``rules`` route: Eppstein's rule-based solver (:mod:`reductions.rules`) as a route of
+:data:`solvers.routes.ROUTES`, deduction only.
+
+* solved — every cell placed by the rules; the grid is verified against the puzzle;
+* no solution — a rule *proved* it (an emptied cell or unit, no perfect matching, ...);
+* unknown — the rules got stuck (or the time limit passed): never a guess.
+
+Uniqueness comes free: every rule is sound for *all* solutions of the state it looks at (an
+elimination removes a candidate that no solution of that state uses, a placement is forced
+in every solution — :mod:`reductions.rules.base`; none of the rules assumes the puzzle has a
+unique solution, as "unique rectangle"-style rules would). So the set of solutions never
+changes along the way, and when the rules end with every cell placed, the one grid left is
+the only solution. ``unique`` is then True — a proof, like SAT's UNSAT second call. When the
+rules are stuck, uniqueness is unknown (None).
+"""
+
+from __future__ import annotations
+
+import time
+
+from reductions.grid import Grid
+from reductions.rules import Verdict, deduce, select_rules
+
+from .outcome import Outcome, Status, verified
+
+STATUS = {Verdict.SOLVED: Status.SOLVED, Verdict.NO_SOLUTION: Status.NO_SOLUTION,
+          Verdict.UNKNOWN: Status.UNKNOWN}
+
+
+class _OutOfTime(Exception):
+    """Raised from the engine's trace hook when the time limit has passed."""
+
+
+def solve_puzzle(puzzle: Grid, *, unique: bool = False, time_limit: float | None = None,
+                 max_level: int | None = None) -> Outcome:
+    """Deduce with the rules of levels 1..``max_level`` (default: all). The time limit is
+    checked before each batch of deductions is applied (one rule's search is not cut
+    short); past it the answer is unknown. ``unique`` costs nothing: a solve by rules proves
+    uniqueness (see the module docstring)."""
+    rules = select_rules(max_level=max_level)
+    start = time.perf_counter()
+    stop = None if time_limit is None else start + time_limit
+
+    def check_time(state, found) -> None:
+        if stop is not None and time.perf_counter() > stop:
+            raise _OutOfTime()
+
+    try:
+        result = deduce(puzzle, rules, trace=check_time if stop is not None else None)
+    except _OutOfTime:
+        return Outcome(Status.UNKNOWN, stats={"reason": "time limit",
+                                              "seconds": time.perf_counter() - start})
+    stats = {"seconds": time.perf_counter() - start, "level": result.level,
+             "hardest_rule": result.hardest_rule, "steps": len(result.steps),
+             "rules_used": result.rules_used()}
+    if result.reason:
+        stats["reason"] = result.reason
+    status = STATUS[result.verdict]
+    if status != Status.SOLVED:
+        return Outcome(status, stats=stats)
+    grid = verified(puzzle, result.state.grid(), "rules")
+    return Outcome(Status.SOLVED, grid, True if unique else None, None, stats)

@@ -1,0 +1,68 @@
+"""Eppstein's generator (:mod:`reductions.generator`) with this project's SAT route as the
+uniqueness oracle.
+
+The oracle is this process's incremental CaDiCaL for the shape
+(:func:`solvers.sat.process_solver`: the rule clauses loaded once, clues as assumptions,
+replaced by a fresh solver every few thousand calls): a removal is kept when one call with
+a blocking clause against the known solution is unsatisfiable
+(:meth:`~solvers.sat.IncrementalSudokuSolver.unique_solution`).
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import numpy as np
+
+from reductions.errors import UserError
+from reductions.generator import GeneratedPuzzle, UniquenessOracle, generate
+from reductions.grid import Shape
+from reductions.sizes import Estimate, cnf_estimate, rules_estimate
+
+from .sat import process_solver
+
+MAX_GENERATE_SIZE = 16
+"""The largest N the generator takes. The paper's construction restarts on every
+contradiction the singles find late, and each removal needs a uniqueness proof: measured
+here (a loaded 2-core machine) 9×9 about 15-30 ms a puzzle, 16×16 20-150 s (200-600
+restarts, about 55 proofs); 25×25 would take hours a puzzle."""
+
+
+class GenerateError(UserError):
+    """A generator request that cannot be met (size, count, seed)."""
+
+
+def sat_oracle(shape: Shape) -> UniquenessOracle:
+    """The uniqueness oracle for puzzles of ``shape``: True when the clues admit no solution
+    other than the given one (a SAT proof)."""
+    def oracle(clues: np.ndarray, solution: np.ndarray) -> bool:
+        unique = process_solver(shape).unique_solution(clues, solution)
+        if unique is None:             # no time limit was given: cannot happen
+            raise RuntimeError("the uniqueness check stopped without an answer")
+        return unique
+    return oracle
+
+
+def generator_estimate(shape: Shape) -> Estimate:
+    """What generating puzzles of ``shape`` holds: the incremental SAT solver and the rule
+    engine's state."""
+    return cnf_estimate(shape, solve=True).plus(rules_estimate(shape))
+
+
+def check_request(shape: Shape, count: int) -> None:
+    """Refuse sizes the generator cannot serve in reasonable time, and empty counts."""
+    if shape.size > MAX_GENERATE_SIZE:
+        raise GenerateError(f"generate takes N up to {MAX_GENERATE_SIZE}, not {shape.size} "
+                            f"(each puzzle needs many uniqueness proofs)")
+    if count < 1:
+        raise GenerateError(f"--count {count}: give at least 1")
+
+
+def generate_puzzles(shape: Shape, *, count: int, seed: int, symmetric: bool = False,
+                     start: int = 0) -> Iterator[GeneratedPuzzle]:
+    """Puzzles ``start`` .. ``start + count - 1`` of ``seed`` (see
+    :mod:`reductions.generator`), uniqueness proved by SAT; the request is checked at once,
+    the puzzles are made as they are consumed."""
+    check_request(shape, count)
+    return generate(shape, count=count, seed=seed, symmetric=symmetric,
+                    oracle=sat_oracle(shape), start=start)
