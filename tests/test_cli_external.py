@@ -87,7 +87,7 @@ def test_a_wrapper_forking_its_solver_is_stopped_at_the_time_limit(fakes, tmpdir
     code, out, err, seconds = run_cli(["solve", PAPER_17, *solver_options(fakes, route),
                                        "--time-limit", "2"], tmpdir_for_cli)
     assert (code, err) == (3, "") and out.startswith("unknown")
-    assert 2 <= seconds < 4
+    assert 2 <= seconds < 6           # the wrapper sleeps 1000 s; start-up varies with load
     assert_clean(fakes, tmpdir_for_cli)
 
 
