@@ -758,7 +758,8 @@ class SharedHcpModel:
         self.solver.delete()
 
     def _positions(self, pairs: np.ndarray) -> np.ndarray:
-        """Indices in the model of the (normalised) ``pairs``; refuses pairs it lacks."""
+        """Indices in the model of ``pairs`` (either orientation when undirected); refuses
+        pairs it lacks (loops included)."""
         wanted = _pair_keys(self.num_vertices, pairs, self.directed)
         pos = np.searchsorted(self.keys, wanted).clip(max=self.keys.size - 1)
         missing = np.flatnonzero(self.keys[pos] != wanted)
@@ -774,10 +775,11 @@ class SharedHcpModel:
         :func:`solve_undirected_hcp` would answer on that graph alone."""
         deadline = Deadline(time_limit)
         n, directed = self.num_vertices, self.directed
-        graph = normalized_graph(n, pairs, directed)
+        present = np.zeros(len(self.pairs), dtype=bool)
+        present[self._positions(_as_pairs(n, pairs, "pairs"))] = True
         if false_pairs is not None and len(false_pairs):
-            dead = _pair_keys(n, normalized_graph(n, false_pairs, directed), directed)
-            graph = graph[~np.isin(_pair_keys(n, graph, directed), dead)]
+            present[self._positions(_as_pairs(n, false_pairs, "false pairs"))] = False
+        graph = self.pairs[present]                  # normalised: a part of the model's
         self.served += 1
         stats: dict[str, Any] = {"backend": "sat", "solver": self.solver_name,
                                  "model": "shared", "vertices": n,
@@ -790,10 +792,8 @@ class SharedHcpModel:
         if problem:
             return HcpResult(CycleStatus.NO_CYCLE, None, {**stats, "reason": problem,
                                                           "seconds": deadline.seconds()})
-        present = np.zeros(len(self.pairs), dtype=bool)
-        present[self._positions(graph)] = True
         assumptions = np.concatenate([-(np.flatnonzero(~present) + 1),
-                                      self._positions(graph[required_idx]) + 1])
+                                      np.flatnonzero(present)[required_idx] + 1])
         result = _cut_loop(self.solver, n, self.pairs, graph, directed, required_idx,
                            assumptions.astype(int).tolist(), deadline, True, True, stats)
         self.cuts += result.stats["cuts"]
