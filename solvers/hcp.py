@@ -670,23 +670,36 @@ def patch_cover(num_vertices: int, pairs: np.ndarray, chosen: np.ndarray, direct
         return x
 
     cycles, merges = len(roots), 0
-    lab = label.tolist()
-    nb = nbr.tolist()
-    for a_, b_, c_, d_ in moves.tolist():
+    changed: dict[int, list[int]] = {}     # neighbour rows edited so far (the rest: nbr)
+
+    def row(u: int) -> list[int]:
+        got = changed.get(u)
+        if got is None:
+            got = changed[u] = nbr[u].tolist()
+        return got
+
+    # In slices: the first few moves usually leave one cycle.
+    for first in range(0, len(moves), 256):
         if cycles == 1:
             break
-        ra, rc = find(lab[a_]), find(lab[c_])
-        if ra == rc or b_ not in nb[a_] or d_ not in nb[c_]:
-            continue
-        if directed:
-            nb[a_][0], nb[c_][0] = d_, b_
-        else:
-            for u, old, new in ((a_, b_, c_), (b_, a_, d_), (c_, d_, a_), (d_, c_, b_)):
-                nb[u][nb[u].index(old)] = new
-        parent[ra] = rc
-        cycles -= 1
-        merges += 1
-    nb = np.asarray(nb, dtype=np.int64)
+        for a_, b_, c_, d_ in moves[first:first + 256].tolist():
+            if cycles == 1:
+                break
+            ra, rc = find(int(label[a_])), find(int(label[c_]))
+            if ra == rc or b_ not in row(a_) or d_ not in row(c_):
+                continue
+            if directed:
+                row(a_)[0], row(c_)[0] = d_, b_
+            else:
+                for u, old, new in ((a_, b_, c_), (b_, a_, d_), (c_, d_, a_), (d_, c_, b_)):
+                    r = row(u)
+                    r[r.index(old)] = new
+            parent[ra] = rc
+            cycles -= 1
+            merges += 1
+    nb = nbr.copy()
+    if changed:
+        nb[list(changed)] = list(changed.values())
     if directed:
         patched = np.stack([np.arange(n), nb[:, 0]], axis=1)
     else:
@@ -712,16 +725,28 @@ def _order_of(num_vertices: int, chosen: np.ndarray, directed: bool) -> np.ndarr
 
 
 def _undirected_order(num_vertices: int, chosen: np.ndarray) -> np.ndarray:
-    """The vertex order of a 2-regular connected edge set (one cycle), from vertex 0."""
+    """The vertex order of a 2-regular connected edge set (one cycle), from vertex 0.
+
+    Walked on half-edges: state 2v + i is "at v, leaving along its i-th edge"; the next
+    state leaves the neighbour by its other edge. The walk from state 0 is ranked by pointer
+    jumping (the state before it made the end), all in numpy."""
+    n = num_vertices
     ends = np.concatenate([chosen, chosen[:, ::-1]])
     ends = ends[np.argsort(ends[:, 0], kind="stable")]
-    nbr = ends[:, 1].reshape(num_vertices, 2).tolist()
-    order = np.empty(num_vertices, dtype=np.int64)
-    prev, v = -1, 0
-    for p in range(num_vertices):
-        order[p] = v
-        a, b = nbr[v]
-        prev, v = v, (b if a == prev else a)
+    nbr = ends[:, 1].reshape(n, 2)
+    ahead = nbr.ravel()                                  # where each state leads
+    came_back = nbr[ahead, 1] == np.repeat(np.arange(n), 2)
+    succ = 2 * ahead + np.where(came_back, 0, 1)        # leave by the other edge
+    last = int(np.flatnonzero(succ == 0)[0])             # the state walked into state 0
+    succ[last] = last
+    dist = np.ones(2 * n, dtype=np.int64)
+    dist[last] = 0
+    for _ in range(int(np.ceil(np.log2(2 * n))) + 1):  # the reverse walk never ends:
+        dist = dist + dist[succ]                          # a fixed number of jumps
+        succ = succ[succ]
+    walk = np.flatnonzero(succ == last)                  # the n states from state 0
+    order = np.empty(n, dtype=np.int64)
+    order[n - 1 - dist[walk]] = walk // 2
     return order
 
 
