@@ -40,6 +40,10 @@ Statistics (``HcpResult.stats``): ``iterations`` (SAT calls), ``cuts`` (subtour 
 added), ``seconds``, ``variables``, ``clauses``, ``largest_subtours``, ``patch_merges``,
 ``found_by_patching``, and ``reason`` when no cycle is returned.
 
+:class:`SharedHcpModel`: the same SAT model built once for a fixed graph and reused for any
+of its spanning subgraphs (absent pairs as assumptions, cuts kept): the Sudoku routes keep one
+per process for the blank grid's graph.
+
 ``cpsat``: OR-Tools CP-SAT's circuit constraint (``add_circuit``), one Boolean per arc, solved
 in one call (optional: the ``ortools`` package, extra ``cpsat``). On undirected graphs each
 edge becomes two opposite arcs; this works on generic graphs but was hopeless on the 3-split
