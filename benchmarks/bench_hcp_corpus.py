@@ -1,14 +1,15 @@
-"""The HCP routes on a file of 17-clue puzzles, against the plain SAT loop measured in the same run.
+"""The HCP routes on a file of 17-clue puzzles against the plain SAT loop, in the same run.
 
     python benchmarks/bench_hcp_corpus.py [--puzzles 200] [--rounds 3]
-        [--baseline OLD_CHECKOUT] [--reference-file ../shared/data/sudoku/royle-17clue-49151.txt]
+        [--baseline OLD_CHECKOUT [--baseline-label NAME]] [--reference-file FILE]
 
 Each measurement is a fresh process, start-up included, wall clock:
 
 * ``reference``: the plain one-process pysat loop (:data:`REFERENCE`): the fixed 9×9 CNF of
   the blank grid (extended encoding) in one CaDiCaL 1.9.5, each puzzle's clues as
   assumptions, the model read back into a grid and checked against the clues and the rules.
-  Run over ``--reference-file`` (the whole 17-clue set when present, else the sample);
+  Run over ``--reference-file`` (default ``../shared/data/sudoku/royle-17clue-49151.txt``,
+  the whole 17-clue set, when present, else the sample);
 * ``directed``: ``sudoku-bridge solve FILE --via hcp --prune peers --jobs 1``;
 * ``undirected``: ``sudoku-bridge solve FILE --via hcp-undirected --jobs 1`` (3-split,
   peers pruning, degree-2 reduction);
@@ -101,6 +102,8 @@ def main() -> None:
     parser.add_argument("--puzzles", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--baseline", type=Path, help="another checkout to measure alike")
+    parser.add_argument("--baseline-label", default="baseline",
+                        help="its name in the table (e.g. the commit it was exported from)")
     parser.add_argument("--reference-file", type=Path,
                         default=FULL if FULL.exists() else SAMPLE)
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
@@ -110,7 +113,7 @@ def main() -> None:
     reference_count = len(read_lines(args.reference_file))
     checkouts = {"this": ROOT}
     if args.baseline:
-        checkouts["baseline"] = args.baseline.resolve()
+        checkouts[args.baseline_label] = args.baseline.resolve()
     routes = {"directed": ["--via", "hcp", "--prune", "peers"],
               "undirected": ["--via", "hcp-undirected"]}
     rounds = []
@@ -138,14 +141,16 @@ def main() -> None:
               "date": time.strftime("%Y-%m-%d %H:%M"), "puzzles": len(puzzles),
               "reference_file": args.reference_file.name,
               "reference_puzzles": reference_count,
-              "baseline": str(args.baseline) if args.baseline else None,
+              "baseline": args.baseline_label if args.baseline else None,
               "rounds": rounds, "median_ratios": medians}
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "hcp_corpus.json").write_text(json.dumps(result, indent=1) + "\n")
+    base = (f" --baseline BASE` (BASE: `git archive {args.baseline_label}`" if args.baseline
+            else "")
     lines = [f"# HCP routes on 17-clue puzzles vs the plain SAT loop ({result['date']}; "
              f"{result['machine']})", "",
              f"`python benchmarks/bench_hcp_corpus.py --puzzles {len(puzzles)} --rounds "
-             f"{args.rounds}{' --baseline BASE' if args.baseline else ''}`. Each cell: one "
+             f"{args.rounds}{base}`. Each cell: one "
              f"process, start-up included; HCP = `solve FILE --jobs 1` over the first "
              f"{len(puzzles)} puzzles of `instances/royle17-sample300.txt`; reference = the "
              f"plain pysat loop over {reference_count:,} puzzles of "
