@@ -145,16 +145,16 @@ def main() -> None:
               "rounds": rounds, "median_ratios": medians}
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "hcp_corpus.json").write_text(json.dumps(result, indent=1) + "\n")
-    base = (f" --baseline BASE` (BASE: `git archive {args.baseline_label}`" if args.baseline
-            else "")
+    command = (f"python benchmarks/bench_hcp_corpus.py --puzzles {len(puzzles)} --rounds "
+               f"{args.rounds}" + (" --baseline BASE" if args.baseline else ""))
+    base = f" (BASE: `git archive {args.baseline_label}`)" if args.baseline else ""
     lines = [f"# HCP routes on 17-clue puzzles vs the plain SAT loop ({result['date']}; "
              f"{result['machine']})", "",
-             f"`python benchmarks/bench_hcp_corpus.py --puzzles {len(puzzles)} --rounds "
-             f"{args.rounds}{base}`. Each cell: one "
-             f"process, start-up included; HCP = `solve FILE --jobs 1` over the first "
-             f"{len(puzzles)} puzzles of `instances/royle17-sample300.txt`; reference = the "
-             f"plain pysat loop over {reference_count:,} puzzles of "
-             f"`{args.reference_file.name}`. Ratio = HCP seconds a puzzle / reference "
+             f"`{command}`{base}. Each cell: one process, start-up included; HCP = `solve "
+             f"FILE --jobs 1` over the first {len(puzzles)} puzzles of "
+             f"`instances/royle17-sample300.txt`; reference = the plain pysat loop over "
+             f"{reference_count:,} puzzles of `{args.reference_file.name}`. Ratio = HCP "
+             f"seconds a puzzle / reference "
              f"seconds a puzzle, within the round (target ≤ 100).", "",
              "| round | reference ms/puzzle | " + " | ".join(
                  f"{k.removesuffix('_ratio')} ms/puzzle (ratio)" for k in keys) + " |",
