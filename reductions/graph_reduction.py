@@ -68,7 +68,9 @@ class Reduction:
     Hamiltonian cycle, ``forced_tour``; the reduced graph is then a triangle of three groups).
     Group g is ``members[group_start[g]:group_start[g+1]]``, a path in walking order;
     ``end_groups[g]`` are the groups adjacent to its first and last member (−1 for a single
-    vertex).
+    vertex). ``alive`` (reduced or solved): bool mask over ``original_edges`` of the edges
+    the reduction kept (the paths inside groups and the edges the reduced graph stands for);
+    every other edge is on no Hamiltonian cycle of the original graph.
     """
 
     status: str
@@ -83,6 +85,7 @@ class Reduction:
     rounds: int = 0
     deleted_edges: int = 0
     forced_tour: np.ndarray | None = None
+    alive: np.ndarray | None = None
 
     @property
     def infeasible(self) -> bool:
@@ -483,7 +486,7 @@ def _contract(graph: _ForcedEdges, chain_members: np.ndarray, chain_start: np.nd
     long = chain_sizes > 1
     end_groups[position[np.flatnonzero(long)]] = group_of[chain_outer[long]]
     return Reduction(REDUCED, None, num_groups, red_edges, group_start, members, end_groups,
-                     n, graph.edges, graph.rounds, graph.deleted)
+                     n, graph.edges, graph.rounds, graph.deleted, alive=graph.alive.copy())
 
 
 def _solved(graph: _ForcedEdges) -> Reduction:
@@ -501,7 +504,8 @@ def _solved(graph: _ForcedEdges) -> Reduction:
     red_edges = np.array([[0, 1], [1, 2], [2, 0]], dtype=np.int64)
     end_groups = np.array([[2, 1], [0, 2], [1, 0]], dtype=np.int64)
     return Reduction(SOLVED, None, 3, red_edges, group_start, tour.copy(), end_groups, n,
-                     graph.edges, graph.rounds, graph.deleted, forced_tour=tour)
+                     graph.edges, graph.rounds, graph.deleted, forced_tour=tour,
+                     alive=graph.alive.copy())
 
 
 def expand_tour(reduction: Reduction, tour) -> np.ndarray:
@@ -546,3 +550,4 @@ def compress_tour(reduction: Reduction, tour) -> np.ndarray:
     if problem:
         raise HcpError(f"the tour does not survive the reduction: {problem}")
     return reduced
+

@@ -40,6 +40,10 @@ Statistics (``HcpResult.stats``): ``iterations`` (SAT calls), ``cuts`` (subtour 
 added), ``seconds``, ``variables``, ``clauses``, ``largest_subtours``, ``patch_merges``,
 ``found_by_patching``, and ``reason`` when no cycle is returned.
 
+:class:`SharedHcpModel`: the same SAT model built once for a fixed graph and reused for any
+of its spanning subgraphs (absent pairs as assumptions, cuts kept): the Sudoku routes keep one
+per process for the blank grid's graph.
+
 ``cpsat``: OR-Tools CP-SAT's circuit constraint (``add_circuit``), one Boolean per arc, solved
 in one call (optional: the ``ortools`` package, extra ``cpsat``). On undirected graphs each
 edge becomes two opposite arcs; this works on generic graphs but was hopeless on the 3-split
@@ -144,7 +148,11 @@ def normalized_graph(num_vertices: int, pairs, directed: bool) -> np.ndarray:
         raise GraphInputError(f"a graph needs at least one vertex, got {num_vertices}")
     pairs = _as_pairs(num_vertices, pairs, "arcs" if directed else "edges")
     pairs = pairs[pairs[:, 0] != pairs[:, 1]]
-    keys = np.unique(_pair_keys(num_vertices, pairs, directed))
+    keys = _pair_keys(num_vertices, pairs, directed)
+    if keys.size and np.all(keys[1:] > keys[:-1]) and (directed
+                                                       or np.all(pairs[:, 0] < pairs[:, 1])):
+        return pairs                   # already normalised (the builders' usual output)
+    keys = np.unique(keys)
     return np.stack(np.divmod(keys, num_vertices), axis=1).astype(np.int64)
 
 
@@ -457,11 +465,12 @@ def _bridge_clauses(n: int, edges: np.ndarray, path_of: np.ndarray, side: np.nda
     return clauses
 
 
-def _sat_loop(num_vertices: int, pairs: np.ndarray, directed: bool, required: np.ndarray,
-              deadline: Deadline, solver_name: str, both_cuts: bool,
-              patching: bool) -> HcpResult:
+def _model_clauses(num_vertices: int, pairs: np.ndarray, directed: bool
+                   ) -> tuple[list[list[int]], int]:
+    """The SAT model of a graph's cycle covers (2-factors when undirected) with the short
+    closures forbidden; pair e has variable e + 1. Returns the clauses and the top variable."""
     m = len(pairs)
-    lits = np.arange(1, m + 1, dtype=np.int64)            # variable of pair e is e + 1
+    lits = np.arange(1, m + 1, dtype=np.int64)
     vpool = IDPool(start_from=m + 1)
     if directed:
         clauses = _degree_clauses(pairs[:, 0], lits, 1, vpool)
@@ -476,62 +485,85 @@ def _sat_loop(num_vertices: int, pairs: np.ndarray, directed: bool, required: np
     else:
         clauses = _undirected_degree_clauses(num_vertices, pairs, lits, vpool)
         clauses += _short_closure_clauses(num_vertices, pairs)
+    return clauses, vpool.top
+
+
+def _sat_loop(num_vertices: int, pairs: np.ndarray, directed: bool, required: np.ndarray,
+              deadline: Deadline, solver_name: str, both_cuts: bool,
+              patching: bool) -> HcpResult:
+    clauses, top = _model_clauses(num_vertices, pairs, directed)
     clauses += [[int(e) + 1] for e in required]
     stats: dict[str, Any] = {"backend": "sat", "solver": solver_name,
-                             "variables": vpool.top, "clauses": len(clauses),
-                             "iterations": 0, "cuts": 0, "largest_subtours": 0,
-                             "patch_merges": 0, "found_by_patching": False}
-    required_keys = _pair_keys(num_vertices, pairs[required], directed)
+                             "variables": top, "clauses": len(clauses)}
     solver = new_pysat_solver(solver_name, clauses)
     try:
-        while True:
-            if deadline.passed():
-                return _unknown(stats, deadline)
-            stats["iterations"] += 1
-            result = solve_within(solver, deadline)
-            if result is None:
-                return _unknown(stats, deadline)
-            if result is False:
-                stats["seconds"] = deadline.seconds()
-                stats["reason"] = ("the SAT model is unsatisfiable after "
-                                   f"{stats['cuts']} subtour cuts")
-                return HcpResult(CycleStatus.NO_CYCLE, None, stats)
-            model = np.asarray(solver.get_model()[:m], dtype=np.int64)
-            chosen = pairs[model > 0]
-            if directed:
-                successor = np.empty(num_vertices, dtype=np.int64)
-                successor[chosen[:, 0]] = chosen[:, 1]
-                label = cycle_labels(successor)
-            else:
-                label = component_labels(num_vertices, chosen[:, 0], chosen[:, 1])
-            subtours = np.unique(label).size
-            stats["largest_subtours"] = max(stats["largest_subtours"], subtours)
-            if subtours == 1:
-                stats["seconds"] = deadline.seconds()
-                return HcpResult(CycleStatus.HAMILTONIAN, _order_of(num_vertices, chosen, directed), stats)
-            if patching:
-                patched, left, merges = patch_cover(num_vertices, pairs, chosen, directed,
-                                                    required_keys)
-                stats["patch_merges"] += merges
-                if left == 1:
-                    stats["seconds"] = deadline.seconds()
-                    stats["found_by_patching"] = True
-                    return HcpResult(CycleStatus.HAMILTONIAN, _order_of(num_vertices, patched, directed),
-                                     stats)
-                # Steer the next solve towards the patched cover (phases only).
-                phase = np.full(m, -1, dtype=np.int64)
-                phase[_pair_index(num_vertices, pairs, patched, directed)] = 1
-                solver.set_phases((phase * lits).tolist())
-            cuts = _subtour_cuts(pairs, label, directed, both_cuts)
-            if isinstance(cuts, str):
-                stats["seconds"] = deadline.seconds()
-                stats["reason"] = cuts
-                return HcpResult(CycleStatus.NO_CYCLE, None, stats)
-            for clause in cuts:
-                solver.add_clause(clause)
-            stats["cuts"] += len(cuts)
+        return _cut_loop(solver, num_vertices, pairs, pairs, directed, required, (),
+                         deadline, both_cuts, patching, stats)
     finally:
         solver.delete()
+
+
+def _cut_loop(solver, num_vertices: int, model_pairs: np.ndarray, pairs: np.ndarray,
+              directed: bool, required: np.ndarray, assumptions, deadline: Deadline,
+              both_cuts: bool, patching: bool, stats: dict[str, Any]) -> HcpResult:
+    """Solve, cut the subtours of the model, solve again, until one cycle or a proof.
+
+    ``model_pairs`` are the pairs of the solver's model (pair e is variable e + 1); ``pairs``
+    the graph searched, a subset of them whose other pairs are false by ``assumptions``
+    (``required``: indices into ``pairs``). Subtour cuts are over ``model_pairs``: valid for
+    every Hamiltonian cycle of that graph, so they may stay in the solver for later calls."""
+    stats.update(iterations=0, cuts=0, largest_subtours=0, patch_merges=0,
+                 found_by_patching=False)
+    m = len(model_pairs)
+    lits = np.arange(1, m + 1, dtype=np.int64)
+    required_keys = _pair_keys(num_vertices, pairs[required], directed)
+    while True:
+        if deadline.passed():
+            return _unknown(stats, deadline)
+        stats["iterations"] += 1
+        result = solve_within(solver, deadline, assumptions)
+        if result is None:
+            return _unknown(stats, deadline)
+        if result is False:
+            stats["seconds"] = deadline.seconds()
+            stats["reason"] = ("the SAT model is unsatisfiable after "
+                               f"{stats['cuts']} subtour cuts")
+            return HcpResult(CycleStatus.NO_CYCLE, None, stats)
+        model = np.asarray(solver.get_model()[:m], dtype=np.int64)
+        chosen = model_pairs[model > 0]
+        if directed:
+            successor = np.empty(num_vertices, dtype=np.int64)
+            successor[chosen[:, 0]] = chosen[:, 1]
+            label = cycle_labels(successor)
+        else:
+            label = component_labels(num_vertices, chosen[:, 0], chosen[:, 1])
+        subtours = np.unique(label).size
+        stats["largest_subtours"] = max(stats["largest_subtours"], subtours)
+        if subtours == 1:
+            stats["seconds"] = deadline.seconds()
+            return HcpResult(CycleStatus.HAMILTONIAN, _order_of(num_vertices, chosen, directed),
+                             stats)
+        if patching:
+            patched, left, merges = patch_cover(num_vertices, pairs, chosen, directed,
+                                                required_keys)
+            stats["patch_merges"] += merges
+            if left == 1:
+                stats["seconds"] = deadline.seconds()
+                stats["found_by_patching"] = True
+                return HcpResult(CycleStatus.HAMILTONIAN,
+                                 _order_of(num_vertices, patched, directed), stats)
+            # Steer the next solve towards the patched cover (phases only).
+            phase = np.full(m, -1, dtype=np.int64)
+            phase[_pair_index(num_vertices, model_pairs, patched, directed)] = 1
+            solver.set_phases((phase * lits).tolist())
+        cuts = _subtour_cuts(model_pairs, label, directed, both_cuts)
+        if isinstance(cuts, str):
+            stats["seconds"] = deadline.seconds()
+            stats["reason"] = cuts
+            return HcpResult(CycleStatus.NO_CYCLE, None, stats)
+        for clause in cuts:
+            solver.add_clause(clause)
+        stats["cuts"] += len(cuts)
 
 
 def _unknown(stats: dict[str, Any], deadline: Deadline) -> HcpResult:
@@ -642,23 +674,36 @@ def patch_cover(num_vertices: int, pairs: np.ndarray, chosen: np.ndarray, direct
         return x
 
     cycles, merges = len(roots), 0
-    lab = label.tolist()
-    nb = nbr.tolist()
-    for a_, b_, c_, d_ in moves.tolist():
+    changed: dict[int, list[int]] = {}     # neighbour rows edited so far (the rest: nbr)
+
+    def row(u: int) -> list[int]:
+        got = changed.get(u)
+        if got is None:
+            got = changed[u] = nbr[u].tolist()
+        return got
+
+    # In slices: the first few moves usually leave one cycle.
+    for first in range(0, len(moves), 256):
         if cycles == 1:
             break
-        ra, rc = find(lab[a_]), find(lab[c_])
-        if ra == rc or b_ not in nb[a_] or d_ not in nb[c_]:
-            continue
-        if directed:
-            nb[a_][0], nb[c_][0] = d_, b_
-        else:
-            for u, old, new in ((a_, b_, c_), (b_, a_, d_), (c_, d_, a_), (d_, c_, b_)):
-                nb[u][nb[u].index(old)] = new
-        parent[ra] = rc
-        cycles -= 1
-        merges += 1
-    nb = np.asarray(nb, dtype=np.int64)
+        for a_, b_, c_, d_ in moves[first:first + 256].tolist():
+            if cycles == 1:
+                break
+            ra, rc = find(int(label[a_])), find(int(label[c_]))
+            if ra == rc or b_ not in row(a_) or d_ not in row(c_):
+                continue
+            if directed:
+                row(a_)[0], row(c_)[0] = d_, b_
+            else:
+                for u, old, new in ((a_, b_, c_), (b_, a_, d_), (c_, d_, a_), (d_, c_, b_)):
+                    r = row(u)
+                    r[r.index(old)] = new
+            parent[ra] = rc
+            cycles -= 1
+            merges += 1
+    nb = nbr.copy()
+    if changed:
+        nb[list(changed)] = list(changed.values())
     if directed:
         patched = np.stack([np.arange(n), nb[:, 0]], axis=1)
     else:
@@ -684,17 +729,106 @@ def _order_of(num_vertices: int, chosen: np.ndarray, directed: bool) -> np.ndarr
 
 
 def _undirected_order(num_vertices: int, chosen: np.ndarray) -> np.ndarray:
-    """The vertex order of a 2-regular connected edge set (one cycle), from vertex 0."""
+    """The vertex order of a 2-regular connected edge set (one cycle), from vertex 0.
+
+    Walked on half-edges: state 2v + i is "at v, leaving along its i-th edge"; the next
+    state leaves the neighbour by its other edge. The walk from state 0 is ranked by pointer
+    jumping (the state before it made the end), all in numpy."""
+    n = num_vertices
     ends = np.concatenate([chosen, chosen[:, ::-1]])
     ends = ends[np.argsort(ends[:, 0], kind="stable")]
-    nbr = ends[:, 1].reshape(num_vertices, 2).tolist()
-    order = np.empty(num_vertices, dtype=np.int64)
-    prev, v = -1, 0
-    for p in range(num_vertices):
-        order[p] = v
-        a, b = nbr[v]
-        prev, v = v, (b if a == prev else a)
+    nbr = ends[:, 1].reshape(n, 2)
+    ahead = nbr.ravel()                                  # where each state leads
+    came_back = nbr[ahead, 1] == np.repeat(np.arange(n), 2)
+    succ = 2 * ahead + np.where(came_back, 0, 1)        # leave by the other edge
+    last = int(np.flatnonzero(succ == 0)[0])             # the state walked into state 0
+    succ[last] = last
+    dist = np.ones(2 * n, dtype=np.int64)
+    dist[last] = 0
+    for _ in range(int(np.ceil(np.log2(2 * n))) + 1):  # the reverse walk never ends:
+        dist = dist + dist[succ]                          # a fixed number of jumps
+        succ = succ[succ]
+    walk = np.flatnonzero(succ == last)                  # the n states from state 0
+    order = np.empty(n, dtype=np.int64)
+    order[n - 1 - dist[walk]] = walk // 2
     return order
+
+
+# ----------------------------------------------------------------------------- shared model
+
+class SharedHcpModel:
+    """One incremental SAT model of a fixed graph, solving any of its spanning subgraphs.
+
+    The model (degree constraints, no 2-cycles / short closures) is built once for the whole
+    graph; a subgraph is solved with the pairs it lacks *assumed* false and its required
+    pairs assumed true. Subtour cuts are clauses over the whole graph's pairs ("some pair
+    crosses S"), true of every Hamiltonian cycle of the whole graph and so of every subgraph:
+    they stay in the solver, with its learnt clauses, for the next subgraph. A corpus of
+    puzzles on one blank-grid graph then costs one model and a few solver calls a puzzle.
+
+    "no cycle" stays a proof: an unsatisfiable answer under assumptions that are exactly the
+    subgraph's missing pairs (and its required pairs) means no Hamiltonian cycle of the whole
+    graph avoids the missing pairs, i.e. the subgraph has none. ``false_pairs``, pairs of
+    the subgraph also known to be on no Hamiltonian cycle of it (e.g. edges a reduction
+    deleted), are then taken out of the subgraph too (the caller vouches for them)."""
+
+    def __init__(self, num_vertices: int, pairs, *, directed: bool,
+                 solver_name: str = DEFAULT_SAT_SOLVER):
+        self.num_vertices, self.directed, self.solver_name = num_vertices, directed, solver_name
+        self.pairs = normalized_graph(num_vertices, pairs, directed)
+        self.keys = _pair_keys(num_vertices, self.pairs, directed)
+        clauses, self.variables = _model_clauses(num_vertices, self.pairs, directed)
+        self.clauses = len(clauses)
+        self.solver = new_pysat_solver(solver_name, clauses)
+        self.served = 0
+        self.cuts = 0
+
+    def close(self) -> None:
+        self.solver.delete()
+
+    def _positions(self, pairs: np.ndarray) -> np.ndarray:
+        """Indices in the model of ``pairs`` (either orientation when undirected); refuses
+        pairs it lacks (loops included)."""
+        wanted = _pair_keys(self.num_vertices, pairs, self.directed)
+        pos = np.searchsorted(self.keys, wanted).clip(max=self.keys.size - 1)
+        missing = np.flatnonzero(self.keys[pos] != wanted)
+        if missing.size:
+            u, v = pairs[missing[0]]
+            raise GraphInputError(f"({u}, {v}) is not a pair of the shared model's graph")
+        return pos
+
+    def solve(self, pairs, *, required=None, false_pairs=None,
+              time_limit: float | None = None) -> HcpResult:
+        """A Hamiltonian cycle of the subgraph ``pairs`` (same vertices), a proof that it has
+        none, or ``unknown`` past ``time_limit``; as :func:`solve_directed_hcp` /
+        :func:`solve_undirected_hcp` would answer on that graph alone."""
+        deadline = Deadline(time_limit)
+        n, directed = self.num_vertices, self.directed
+        present = np.zeros(len(self.pairs), dtype=bool)
+        present[self._positions(_as_pairs(n, pairs, "pairs"))] = True
+        if false_pairs is not None and len(false_pairs):
+            present[self._positions(_as_pairs(n, false_pairs, "false pairs"))] = False
+        graph = self.pairs[present]                  # normalised: a part of the model's
+        self.served += 1
+        stats: dict[str, Any] = {"backend": "sat", "solver": self.solver_name,
+                                 "model": "shared", "vertices": n,
+                                 "input_pairs": len(graph), "variables": self.variables,
+                                 "clauses": self.clauses, "iterations": 0, "cuts": 0,
+                                 "puzzles_on_model": self.served}
+        required_idx = _required_indices(n, graph, required, directed)
+        problem = ((required_idx if isinstance(required_idx, str) else None)
+                   or _simple_too_small(n, directed) or _degree_problem(n, graph, directed))
+        if problem:
+            return HcpResult(CycleStatus.NO_CYCLE, None, {**stats, "reason": problem,
+                                                          "seconds": deadline.seconds()})
+        assumptions = np.concatenate([-(np.flatnonzero(~present) + 1),
+                                      np.flatnonzero(present)[required_idx] + 1])
+        result = _cut_loop(self.solver, n, self.pairs, graph, directed, required_idx,
+                           assumptions.astype(int).tolist(), deadline, True, True, stats)
+        self.cuts += result.stats["cuts"]
+        if result.found:
+            _check_cycle(n, graph, result.cycle, directed, required_idx)
+        return result
 
 
 # ----------------------------------------------------------------------------- CP-SAT
@@ -783,10 +917,12 @@ def _check_cycle(num_vertices: int, pairs: np.ndarray, cycle: np.ndarray, direct
     uses every required pair."""
     ok = cycle.size == num_vertices and np.array_equal(np.sort(cycle), np.arange(num_vertices))
     if ok:
-        keys = _pair_keys(num_vertices, pairs, directed)
-        steps = _pair_keys(num_vertices, np.stack([cycle, np.roll(cycle, -1)], axis=1),
-                           directed)
-        ok = bool(np.all(np.isin(steps, keys)) and np.all(np.isin(keys[required], steps)))
+        keys = _pair_keys(num_vertices, pairs, directed)          # sorted: pairs normalised
+        steps = np.sort(_pair_keys(num_vertices, np.stack([cycle, np.roll(cycle, -1)], axis=1),
+                                   directed))
+        ok = bool(np.all(keys[np.searchsorted(keys, steps).clip(max=keys.size - 1)] == steps)
+                  and np.all(steps[np.searchsorted(steps, keys[required])
+                                   .clip(max=steps.size - 1)] == keys[required]))
     if not ok:
         raise RuntimeError("internal error: the solver's cycle is not a Hamiltonian cycle of "
                            "the graph")

@@ -461,3 +461,21 @@ def test_stats_are_reported():
     assert stats["backend"] == "sat" and stats["iterations"] >= 1
     assert stats["cuts"] >= 0 and stats["seconds"] > 0
     assert stats["vertices"] == graph.num_vertices and stats["variables"] >= graph.num_arcs
+
+
+def test_undirected_order_walks_any_hamiltonian_edge_set_from_vertex_0():
+    """The pointer-jumping walk of a 2-regular connected edge set: starts at 0, visits every
+    vertex once, along the given edges, whatever the edges' orientation and order."""
+    from solvers.hcp import _undirected_order
+    rng = np.random.default_rng(5)
+    for n in (3, 4, 5, 17, 1000, 4097):
+        cycle = rng.permutation(n)
+        chosen = np.stack([cycle, np.roll(cycle, -1)], axis=1)
+        chosen = chosen[rng.permutation(n)]
+        flip = rng.random(n) < 0.5
+        chosen[flip] = chosen[flip, ::-1]
+        order = _undirected_order(n, chosen)
+        assert order[0] == 0 and np.array_equal(np.sort(order), np.arange(n))
+        edges = set(map(frozenset, chosen.tolist()))
+        assert all(frozenset((int(a), int(b))) in edges
+                   for a, b in zip(order, np.roll(order, -1)))
