@@ -55,7 +55,7 @@ from reductions.errors import UserError
 
 from .budget import Deadline
 from .external import (ExternalSolverError, become_worker, find_program, output_text,
-                       run_program)
+                       run_program, split_command)
 from .formats.dlx import DlxFormatError, parse_answer, write_dlx
 from .outcome import Outcome, SolverUnavailable, Status, WrongAnswer, verified
 
@@ -373,12 +373,7 @@ def cover_command(template: str) -> CoverCommand:
     it on stdin instead (the one redirection understood); ``{output}`` a file the program
     writes its answer to (else its stdout, then its stderr, are the answer); ``{limit}``
     the number of solutions wanted (1, or 2 to check uniqueness)."""
-    try:
-        parts = shlex.split(template)
-    except ValueError as exc:
-        raise UserError(f"--cover-cmd {template!r}: {exc}") from None
-    if not parts or not parts[0].strip():
-        raise UserError("--cover-cmd is empty: give a program name or a command line")
+    parts = split_command(template, "--cover-cmd", "give a program name or a command line")
     if len(parts) == 1 and Path(parts[0]).name in COVER_COMMANDS:
         parts = [parts[0], *shlex.split(COVER_COMMANDS[Path(parts[0]).name])[1:]]
     args: list[str] = []

@@ -30,14 +30,13 @@ It never answers ``no cycle``: no template says how a program would prove that.
 from __future__ import annotations
 
 import re
-import shlex
 import tempfile
 import time
 from pathlib import Path
 
 from reductions.errors import UserError
 
-from .external import ExternalSolverError, run_program
+from .external import ExternalSolverError, run_program, split_command
 from .formats.graph_files import GRAPH_FORMATS, check_format, default_format, write_graph
 from .formats.tsplib import TsplibError, read_tour
 from .hcp import CycleStatus, HcpResult, heuristic_tour_result
@@ -50,12 +49,8 @@ _SUFFIX = {"tsplib": ".hcp", "arcs": ".arcs", "concorde": ".edg", "graphml": ".g
 def parse_template(template: str, directed: bool) -> tuple[list[str], set[str], bool]:
     """The template's arguments, the graph formats it names, and whether it names
     ``{output}``; one-line errors for a bad template."""
-    try:
-        args = shlex.split(template)
-    except ValueError as exc:
-        raise UserError(f"--hcp-cmd: cannot split {template!r} ({exc})") from None
-    if not args:
-        raise UserError("--hcp-cmd: empty command")
+    args = split_command(template, "--hcp-cmd", "give a command line, e.g. 'linkern -r 1 -h "
+                         "0.5 -Q -N 10 -g {input.concorde} -o {output} {input.concorde}'")
     formats, output = set(), False
     for arg in args:
         for name in _PLACEHOLDER.findall(arg):

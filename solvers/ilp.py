@@ -46,7 +46,6 @@ from __future__ import annotations
 import contextlib
 import enum
 import os
-import shlex
 import shutil
 import sys
 import tempfile
@@ -62,7 +61,8 @@ from reductions.grid import Grid, check_solution
 from reductions.ilp import CLUE_MODES, IlpError, SudokuIlp, sudoku_ilp
 
 from .budget import Deadline
-from .external import ExternalSolverError, find_program, output_text, run_program
+from .external import (ExternalSolverError, find_program, output_text, run_program,
+                       split_command)
 from .formats.atomic import atomic_write, scratch_path
 from .formats.dlx import metadata_from_comments, puzzle_comment_lines, puzzle_from_metadata
 from .formats.lp_solution import (LpSolution, SolutionFormatError, model_columns,
@@ -200,13 +200,8 @@ def ilp_command(ilp_cmd: str) -> tuple[list[str], ModelFormat]:
     ``{input.free-mps}`` free MPS (one form per command; ``{input}`` is appended when the
     template has no model field); ``{output}`` is the answer file. The fields come back as
     ``{input}`` and ``{output}``."""
-    try:
-        parts = shlex.split(ilp_cmd)
-    except ValueError as exc:
-        raise UserError(f"--ilp-cmd {ilp_cmd!r}: {exc}") from None
-    if not parts or not parts[0].strip():
-        raise UserError("--ilp-cmd is empty: give a command line, e.g. 'glpsol --mps {input} "
-                        "-w {output}'")
+    parts = split_command(ilp_cmd, "--ilp-cmd",
+                          "give a command line, e.g. 'glpsol --mps {input} -w {output}'")
     forms = {fmt for field, fmt in INPUT_FIELDS.items() for part in parts if field in part}
     if len(forms) > 1:
         raise UserError(f"--ilp-cmd {ilp_cmd!r}: one model form per command (found "

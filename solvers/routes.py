@@ -22,7 +22,6 @@ from __future__ import annotations
 import enum
 import importlib
 import inspect
-import shlex
 import shutil
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
@@ -30,6 +29,7 @@ from typing import Any, Callable, Mapping, Sequence
 from reductions.errors import UserError
 from reductions.grid import Grid, Shape
 
+from .external import split_command
 from .outcome import Outcome, SolverUnavailable
 
 
@@ -241,10 +241,7 @@ def template_route(spec: str) -> Route:
     except ValueError:
         raise UserError(f"--route {spec!r}: unknown target {target_name!r} (targets: "
                         f"{', '.join(FAMILIES)})") from None
-    try:
-        program = shlex.split(command)[0]
-    except (ValueError, IndexError) as exc:
-        raise UserError(f"--route {spec!r}: cannot split the command ({exc})") from None
+    program = split_command(command, f"--route {name}", "give NAME=TARGET:COMMAND")[0]
     return Route(name=name, target=target, run=FAMILIES[target],
                  presets={COMMAND_OPTIONS[target]: command}, needs_program=program,
                  square_blocks=target == Target.HCP,

@@ -18,7 +18,6 @@ is enforced between rounds of a conflict budget (``conf_budget`` + ``solve_limit
 
 from __future__ import annotations
 
-import shlex
 import tempfile
 import time
 from dataclasses import dataclass
@@ -37,7 +36,7 @@ from reductions.grid import (Grid, Shape, clue_array_from_line, clue_conflicts, 
 from .formats.dimacs import DimacsError, SatAnswer, parse_solver_output, write_cnf
 from .budget import Deadline, solve_within
 from .external import (ExternalSolverError, become_worker, find_program, output_text,
-                       run_program, worker_pool)
+                       run_program, split_command, worker_pool)
 from .outcome import Outcome, SolverUnavailable, Status, WrongAnswer, verified
 
 DEFAULT_SOLVER = "cadical195"
@@ -320,12 +319,7 @@ def command_for(solver_cmd: str) -> list[str]:
     """Argument list for a solver given by name (see :data:`KNOWN_COMMANDS`) or as a command
     line with ``{input}`` (the CNF file; appended when absent) and optionally ``{output}``
     (a result file the solver writes, MiniSat style)."""
-    try:
-        parts = shlex.split(solver_cmd)
-    except ValueError as exc:
-        raise UserError(f"--solver-cmd {solver_cmd!r}: {exc}") from None
-    if not parts or not parts[0].strip():
-        raise UserError("--solver-cmd is empty: give a solver name or a command line")
+    parts = split_command(solver_cmd, "--solver-cmd", "give a solver name or a command line")
     if len(parts) == 1 and Path(parts[0]).name in KNOWN_COMMANDS:
         template = KNOWN_COMMANDS[Path(parts[0]).name]
         parts = [parts[0]] + template[1:]
