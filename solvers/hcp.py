@@ -63,6 +63,7 @@ from __future__ import annotations
 import enum
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -73,6 +74,8 @@ from reductions.errors import UserError
 from reductions.graph_reduction import component_labels
 
 from .budget import Deadline, solve_within
+from .external import ProgramRun
+from .formats.tsplib import TsplibError, read_tour
 from .sat import new_pysat_solver
 
 
@@ -196,6 +199,31 @@ def heuristic_tour_result(num_vertices: int, edges, order, stats: dict, solver: 
     stats["reason"] = (f"{solver}'s best tour uses {cost} non-edge{'s' if cost > 1 else ''} "
                        f"(cost {cost} > 0): no Hamiltonian cycle found")
     return HcpResult(CycleStatus.UNKNOWN, None, stats)
+
+
+def program_tour(run: ProgramRun, tour: Path, num_vertices: int, stats: dict, *, name: str,
+                 time_limit: float, where: str, error: type[UserError]) -> np.ndarray | None:
+    """The vertex order a heuristic program (linkern, an ``--hcp-cmd`` program) left in
+    ``tour``, or None with ``stats["reason"]`` saying why there is none: a time limit reached
+    before or while the tour was written, or a program that ended well without one — all
+    "unknown", never "no cycle". A program that failed without a tour, or a tour that does not
+    read when the program was not killed, is ``error`` (the file named as ``where``)."""
+    if not (tour.exists() and tour.read_bytes().strip()):
+        if run.timed_out:
+            stats["reason"] = f"time limit {time_limit:g} s reached before {name} gave a tour"
+            return None
+        if run.exit_code != 0:
+            raise error(f"{name} {run.ended()} without a tour: {run.tail(3) or 'no output'}")
+        stats["reason"] = f"{name} gave no tour"
+        return None
+    try:
+        return read_tour(tour, num_vertices)
+    except TsplibError as exc:
+        if run.timed_out:                    # killed while writing it
+            stats["reason"] = (f"time limit {time_limit:g} s reached while {name} wrote its "
+                               f"tour")
+            return None
+        raise error(str(exc).replace(str(tour), where)) from None
 
 
 def _degree_problem(num_vertices: int, pairs: np.ndarray, directed: bool) -> str | None:

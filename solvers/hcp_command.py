@@ -38,8 +38,7 @@ from reductions.errors import UserError
 
 from .external import ExternalSolverError, run_program, split_command
 from .formats.graph_files import GRAPH_FORMATS, check_format, default_format, write_graph
-from .formats.tsplib import TsplibError, read_tour
-from .hcp import CycleStatus, HcpResult, heuristic_tour_result
+from .hcp import CycleStatus, HcpResult, heuristic_tour_result, program_tour
 
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 _SUFFIX = {"tsplib": ".hcp", "arcs": ".arcs", "concorde": ".edg", "graphml": ".graphml",
@@ -98,26 +97,11 @@ def run_hcp_command(template: str, num_vertices: int, edges, *, directed: bool,
         tour = Path(files["output"]) if has_output else work / "stdout.txt"
         if not has_output:
             tour.write_bytes(run.stdout)
-        written = tour.exists() and tour.stat().st_size > 0 and \
-            tour.read_bytes().strip() != b""
-        if not written:
-            if run.timed_out:
-                stats["reason"] = f"time limit {time_limit:g} s reached before {name} gave " \
-                                  f"a tour"
-                return HcpResult(CycleStatus.UNKNOWN, None, stats)
-            if run.exit_code != 0:
-                raise ExternalSolverError(f"{name} {run.ended()} without a tour: "
-                                          f"{run.tail(3) or 'no output'}")
-            stats["reason"] = f"{name} gave no tour"
+        order = program_tour(run, tour, num_vertices, stats, name=name, time_limit=time_limit,
+                             where=(f"the tour file of {name}" if has_output
+                                    else f"the output of {name}"),
+                             error=ExternalSolverError)
+        if order is None:
             return HcpResult(CycleStatus.UNKNOWN, None, stats)
-        try:
-            order = read_tour(tour, num_vertices)
-        except TsplibError as exc:
-            if run.timed_out:                    # killed while writing it
-                stats["reason"] = f"time limit {time_limit:g} s reached while {name} wrote " \
-                                  f"its tour"
-                return HcpResult(CycleStatus.UNKNOWN, None, stats)
-            where = f"the tour file of {name}" if has_output else f"the output of {name}"
-            raise ExternalSolverError(str(exc).replace(str(tour), where)) from None
     return heuristic_tour_result(num_vertices, edges, order, stats, name,
                                  cost_key="non_edges_in_tour", directed=directed)

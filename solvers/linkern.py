@@ -35,8 +35,8 @@ from reductions.errors import UserError
 
 from .external import find_program, run_program
 from .formats.graph_files import write_concorde_edges
-from .formats.tsplib import TsplibError, read_tour
-from .hcp import CycleStatus, HcpResult, heuristic_tour_result, normalized_graph
+from .hcp import (CycleStatus, HcpResult, heuristic_tour_result, normalized_graph,
+                  program_tour)
 from .outcome import SolverUnavailable
 
 LINKERN_NAMES = ("linkern",)
@@ -104,23 +104,10 @@ def solve_hcp_linkern(num_vertices: int, edges, *, time_limit: float | None = No
         found = _FINAL.search(run.stdout.decode("utf-8", "replace"))
         if found:
             stats["reported_length"] = float(found.group(1))
-        if not tour_file.exists():
-            if run.timed_out:
-                stats["reason"] = f"time limit {time_limit:g} s reached before linkern " \
-                                  f"wrote a tour"
-                return HcpResult(CycleStatus.UNKNOWN, None, stats)
-            if run.exit_code != 0:
-                raise LinkernError(f"linkern ({path}) {run.ended()} and wrote no tour: "
-                                   f"{run.tail(3) or 'no output'}")
-            stats["reason"] = "linkern wrote no tour"
+        order = program_tour(run, tour_file, num_vertices, stats, name=f"linkern ({path})",
+                             time_limit=time_limit, where="linkern's tour file",
+                             error=LinkernError)
+        if order is None:
             return HcpResult(CycleStatus.UNKNOWN, None, stats)
-        try:
-            order = read_tour(tour_file, num_vertices)
-        except TsplibError as exc:
-            if run.timed_out:                   # killed while writing it
-                stats["reason"] = f"time limit {time_limit:g} s reached while linkern " \
-                                  f"wrote its tour"
-                return HcpResult(CycleStatus.UNKNOWN, None, stats)
-            raise LinkernError(f"linkern's tour file is unusable: {exc}") from None
     return heuristic_tour_result(num_vertices, edges, order, stats, "linkern",
                                  cost_key="non_edges_in_tour")
