@@ -307,7 +307,8 @@ def test_real_lkh_stops_at_its_total_time_limit():
     assert time.monotonic() - start < 4.5
     assert result.status == CycleStatus.UNKNOWN
     if result.stats["exit_code"] == 0:
-        assert result.stats["tour_cost"] >= 2
+        # The best tour crosses the bridge once and comes back by one non-edge: cost 1.
+        assert result.stats["tour_cost"] >= 1
 
 
 @needs_any
