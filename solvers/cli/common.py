@@ -64,6 +64,29 @@ class Solved:
     error: str | None = None
 
 
+UNIQUE_WORDS = {True: "unique", False: "not unique", None: "uniqueness unknown"}
+
+
+def batch_line(outcome: Outcome, unique: bool) -> str:
+    """The line printed for one puzzle of a file: the grid (or the status), then with
+    ``--unique`` a tab and the verdict (the second solution is in the --json records)."""
+    grid = outcome.grid
+    if grid is None:
+        return outcome.status
+    line = format_grid(grid, "auto").replace("\n", " ")
+    return f"{line}\t{UNIQUE_WORDS[outcome.unique]}" if unique else line
+
+
+@dataclass
+class SolvedLines:
+    """Consecutive puzzles of a batch, all solved and verified, as the lines ``solve`` prints
+    for them (one per puzzle, each ending in a newline): the batch path formats them in one
+    array operation instead of one Grid a puzzle."""
+
+    text: str
+    count: int
+
+
 @dataclass
 class Commands:
     """The parsers that command modules extend (each module has ``register(commands)``).

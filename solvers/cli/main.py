@@ -119,6 +119,12 @@ def run_solve(args: argparse.Namespace) -> int:
     statuses = []
     errors = 0
     for item in results:
+        if isinstance(item, common.SolvedLines):
+            sys.stdout.write(item.text)
+            statuses.extend([Status.SOLVED] * item.count)
+            if progress:
+                progress.step(item.count)
+            continue
         if item.outcome is None:
             errors += 1
             print(f"sudoku-bridge: error: {item.error}", file=sys.stderr)
@@ -133,9 +139,7 @@ def run_solve(args: argparse.Namespace) -> int:
                 print(json.dumps(common.outcome_record(item.label, item.text, item.outcome,
                                                        args.via)))
             elif many:
-                grid = item.outcome.grid
-                print(format_grid(grid, "auto").replace("\n", " ") if grid is not None
-                      else item.outcome.status)
+                print(common.batch_line(item.outcome, args.unique))
             else:
                 report_outcome(item.outcome, args)
         if progress:

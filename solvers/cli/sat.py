@@ -12,12 +12,14 @@
 from __future__ import annotations
 
 import argparse
-from typing import Iterator
+from typing import Iterable, Iterator
+
+import numpy as np
 
 from reductions.cnf import (AMO_ENCODINGS, ENCODINGS, CnfError, cnf_from_metadata,
                             expected_size, grid_from_model, sudoku_cnf)
 from reductions.errors import UserError
-from reductions.grid import parse_grid
+from reductions.grid import SYMBOLS, parse_grid
 from reductions.sizes import cnf_estimate, ensure_fits
 
 from . import common
@@ -25,7 +27,8 @@ from .common import ExitCode
 from ..formats.atomic import check_outputs
 from ..formats.dimacs import SatAnswer, read_cnf_header, read_solver_output, write_cnf
 from ..outcome import Outcome, Status
-from ..sat import DEFAULT_SOLVER, solve_batch
+from ..sat import (DEFAULT_SOLVER, STATUS_CODE, BatchChunk, BatchItem,
+                   solve_batch_chunks)
 
 
 def add_encoding_options(parser, clues_default: str | None) -> None:
@@ -52,7 +55,7 @@ def add_encoding_options(parser, clues_default: str | None) -> None:
 
 
 def batch_solve(texts: list[tuple[str, str]], args: argparse.Namespace,
-                options: dict) -> Iterator[common.Solved] | None:
+                options: dict) -> Iterator[common.Solved | common.SolvedLines] | None:
     """A file of many puzzles on the sat routes: the incremental batch path (one pysat
     solver per process, clues as assumptions), or None when the route or its options rule
     it out (then the puzzles go one by one)."""
@@ -63,7 +66,7 @@ def batch_solve(texts: list[tuple[str, str]], args: argparse.Namespace,
 
 
 def _batch(texts: list[tuple[str, str]], args: argparse.Namespace,
-           options: dict) -> Iterator[common.Solved]:
+           options: dict) -> Iterator[common.Solved | common.SolvedLines]:
     solver = options.get("solver") or DEFAULT_SOLVER
     shape = args.box
     if shape is None:
@@ -82,11 +85,22 @@ def _batch(texts: list[tuple[str, str]], args: argparse.Namespace,
                     .times(workers, "worker processes"),
                     common.memory_limit(args), f"solve --via {args.via} ({shape.size}x"
                                                 f"{shape.size} puzzles)")
-    items = solve_batch([text for _, text in texts], shape, solver=solver,
-                        encoding=options.get("encoding") or "extended",
-                        amo=options.get("amo") or "auto", unique=args.unique,
-                        time_limit=args.time_limit, jobs=args.jobs, box=args.box)
-    for (label, text), item in zip(texts, items):
+    chunks = solve_batch_chunks([text for _, text in texts], shape, solver=solver,
+                                encoding=options.get("encoding") or "extended",
+                                amo=options.get("amo") or "auto", unique=args.unique,
+                                time_limit=args.time_limit, jobs=args.jobs, box=args.box)
+    plain = not args.json and shape is not None and shape.size <= len(SYMBOLS)
+    for chunk in chunks:
+        if plain:
+            yield from _chunk_reports(chunk, texts, shape, solver, args.unique)
+        else:
+            yield from _solved(chunk.items(), texts, shape, solver)
+
+
+def _solved(items: Iterable[BatchItem], texts: list[tuple[str, str]], shape,
+            solver: str) -> Iterator[common.Solved]:
+    for item in items:
+        label, text = texts[item.index]
         if item.error is not None:
             where = "" if label == "puzzle" else f"{label}: "
             yield common.Solved(label, text, None, where + item.error)
@@ -95,6 +109,36 @@ def _batch(texts: list[tuple[str, str]], args: argparse.Namespace,
         outcome = Outcome(item.status, item.grid(grid_shape), item.unique,
                           item.second_grid(grid_shape), {"solver": solver})
         yield common.Solved(label, text, outcome)
+
+
+_LINE_SYMBOLS = np.frombuffer(b"." + SYMBOLS.encode(), dtype=np.uint8)
+
+
+def _chunk_reports(chunk: BatchChunk, texts: list[tuple[str, str]], shape, solver: str,
+                   unique: bool) -> Iterator[common.Solved | common.SolvedLines]:
+    """Plain-text output of a chunk: each run of consecutive solved puzzles (verified in
+    the worker; with ``unique``, also proved unique) becomes its printed lines in one array
+    operation; anything else goes through the per-puzzle report."""
+    simple = (chunk.status == STATUS_CODE[Status.SOLVED])
+    if unique:
+        simple &= chunk.unique == 1
+    simple[list(chunk.odd)] = False
+    ending = np.frombuffer(f"\t{common.UNIQUE_WORDS[True]}\n".encode() if unique else b"\n",
+                           dtype=np.uint8)
+    cuts = np.flatnonzero(np.diff(np.concatenate([[0], simple.view(np.int8), [0]])))
+    begin = 0
+    items = None
+    for run_start, run_end in zip(cuts[::2].tolist(), cuts[1::2].tolist()):
+        if begin < run_start:
+            items = items or list(chunk.items())
+            yield from _solved(items[begin:run_start], texts, shape, solver)
+        rows = _LINE_SYMBOLS[chunk.digits[run_start:run_end]]
+        lines = np.hstack([rows, np.broadcast_to(ending, (len(rows), len(ending)))])
+        yield common.SolvedLines(lines.tobytes().decode("ascii"), run_end - run_start)
+        begin = run_end
+    if begin < len(chunk):
+        items = items or list(chunk.items())
+        yield from _solved(items[begin:], texts, shape, solver)
 
 
 def run_emit_cnf(args: argparse.Namespace) -> int:

@@ -1,0 +1,129 @@
+"""Batch naked/hidden singles (reductions/singles.py): every forced digit is in every solution,
+a completed grid is the only solution, NO instances are never "completed", and the batch path
+of the SAT route gives the same answers with and without it."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from reductions.grid import Grid, Shape, check_solution, pattern_solution, solve_checks
+from reductions.singles import propagate_singles
+from solvers.outcome import Status
+from solvers.sat import SINGLES_MIN_BATCH, IncrementalSudokuSolver, solve_batch
+
+from .conftest import instance_pairs, instance_puzzles
+from .test_grid import PAPER_17, PAPER_17_SOLUTION
+
+
+def flat(grids: list[Grid]) -> np.ndarray:
+    return np.stack([g.values.ravel().astype(np.uint8) for g in grids])
+
+
+def test_forced_digits_agree_with_the_known_solutions():
+    for name in ["4x4.txt", "6x6-2x3.txt", "12x12-3x4.txt", "16x16.txt", "25x25.txt"]:
+        pairs = instance_pairs(name)
+        clues = flat([p for p, _ in pairs])
+        solutions = flat([s for _, s in pairs])
+        forced = propagate_singles(clues, pairs[0][0].shape)
+        assert np.all((forced == 0) | (forced == solutions)), name
+        assert np.all((clues == 0) | (forced == clues)), name
+
+
+def test_the_paper_puzzle_and_exact_counts_on_the_sample():
+    """Haythorpe's 17-clue puzzle falls to singles alone. On the 300-puzzle sample some but
+    not all puzzles are completed; each completed grid is valid, is the grid SAT finds, and
+    SAT proves it unique (the soundness argument of the module, checked)."""
+    paper = np.frombuffer(PAPER_17.replace(".", "0").encode(), np.uint8) - ord("0")
+    answer = np.frombuffer(PAPER_17_SOLUTION.encode(), np.uint8) - ord("0")
+    forced = propagate_singles(paper[None, :], Shape(3, 3))[0]
+    assert np.array_equal(forced, answer)
+
+    puzzles = instance_puzzles("royle17-sample300.txt")
+    clues = flat(puzzles)
+    forced = propagate_singles(clues, Shape(3, 3))
+    complete = np.all(forced > 0, axis=1)
+    assert 0 < complete.sum() < len(puzzles)
+    assert np.all(solve_checks(clues[complete], forced[complete], Shape(3, 3)))
+    with IncrementalSudokuSolver(Shape(3, 3)) as solver:
+        for k in np.flatnonzero(complete)[:40].tolist():
+            outcome = solver.solve(puzzles[k], unique=True)
+            assert outcome.unique is True
+            assert np.array_equal(outcome.grid.values.ravel(), forced[k])
+
+
+def test_no_instances_are_never_completed_into_a_valid_grid():
+    puzzles = instance_puzzles("unsolvable.txt")
+    for shape in {p.shape for p in puzzles}:
+        mine = [p for p in puzzles if p.shape == shape]
+        clues = flat(mine)
+        forced = propagate_singles(clues, shape)
+        complete = np.all(forced > 0, axis=1)
+        assert not np.any(solve_checks(clues[complete], forced[complete], shape))
+
+
+def test_a_puzzle_with_several_solutions_is_left_open():
+    puzzle = instance_puzzles("multiple-solutions.txt")[0]
+    forced = propagate_singles(flat([puzzle]), puzzle.shape)[0]
+    assert np.any(forced == 0)
+
+
+def test_64x64_uses_64_bit_masks():
+    """A solved 64×64 grid with one cell emptied in each row: naked singles refill it."""
+    shape = Shape(8, 8)
+    solution = pattern_solution(shape).values.ravel().astype(np.uint8)
+    clues = solution.copy()
+    clues[np.arange(64) * 64 + (np.arange(64) * 7) % 64] = 0
+    forced = propagate_singles(clues[None, :], shape)[0]
+    assert np.array_equal(forced, solution)
+
+
+@st.composite
+def puzzles_with_solutions(draw):
+    shape = draw(st.sampled_from([Shape(2, 2), Shape(2, 3), Shape(3, 3), Shape(3, 4)]))
+    n = shape.size
+    rng = np.random.default_rng(draw(st.integers(0, 2 ** 32 - 1)))
+    digits = rng.permutation(n) + 1
+    solution = pattern_solution(shape, digits).values.ravel().astype(np.uint8)
+    keep = rng.random(n * n) < draw(st.floats(0.1, 0.9))
+    return shape, np.where(keep, solution, 0).astype(np.uint8), solution
+
+
+@settings(max_examples=60, deadline=None)
+@given(puzzles_with_solutions())
+def test_property_forced_digits_are_in_the_solution(case):
+    """The puzzle keeps a known solution; every forced digit must be that solution's, and
+    when the grid is complete it *is* that solution."""
+    shape, clues, solution = case
+    forced = propagate_singles(clues[None, :], shape)[0]
+    assert np.all((forced == 0) | (forced == solution))
+    if np.all(forced > 0):
+        assert np.array_equal(forced, solution)
+
+
+def test_batch_answers_equal_one_by_one_answers_with_no_instances_in_between():
+    """A batch over the singles threshold mixing solvable, unsolvable and several-solution
+    puzzles: the same statuses, verified grids and uniqueness verdicts as one by one."""
+    puzzles = (instance_puzzles("royle17-sample300.txt", 60)
+               + instance_puzzles("unsolvable.txt")
+               + instance_puzzles("multiple-solutions.txt")
+               + instance_puzzles("forum-hardest-sample100.txt", 20))
+    puzzles = [p for p in puzzles if p.shape == Shape(3, 3)]
+    assert len(puzzles) >= SINGLES_MIN_BATCH
+    rows = list(flat(puzzles))
+    batch = list(solve_batch(rows, Shape(3, 3), unique=True))
+    with IncrementalSudokuSolver(Shape(3, 3)) as solver:
+        for puzzle, item in zip(puzzles, batch):
+            alone = solver.solve(puzzle, unique=True)
+            assert item.status == alone.status
+            assert item.unique == alone.unique
+            if item.status == Status.SOLVED:
+                assert check_solution(puzzle, item.grid(puzzle.shape))
+                if item.unique:
+                    assert item.grid(puzzle.shape) == alone.grid
+            if item.unique is False:
+                second = item.second_grid(puzzle.shape)
+                assert check_solution(puzzle, second) and second != item.grid(puzzle.shape)
+    assert {item.status for item in batch} == {Status.SOLVED, Status.NO_SOLUTION}
+    assert {item.unique for item in batch} == {True, False, None}
