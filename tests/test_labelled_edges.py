@@ -5,13 +5,16 @@ from __future__ import annotations
 import time
 import xml.etree.ElementTree as ET
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from reductions.formulas import example_satisfiable
 from reductions.labelled_graph import GraphError, LabelledGraph, random_labelled_graph
 from reductions.nrpath_gadget import nrpath_gadget, path_from_assignment
-from solvers.formats.labelled_edges import (EdgeListError, parse_labelled_edges,
-                                            read_labelled_edges, to_networkx, write_dot,
+from solvers.formats.labelled_edges import (EdgeListError, _parse_integer_edges, edge_lines,
+                                            parse_labelled_edges, read_labelled_edges, to_networkx, write_dot,
                                             write_graphml, write_labelled_edges)
 
 
@@ -132,3 +135,51 @@ def test_networkx_interop(tmp_path):
     assert converted.number_of_edges() == g.num_edges
     assert sorted(d["label"] for _, _, d in converted.edges(data=True)) == sorted(
         str(g.label_name(x)) for x in g.labels.tolist())
+
+
+# The bulk reader of integer-named files must read exactly what the line parser reads, or
+# step aside (None) so that the line parser reads it (and names the line of any mistake).
+
+_TOKENS = st.one_of(st.integers(-30, 300).map(str),
+                    st.sampled_from(["0", "-0", "007", "00", "-", "1-2", "+3", "x", "#c",
+                                     "12345678901234567890", "-5"]))
+_LINES = st.one_of(st.lists(_TOKENS, min_size=3, max_size=3).map(" ".join),
+                   st.lists(_TOKENS, min_size=1, max_size=1).map(" ".join),
+                   st.lists(st.integers(0, 40).map(str), min_size=3, max_size=3)
+                   .map("\t".join),
+                   st.sampled_from(["", "  ", "# note", "1 2", "1 2 3 4"]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_LINES, max_size=25),
+       st.sampled_from(["directed", "undirected", "directed p=4 q=-7", "undirected p=07",
+                        "# first\ndirected q=3", "Directed", "nothing"]),
+       st.sampled_from(["\n", "\r\n"]))
+def test_bulk_reader_agrees_with_the_line_parser(lines, header, newline):
+    text = newline.join([header, *lines]) + newline
+    bulk = _parse_integer_edges(text, "g.txt")
+    try:
+        by_line = parse_labelled_edges(text.splitlines(), "g.txt")
+    except EdgeListError:
+        assert bulk is None
+        return
+    if bulk is not None:
+        assert bulk.graph.same_as(by_line.graph)
+        assert bulk.graph.vertex_names == by_line.graph.vertex_names
+        assert bulk.graph.label_names == by_line.graph.label_names
+        assert (bulk.p, bulk.q) == (by_line.p, by_line.q)
+
+
+def test_bulk_reader_takes_generated_files_and_edge_lines_round_trip(tmp_path):
+    graph = random_labelled_graph(500, 3000, 9, True, seed=5)
+    path = tmp_path / "g.txt"
+    write_labelled_edges(path, graph, 3, 9)
+    text = path.read_text()
+    bulk = _parse_integer_edges(text, str(path))
+    assert bulk is not None and bulk.graph.same_as(graph)
+    assert (bulk.graph.vertex_name(bulk.p), bulk.graph.vertex_name(bulk.q)) == ("3", "9")
+    by_line = parse_labelled_edges(text.splitlines(), str(path))
+    assert bulk.graph.vertex_names == by_line.graph.vertex_names
+    assert np.array_equal(bulk.graph.tails, by_line.graph.tails)
+    assert "".join(edge_lines(bulk.graph, np.arange(graph.num_edges))) == "".join(
+        line + "\n" for line in text.splitlines()[1:] if len(line.split()) == 3)

@@ -41,7 +41,7 @@ from . import common
 from .common import ExitCode
 from ..formats.atomic import OutputGroup, check_outputs
 from ..formats.dimacs import read_formula
-from ..formats.labelled_edges import (read_labelled_edges, write_dot, write_graphml,
+from ..formats.labelled_edges import (edge_lines, read_labelled_edges, write_dot, write_graphml,
                                      write_labelled_edges)
 from ..nrpath import (DEFAULT_SOLVER, FormulaCheck, find_simple_cycle, find_simple_path,
                      fixed_formulas, validate_formula)
@@ -212,17 +212,9 @@ def _print_arcs(graph: LabelledGraph, arcs) -> None:
 
 
 def _print_edges(graph: LabelledGraph, mask: np.ndarray) -> None:
-    """The edges of ``mask``, one ``TAIL HEAD LABEL`` line each, written in large pieces
-    (a million lines printed one by one took most of a --cyclic-edges run)."""
-    vertex = [str(graph.vertex_name(v)) for v in range(graph.num_vertices)]
-    label = [str(graph.label_name(x)) for x in range(graph.num_labels)]
-    edges = np.flatnonzero(mask)
-    for start in range(0, len(edges), 65_536):
-        piece = edges[start:start + 65_536]
-        sys.stdout.write("".join(
-            f"{vertex[t]} {vertex[h]} {label[x]}\n"
-            for t, h, x in zip(graph.tails[piece].tolist(), graph.heads[piece].tolist(),
-                               graph.labels[piece].tolist())))
+    """The edges of ``mask``, one ``TAIL HEAD LABEL`` line each, written in large pieces."""
+    for piece in edge_lines(graph, np.flatnonzero(mask)):
+        sys.stdout.write(piece)
 
 
 def run_nonrepetitive(args: argparse.Namespace) -> int:
