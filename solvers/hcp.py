@@ -650,7 +650,9 @@ def patch_cover(num_vertices: int, pairs: np.ndarray, chosen: np.ndarray, direct
     goes on with cuts.
     """
     n = num_vertices
-    keys = np.sort(_pair_keys(n, pairs, directed))
+    keys = _pair_keys(n, pairs, directed)
+    if np.any(keys[1:] < keys[:-1]):               # normalised pairs come sorted
+        keys = np.sort(keys)
     protected = np.zeros(0, dtype=np.int64) if protected is None else np.sort(protected)
 
     def has_pair(u, v):
