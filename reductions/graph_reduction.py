@@ -45,6 +45,8 @@ import enum
 from dataclasses import dataclass
 
 import numpy as np
+from scipy import sparse
+from scipy.sparse import csgraph
 
 from .hcp import HcpError, hamiltonian_cycle_problem
 
@@ -130,23 +132,14 @@ def _ragged_ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
 def component_labels(num_vertices: int, u: np.ndarray, v: np.ndarray) -> np.ndarray:
     """Connected components: each vertex gets the smallest vertex id of its component.
 
-    Vectorised hooking and pointer jumping (each pass hooks every root onto the smallest
-    neighbouring root, then shortcuts all pointers), a few passes for these graphs.
-    """
-    label = np.arange(num_vertices, dtype=np.int64)
-    while True:
-        lu, lv = label[u], label[v]
-        differ = lu != lv
-        if not differ.any():
-            return label
-        lo = np.minimum(lu[differ], lv[differ])
-        hi = np.maximum(lu[differ], lv[differ])
-        np.minimum.at(label, hi, lo)
-        while True:
-            jumped = label[label]
-            if np.array_equal(jumped, label):
-                break
-            label = jumped
+    scipy's compiled search numbers components in order of their smallest vertex, so that
+    vertex is where each number first occurs."""
+    adjacency = sparse.coo_matrix((np.ones(len(u), dtype=np.int8), (u, v)),
+                                  shape=(num_vertices, num_vertices)).tocsr()
+    _, number = csgraph.connected_components(adjacency, directed=False)
+    smallest = np.empty(int(number.max(initial=-1)) + 1, dtype=np.int64)
+    smallest[number[::-1]] = np.arange(num_vertices - 1, -1, -1, dtype=np.int64)
+    return smallest[number]
 
 
 class _ForcedEdges:

@@ -460,13 +460,14 @@ def hamiltonian_cycle_problem(num_vertices: int, edges: np.ndarray, cycle,
     bad = np.flatnonzero((cycle < 0) | (cycle >= num_vertices))
     if bad.size:
         return f"position {bad[0] + 1}: {cycle[bad[0]]} is not a vertex (0..{num_vertices - 1})"
-    seen = np.zeros(num_vertices, dtype=np.int64)
-    np.add.at(seen, cycle, 1)
+    seen = np.bincount(cycle, minlength=num_vertices)
     if np.any(seen != 1):
         v = int(np.flatnonzero(seen > 1)[0])
         where = np.flatnonzero(cycle == v)[:2] + 1
         return f"vertex {describe(v)} appears twice (positions {where[0]} and {where[1]})"
-    keys = np.sort(_edge_keys(num_vertices, edges, directed))
+    keys = _edge_keys(num_vertices, edges, directed)
+    if np.any(keys[1:] < keys[:-1]):              # the builders' edges come sorted
+        keys = np.sort(keys)
     steps = np.stack([cycle, np.roll(cycle, -1)], axis=1)
     wanted = _edge_keys(num_vertices, steps, directed)
     pos = np.minimum(np.searchsorted(keys, wanted), max(len(keys) - 1, 0))

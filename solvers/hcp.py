@@ -69,6 +69,8 @@ from typing import Any
 import numpy as np
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
+from scipy import sparse
+from scipy.sparse import csgraph
 
 from reductions.errors import UserError
 from reductions.graph_reduction import component_labels
@@ -648,7 +650,9 @@ def patch_cover(num_vertices: int, pairs: np.ndarray, chosen: np.ndarray, direct
     goes on with cuts.
     """
     n = num_vertices
-    keys = np.sort(_pair_keys(n, pairs, directed))
+    keys = _pair_keys(n, pairs, directed)
+    if np.any(keys[1:] < keys[:-1]):               # normalised pairs come sorted
+        keys = np.sort(keys)
     protected = np.zeros(0, dtype=np.int64) if protected is None else np.sort(protected)
 
     def has_pair(u, v):
@@ -757,29 +761,14 @@ def _order_of(num_vertices: int, chosen: np.ndarray, directed: bool) -> np.ndarr
 
 
 def _undirected_order(num_vertices: int, chosen: np.ndarray) -> np.ndarray:
-    """The vertex order of a 2-regular connected edge set (one cycle), from vertex 0.
-
-    Walked on half-edges: state 2v + i is "at v, leaving along its i-th edge"; the next
-    state leaves the neighbour by its other edge. The walk from state 0 is ranked by pointer
-    jumping (the state before it made the end), all in numpy."""
+    """The vertex order of a 2-regular connected edge set (one cycle), from vertex 0: a
+    depth-first search from vertex 0 can only walk around the cycle (scipy, compiled)."""
     n = num_vertices
-    ends = np.concatenate([chosen, chosen[:, ::-1]])
-    ends = ends[np.argsort(ends[:, 0], kind="stable")]
-    nbr = ends[:, 1].reshape(n, 2)
-    ahead = nbr.ravel()                                  # where each state leads
-    came_back = nbr[ahead, 1] == np.repeat(np.arange(n), 2)
-    succ = 2 * ahead + np.where(came_back, 0, 1)        # leave by the other edge
-    last = int(np.flatnonzero(succ == 0)[0])             # the state walked into state 0
-    succ[last] = last
-    dist = np.ones(2 * n, dtype=np.int64)
-    dist[last] = 0
-    for _ in range(int(np.ceil(np.log2(2 * n))) + 1):  # the reverse walk never ends:
-        dist = dist + dist[succ]                          # a fixed number of jumps
-        succ = succ[succ]
-    walk = np.flatnonzero(succ == last)                  # the n states from state 0
-    order = np.empty(n, dtype=np.int64)
-    order[n - 1 - dist[walk]] = walk // 2
-    return order
+    adjacency = sparse.coo_matrix((np.ones(len(chosen), dtype=np.int8),
+                                   (chosen[:, 0], chosen[:, 1])), shape=(n, n)).tocsr()
+    order = csgraph.depth_first_order(adjacency, 0, directed=False,
+                                      return_predecessors=False)
+    return order.astype(np.int64)
 
 
 # ----------------------------------------------------------------------------- shared model

@@ -479,3 +479,15 @@ def test_undirected_order_walks_any_hamiltonian_edge_set_from_vertex_0():
         edges = set(map(frozenset, chosen.tolist()))
         assert all(frozenset((int(a), int(b))) in edges
                    for a, b in zip(order, np.roll(order, -1)))
+
+
+@settings(max_examples=100, deadline=None)
+@given(n=st.integers(3, 40), data=st.data())
+def test_undirected_order_walks_the_cycle_from_vertex_0(n, data):
+    from solvers.hcp import _undirected_order
+    cycle = data.draw(st.permutations(range(n)))
+    edges = np.array([(cycle[i], cycle[(i + 1) % n]) for i in range(n)], dtype=np.int64)
+    order = _undirected_order(n, edges[data.draw(st.permutations(range(n)))]).tolist()
+    start = cycle.index(0)
+    forward = cycle[start:] + cycle[:start]
+    assert order in (forward, [0] + forward[1:][::-1])
