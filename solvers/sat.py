@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import tempfile
 import time
-from array import array
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
@@ -184,8 +183,8 @@ class IncrementalSudokuSolver:
         literals = (cells * n + fixed[rest][rows, cells]).tolist()
         ends = np.cumsum(np.bincount(rows, minlength=len(rest))).tolist()
         solved = []
-        models = array("i")
         width = n ** 3
+        models = np.empty((len(rest), width), dtype=np.int32)
         begin = 0
         for row, end in zip(rest.tolist(), ends):
             deadline = Deadline(time_limit)
@@ -195,7 +194,8 @@ class IncrementalSudokuSolver:
                 chunk.status[row] = STATUS_CODE[Status.UNKNOWN if result is None
                                                 else Status.NO_SOLUTION]
                 continue
-            models.extend(self.solver.get_model()[:width])
+            models[len(solved)] = np.fromiter(self.solver.get_model(), dtype=np.int32,
+                                              count=width)
             solved.append(row)
             if unique:     # the second call needs this answer now; checked again below
                 digits = self._checked(clues[row], self._solution_digits())
@@ -204,7 +204,7 @@ class IncrementalSudokuSolver:
                 if second is not None:
                     chunk.second[row] = second.tobytes()
         if solved:
-            truth = np.frombuffer(models, dtype=np.int32).reshape(len(solved), n * n, n) > 0
+            truth = models[:len(solved)].reshape(len(solved), n * n, n) > 0
             found = (truth.argmax(axis=2) + 1).astype(np.uint8)
             ok = solve_checks(clues[solved], found, self.shape)
             if not np.all(ok):
