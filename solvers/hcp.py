@@ -516,13 +516,54 @@ def _model_clauses(num_vertices: int, pairs: np.ndarray, directed: bool
     return clauses, vpool.top
 
 
+def together_clauses(num_vertices: int, pairs: np.ndarray, groups, directed: bool
+                     ) -> list[list[int]]:
+    """Clauses saying that the pairs of each group are all on the cycle or none is.
+
+    ``groups``: a ``(g, s, 2)`` array of pairs that every Hamiltonian cycle of the graph uses
+    all of or none of (the caller vouches for it: for Haythorpe's graph, the seven arcs of a
+    Sudoku option, §3 of the paper). A group with a pair that is not in the graph (``pairs``,
+    normalised) is then never used: its other pairs get unit clauses "not chosen". A full
+    group becomes the ring of implications e1 → e2 → … → es → e1 (s binary clauses). Pair e
+    has variable e + 1.
+
+    The cycle-cover model implies these equalities only through counting (a block's N
+    digits each choose one of its N cells, each cell needs one) that unit propagation cannot
+    see; said outright, the SAT solver meets each option as one decision, as in the direct
+    Sudoku encoding (the empty 25×25 grid: a cycle cover in seconds instead of minutes)."""
+    groups = np.asarray(groups, dtype=np.int64)
+    if groups.size == 0:
+        return []
+    if groups.ndim != 3 or groups.shape[2] != 2:
+        raise GraphInputError(f"together groups must be a (g, s, 2) array, got shape "
+                              f"{groups.shape}")
+    flat = _as_pairs(num_vertices, groups.reshape(-1, 2), "together pairs")
+    keys = _pair_keys(num_vertices, pairs, directed)
+    wanted = _pair_keys(num_vertices, flat, directed)
+    pos = np.searchsorted(keys, wanted).clip(max=max(keys.size - 1, 0))
+    present = (keys[pos] == wanted) if keys.size else np.zeros(wanted.size, dtype=bool)
+    present, lits = present.reshape(groups.shape[:2]), (pos + 1).reshape(groups.shape[:2])
+    full = present.all(axis=1)
+    partial = present.any(axis=1) & ~full
+    clauses = [[-int(e)] for e in lits[partial][present[partial]]]
+    ring = lits[full]
+    if ring.shape[1] > 1:
+        clauses += np.stack([-ring, np.roll(ring, -1, axis=1)], axis=2).reshape(-1, 2).tolist()
+    return clauses
+
+
 def _sat_loop(num_vertices: int, pairs: np.ndarray, directed: bool, required: np.ndarray,
               deadline: Deadline, solver_name: str, both_cuts: bool,
-              patching: bool) -> HcpResult:
+              patching: bool, together=None) -> HcpResult:
     clauses, top = _model_clauses(num_vertices, pairs, directed)
     clauses += [[int(e) + 1] for e in required]
+    extra = [] if together is None else together_clauses(num_vertices, pairs, together,
+                                                          directed)
+    clauses += extra
     stats: dict[str, Any] = {"backend": "sat", "solver": solver_name,
                              "variables": top, "clauses": len(clauses)}
+    if together is not None:
+        stats["together_clauses"] = len(extra)
     solver = new_pysat_solver(solver_name, clauses)
     try:
         return _cut_loop(solver, num_vertices, pairs, pairs, directed, required, (),
@@ -905,7 +946,7 @@ def _cpsat(num_vertices: int, pairs: np.ndarray, directed: bool, required: np.nd
 
 def _solve(num_vertices: int, pairs, *, directed: bool, time_limit: float | None,
            backend: str, required, solver_name: str, workers: int, both_cuts: bool,
-           patching: bool) -> HcpResult:
+           patching: bool, together=None) -> HcpResult:
     if backend not in BACKENDS:
         raise UserError(f"unknown Hamiltonian-cycle backend {backend!r}; choose one of "
                         f"{', '.join(BACKENDS)}")
@@ -932,7 +973,7 @@ def _solve(num_vertices: int, pairs, *, directed: bool, time_limit: float | None
         result = _cpsat(num_vertices, graph, directed, required_idx, deadline, workers)
     else:
         result = _sat_loop(num_vertices, graph, directed, required_idx, deadline,
-                           solver_name, both_cuts, patching)
+                           solver_name, both_cuts, patching, together)
     result.stats = {**base, **result.stats}
     if result.found:
         _check_cycle(num_vertices, graph, result.cycle, directed, required_idx)
@@ -959,7 +1000,8 @@ def _check_cycle(num_vertices: int, pairs: np.ndarray, cycle: np.ndarray, direct
 def solve_directed_hcp(num_vertices: int, arcs, *, time_limit: float | None = None,
                        backend: str = "sat", required=None,
                        solver_name: str = DEFAULT_SAT_SOLVER, workers: int = 1,
-                       both_cuts: bool = True, patching: bool = True) -> HcpResult:
+                       both_cuts: bool = True, patching: bool = True,
+                       together=None) -> HcpResult:
     """A Hamiltonian cycle of a digraph (``arcs`` rows are (tail, head)), or a proof that
     there is none, or ``unknown`` past ``time_limit`` seconds.
 
@@ -967,19 +1009,21 @@ def solve_directed_hcp(num_vertices: int, arcs, *, time_limit: float | None = No
     solver; ``both_cuts`` adds "enters S" besides "leaves S"; ``patching`` tries to merge
     the subtours of each model into one cycle first, :func:`patch_cover`) or ``cpsat``
     (OR-Tools circuit constraint, ``workers`` search threads). ``required``: arcs every
-    returned cycle must use. Loops and repeated arcs are ignored."""
+    returned cycle must use. ``together``: groups of arcs every Hamiltonian cycle uses all of
+    or none of (:func:`together_clauses`; the ``sat`` backend adds them to its model, CP-SAT
+    does without). Loops and repeated arcs are ignored."""
     return _solve(num_vertices, arcs, directed=True, time_limit=time_limit, backend=backend,
                   required=required, solver_name=solver_name, workers=workers,
-                  both_cuts=both_cuts, patching=patching)
+                  both_cuts=both_cuts, patching=patching, together=together)
 
 
 def solve_undirected_hcp(num_vertices: int, edges, *, time_limit: float | None = None,
                          backend: str = "sat", required=None,
                          solver_name: str = DEFAULT_SAT_SOLVER, workers: int = 1,
-                         patching: bool = True) -> HcpResult:
+                         patching: bool = True, together=None) -> HcpResult:
     """A Hamiltonian cycle of an undirected graph (``edges`` rows (u, v)), or a proof that
     there is none, or ``unknown`` past ``time_limit`` seconds. The cycle may be read in
     either direction. See :func:`solve_directed_hcp` for the options."""
     return _solve(num_vertices, edges, directed=False, time_limit=time_limit, backend=backend,
                   required=required, solver_name=solver_name, workers=workers,
-                  both_cuts=True, patching=patching)
+                  both_cuts=True, patching=patching, together=together)

@@ -46,7 +46,7 @@ from reductions.grid import Grid
 from reductions.graph_reduction import compress_tour
 from reductions.hcp import check_square, haythorpe_graph
 from reductions.hcp_pipeline import (HcpOptions, HcpPipeline, build_hcp_pipeline,
-                                     first_row_fixed, required_pairs)
+                                     first_row_fixed, option_groups, required_pairs)
 
 from reductions.hcp_undirected import haythorpe_split
 
@@ -188,11 +188,14 @@ def run_hcp_solver(pipeline: HcpPipeline, *, solver: str, time_limit: float | No
     if solver == HcpSolver.SAT and uses_shared_model(pipeline):
         return solve_on_shared_model(pipeline, required, time_limit)
     if solver in EXACT_SOLVERS:
+        # The SAT model is told that an option's seven arcs go together (it cannot deduce
+        # it by propagation; the empty 25×25 grid needs it, see solvers.hcp.together_clauses).
+        together = option_groups(pipeline) if solver == HcpSolver.SAT else None
         if pipeline.directed:
             return solve_directed_hcp(n, edges, time_limit=time_limit, backend=solver,
-                                      required=required, workers=workers)
+                                      required=required, workers=workers, together=together)
         return solve_undirected_hcp(n, edges, time_limit=time_limit, backend=solver,
-                                    required=required, workers=workers)
+                                    required=required, workers=workers, together=together)
     if solver == "lkh":
         from .formats.hcp_export import write_export
         from .lkh import DEFAULT_RUNS, DEFAULT_SEED, solve_hcp_lkh
