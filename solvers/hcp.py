@@ -839,14 +839,18 @@ class SharedHcpModel:
     subgraph's missing pairs (and its required pairs) means no Hamiltonian cycle of the whole
     graph avoids the missing pairs, i.e. the subgraph has none. ``false_pairs``, pairs of
     the subgraph also known to be on no Hamiltonian cycle of it (e.g. edges a reduction
-    deleted), are then taken out of the subgraph too (the caller vouches for them)."""
+    deleted), are then taken out of the subgraph too (the caller vouches for them).
+    ``together``: groups of pairs every Hamiltonian cycle of the whole graph uses all of or
+    none of (:func:`together_clauses`), true of every subgraph's cycles too."""
 
     def __init__(self, num_vertices: int, pairs, *, directed: bool,
-                 solver_name: str = DEFAULT_SAT_SOLVER):
+                 solver_name: str = DEFAULT_SAT_SOLVER, together=None):
         self.num_vertices, self.directed, self.solver_name = num_vertices, directed, solver_name
         self.pairs = normalized_graph(num_vertices, pairs, directed)
         self.keys = _pair_keys(num_vertices, self.pairs, directed)
         clauses, self.variables = _model_clauses(num_vertices, self.pairs, directed)
+        if together is not None:           # valid for the whole graph, so for every subgraph
+            clauses += together_clauses(num_vertices, self.pairs, together, directed)
         self.clauses = len(clauses)
         self.solver = new_pysat_solver(solver_name, clauses)
         self.served = 0

@@ -44,11 +44,10 @@ from reductions.errors import UserError
 from reductions.graph_reduction import NO_CYCLE as REDUCTION_NO_CYCLE
 from reductions.grid import Grid
 from reductions.graph_reduction import compress_tour
-from reductions.hcp import check_square, haythorpe_graph
+from reductions.hcp import check_square
 from reductions.hcp_pipeline import (HcpOptions, HcpPipeline, build_hcp_pipeline,
                                      first_row_fixed, option_groups, required_pairs)
 
-from reductions.hcp_undirected import haythorpe_split
 
 from .hcp import (CycleStatus, HcpResult, SharedHcpModel, solve_directed_hcp,
                   solve_undirected_hcp)
@@ -243,12 +242,9 @@ def process_model(n: int, directed: bool) -> SharedHcpModel:
         model.close()
         model = None
     if model is None:
-        blank = haythorpe_graph(Grid.empty(n), "none")
-        if directed:
-            model = SharedHcpModel(blank.num_vertices, blank.arcs, directed=True)
-        else:
-            split = haythorpe_split(blank)
-            model = SharedHcpModel(split.num_vertices, split.edges, directed=False)
+        blank = build_hcp_pipeline(Grid.empty(n), HcpOptions(directed=directed, prune="none"))
+        model = SharedHcpModel(blank.num_vertices, blank.edges, directed=directed,
+                               together=option_groups(blank))
         _PROCESS_MODELS[key] = model
     return model
 

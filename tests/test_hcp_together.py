@@ -123,3 +123,44 @@ def test_route_passes_the_groups_beyond_the_shared_model():
     outcome = solve_puzzle(puzzle, graph="directed", prune="peers", time_limit=120)
     assert outcome.status == Status.SOLVED and check_solution(puzzle, outcome.grid)
     assert outcome.stats["solver"]["together_clauses"] > 0
+
+
+@pytest.mark.parametrize("directed", [True, False], ids=["directed", "undirected"])
+def test_shared_model_with_groups(directed):
+    """The shared blank-grid model carries the groups (valid for every pruned subgraph, and
+    for the 3-split less the reduction's deleted edges): 17-clue puzzles decode to verified
+    grids, unsolvable puzzles stay unsolvable, on one model, in any order."""
+    from solvers.hcp import SharedHcpModel
+    blank = build_hcp_pipeline(Grid.empty(Shape(3, 3)),
+                               HcpOptions(directed=directed, prune="none"))
+    model = SharedHcpModel(blank.num_vertices, blank.edges, directed=directed,
+                           together=option_groups(blank))
+    options = HcpOptions(directed=directed, prune="peers", reduce=not directed)
+    puzzles = ([(p, True) for p in instance_puzzles("royle17-sample300.txt", 4)]
+               + [(p, False) for p in instance_puzzles("unsolvable.txt")])
+    searched = 0
+    for puzzle, solvable in puzzles:
+        pipeline = build_hcp_pipeline(puzzle, options)
+        if pipeline.status != "ok":          # the reduction itself proved it
+            assert not solvable
+            continue
+        searched += not solvable
+        reduction = pipeline.reduction
+        pairs = pipeline.edges if reduction is None else pipeline.split.edges[reduction.alive]
+        result = model.solve(pairs)
+        assert result.found == solvable, result.stats
+        if solvable:
+            tour = result.cycle
+            grid = grid_of(pipeline, tour)
+            assert check_solution(puzzle, grid)
+        else:
+            assert result.status == CycleStatus.NO_CYCLE
+    assert searched >= 3                     # the model itself refuted unsolvable puzzles
+
+
+def grid_of(pipeline, tour):
+    """The grid of a tour of the searched graph (the 3-split, when reduced)."""
+    from reductions.graph_reduction import compress_tour
+    if pipeline.reduction is not None:
+        tour = compress_tour(pipeline.reduction, tour)
+    return pipeline.decode(tour)
