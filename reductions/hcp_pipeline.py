@@ -239,6 +239,27 @@ def required_pairs(pipeline: HcpPipeline) -> np.ndarray | None:
     return np.stack([split.out_id[arcs[:, 0]], split.in_id[arcs[:, 1]]], axis=1)
 
 
+def option_groups(pipeline: HcpPipeline) -> np.ndarray | None:
+    """The seven arcs of every option "digit k in cell (i,j)", as pairs of the output graph:
+    a ``(N³, 7, 2)`` array (None after the degree-2 reduction, whose merged paths would have
+    to be followed).
+
+    Every Hamiltonian cycle of Haythorpe's graph uses the seven arcs of an option all
+    together or not at all (§3 of the paper: the cycle is a solution, walked block by block,
+    row by row, column by column); this also holds for every pruned graph, which only has
+    fewer cycles, and for the 3-split, whose edge ``out(u)–in(v)`` is the arc u → v. Groups
+    are over the blank graph's arcs: an option with an arc pruned is simply never used (see
+    :func:`solvers.hcp.together_clauses`)."""
+    if pipeline.reduction is not None:
+        return None
+    n = pipeline.graph.size
+    arcs = blank_arcs(n)[:7 * n**3].reshape(7, n**3, 2).transpose(1, 0, 2)
+    if pipeline.options.directed:
+        return arcs
+    split = pipeline.split
+    return np.stack([split.out_id[arcs[..., 0]], split.in_id[arcs[..., 1]]], axis=2)
+
+
 def first_row_fixed(puzzle: Grid) -> Grid:
     """The clue-free grid with its first row set to 1..N (digit-symmetry breaking).
 

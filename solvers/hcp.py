@@ -29,6 +29,11 @@ solver (CaDiCaL 1.9.5 by default) that keeps its learnt clauses across rounds.
   crosses S" — the cut constraint. At least one crossing edge is enough: with exactly two
   edges per vertex, the number of chosen edges crossing S is even, so one forces two.
 
+Groups (``together``, optional): pairs the caller knows every Hamiltonian cycle uses all of
+or none of — for Haythorpe's Sudoku graph the seven arcs of an option — become equality
+clauses (:func:`together_clauses`). The cycle-cover model implies them only by counting, which
+CDCL does not see; with them the empty 25×25 grid's first cover takes seconds, not minutes.
+
 Patching (on by default): before cutting, the subtours of each model are merged greedily by
 2-exchanges that use only graph arcs (:func:`patch_cover`, Karp's patching). If that leaves
 one cycle, it is a Hamiltonian cycle and is returned (``found_by_patching``); otherwise the
@@ -518,13 +523,54 @@ def _model_clauses(num_vertices: int, pairs: np.ndarray, directed: bool
     return clauses, vpool.top
 
 
+def together_clauses(num_vertices: int, pairs: np.ndarray, groups, directed: bool
+                     ) -> list[list[int]]:
+    """Clauses saying that the pairs of each group are all on the cycle or none is.
+
+    ``groups``: a ``(g, s, 2)`` array of pairs that every Hamiltonian cycle of the graph uses
+    all of or none of (the caller vouches for it: for Haythorpe's graph, the seven arcs of a
+    Sudoku option, §3 of the paper). A group with a pair that is not in the graph (``pairs``,
+    normalised) is then never used: its other pairs get unit clauses "not chosen". A full
+    group becomes the ring of implications e1 → e2 → … → es → e1 (s binary clauses). Pair e
+    has variable e + 1.
+
+    The cycle-cover model implies these equalities only through counting (a block's N
+    digits each choose one of its N cells, each cell needs one) that unit propagation cannot
+    see; said outright, the SAT solver meets each option as one decision, as in the direct
+    Sudoku encoding (the empty 25×25 grid: a cycle cover in seconds instead of minutes)."""
+    groups = np.asarray(groups, dtype=np.int64)
+    if groups.size == 0:
+        return []
+    if groups.ndim != 3 or groups.shape[2] != 2:
+        raise GraphInputError(f"together groups must be a (g, s, 2) array, got shape "
+                              f"{groups.shape}")
+    flat = _as_pairs(num_vertices, groups.reshape(-1, 2), "together pairs")
+    keys = _pair_keys(num_vertices, pairs, directed)
+    wanted = _pair_keys(num_vertices, flat, directed)
+    pos = np.searchsorted(keys, wanted).clip(max=max(keys.size - 1, 0))
+    present = (keys[pos] == wanted) if keys.size else np.zeros(wanted.size, dtype=bool)
+    present, lits = present.reshape(groups.shape[:2]), (pos + 1).reshape(groups.shape[:2])
+    full = present.all(axis=1)
+    partial = present.any(axis=1) & ~full
+    clauses = [[-int(e)] for e in lits[partial][present[partial]]]
+    ring = lits[full]
+    if ring.shape[1] > 1:
+        clauses += np.stack([-ring, np.roll(ring, -1, axis=1)], axis=2).reshape(-1, 2).tolist()
+    return clauses
+
+
 def _sat_loop(num_vertices: int, pairs: np.ndarray, directed: bool, required: np.ndarray,
               deadline: Deadline, solver_name: str, both_cuts: bool,
-              patching: bool) -> HcpResult:
+              patching: bool, together=None) -> HcpResult:
     clauses, top = _model_clauses(num_vertices, pairs, directed)
     clauses += [[int(e) + 1] for e in required]
+    extra = [] if together is None else together_clauses(num_vertices, pairs, together,
+                                                          directed)
+    clauses += extra
     stats: dict[str, Any] = {"backend": "sat", "solver": solver_name,
                              "variables": top, "clauses": len(clauses)}
+    if together is not None:
+        stats["together_clauses"] = len(extra)
     solver = new_pysat_solver(solver_name, clauses)
     try:
         return _cut_loop(solver, num_vertices, pairs, pairs, directed, required, (),
@@ -787,14 +833,18 @@ class SharedHcpModel:
     subgraph's missing pairs (and its required pairs) means no Hamiltonian cycle of the whole
     graph avoids the missing pairs, i.e. the subgraph has none. ``false_pairs``, pairs of
     the subgraph also known to be on no Hamiltonian cycle of it (e.g. edges a reduction
-    deleted), are then taken out of the subgraph too (the caller vouches for them)."""
+    deleted), are then taken out of the subgraph too (the caller vouches for them).
+    ``together``: groups of pairs every Hamiltonian cycle of the whole graph uses all of or
+    none of (:func:`together_clauses`), true of every subgraph's cycles too."""
 
     def __init__(self, num_vertices: int, pairs, *, directed: bool,
-                 solver_name: str = DEFAULT_SAT_SOLVER):
+                 solver_name: str = DEFAULT_SAT_SOLVER, together=None):
         self.num_vertices, self.directed, self.solver_name = num_vertices, directed, solver_name
         self.pairs = normalized_graph(num_vertices, pairs, directed)
         self.keys = _pair_keys(num_vertices, self.pairs, directed)
         clauses, self.variables = _model_clauses(num_vertices, self.pairs, directed)
+        if together is not None:           # valid for the whole graph, so for every subgraph
+            clauses += together_clauses(num_vertices, self.pairs, together, directed)
         self.clauses = len(clauses)
         self.solver = new_pysat_solver(solver_name, clauses)
         self.served = 0
@@ -894,7 +944,7 @@ def _cpsat(num_vertices: int, pairs: np.ndarray, directed: bool, required: np.nd
 
 def _solve(num_vertices: int, pairs, *, directed: bool, time_limit: float | None,
            backend: str, required, solver_name: str, workers: int, both_cuts: bool,
-           patching: bool) -> HcpResult:
+           patching: bool, together=None) -> HcpResult:
     if backend not in BACKENDS:
         raise UserError(f"unknown Hamiltonian-cycle backend {backend!r}; choose one of "
                         f"{', '.join(BACKENDS)}")
@@ -921,7 +971,7 @@ def _solve(num_vertices: int, pairs, *, directed: bool, time_limit: float | None
         result = _cpsat(num_vertices, graph, directed, required_idx, deadline, workers)
     else:
         result = _sat_loop(num_vertices, graph, directed, required_idx, deadline,
-                           solver_name, both_cuts, patching)
+                           solver_name, both_cuts, patching, together)
     result.stats = {**base, **result.stats}
     if result.found:
         _check_cycle(num_vertices, graph, result.cycle, directed, required_idx)
@@ -948,7 +998,8 @@ def _check_cycle(num_vertices: int, pairs: np.ndarray, cycle: np.ndarray, direct
 def solve_directed_hcp(num_vertices: int, arcs, *, time_limit: float | None = None,
                        backend: str = "sat", required=None,
                        solver_name: str = DEFAULT_SAT_SOLVER, workers: int = 1,
-                       both_cuts: bool = True, patching: bool = True) -> HcpResult:
+                       both_cuts: bool = True, patching: bool = True,
+                       together=None) -> HcpResult:
     """A Hamiltonian cycle of a digraph (``arcs`` rows are (tail, head)), or a proof that
     there is none, or ``unknown`` past ``time_limit`` seconds.
 
@@ -956,19 +1007,21 @@ def solve_directed_hcp(num_vertices: int, arcs, *, time_limit: float | None = No
     solver; ``both_cuts`` adds "enters S" besides "leaves S"; ``patching`` tries to merge
     the subtours of each model into one cycle first, :func:`patch_cover`) or ``cpsat``
     (OR-Tools circuit constraint, ``workers`` search threads). ``required``: arcs every
-    returned cycle must use. Loops and repeated arcs are ignored."""
+    returned cycle must use. ``together``: groups of arcs every Hamiltonian cycle uses all of
+    or none of (:func:`together_clauses`; the ``sat`` backend adds them to its model, CP-SAT
+    does without). Loops and repeated arcs are ignored."""
     return _solve(num_vertices, arcs, directed=True, time_limit=time_limit, backend=backend,
                   required=required, solver_name=solver_name, workers=workers,
-                  both_cuts=both_cuts, patching=patching)
+                  both_cuts=both_cuts, patching=patching, together=together)
 
 
 def solve_undirected_hcp(num_vertices: int, edges, *, time_limit: float | None = None,
                          backend: str = "sat", required=None,
                          solver_name: str = DEFAULT_SAT_SOLVER, workers: int = 1,
-                         patching: bool = True) -> HcpResult:
+                         patching: bool = True, together=None) -> HcpResult:
     """A Hamiltonian cycle of an undirected graph (``edges`` rows (u, v)), or a proof that
     there is none, or ``unknown`` past ``time_limit`` seconds. The cycle may be read in
     either direction. See :func:`solve_directed_hcp` for the options."""
     return _solve(num_vertices, edges, directed=False, time_limit=time_limit, backend=backend,
                   required=required, solver_name=solver_name, workers=workers,
-                  both_cuts=True, patching=patching)
+                  both_cuts=True, patching=patching, together=together)
