@@ -190,13 +190,16 @@ def estimate_of(builder: str, n: int) -> Estimate:
     return exact_cover_estimate(shape)
 
 
-def run_child(builder: str, n: int, kind: str, tmp: Path, timeout: float) -> dict:
+def run_child(builder: str, n: int, kind: str, tmp: Path, timeout: float,
+              root: Path = ROOT) -> dict:
+    """One case in a fresh interpreter, with the code of the checkout ``root``."""
     out = tmp / f"{builder}-{n}-{kind}.out"
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": "0"}
+    env = {**os.environ, "PYTHONPATH": str(root), "PYTHONHASHSEED": "0"}
     try:
-        proc = subprocess.run([sys.executable, __file__, "--child", builder, str(n), kind,
-                               str(out)], capture_output=True, text=True, timeout=timeout,
-                              cwd=ROOT, env=env)
+        proc = subprocess.run([sys.executable, str(root / "benchmarks" / "bench_builders.py"),
+                               "--child", builder, str(n), kind, str(out)],
+                              capture_output=True, text=True, timeout=timeout, cwd=root,
+                              env=env)
     except subprocess.TimeoutExpired:
         return {"skipped": f"timeout > {timeout:g} s"}
     finally:
@@ -266,6 +269,7 @@ def measure(args: argparse.Namespace) -> dict:
                 else:
                     cases.append(row)
     runs: dict[int, list[dict]] = {i: [] for i in range(len(cases))}
+    before: dict[int, list[dict]] = {i: [] for i in range(len(cases))}
     skipped: dict[int, str] = {}
     baselines = []
     with tempfile.TemporaryDirectory() as name:
@@ -281,6 +285,11 @@ def measure(args: argparse.Namespace) -> dict:
                     skipped[i] = got["skipped"]
                 else:
                     runs[i].append(got)
+                if args.before and "skipped" not in got:
+                    old = run_child(case["builder"], case["n"], case["kind"], tmp,
+                                    args.timeout, args.before)
+                    if "skipped" not in old:
+                        before[i].append(old)
                 print(f"round {round_ + 1} {case['builder']:<13} N={case['n']:<3} "
                       f"{case['kind']:<6} " + (got.get("skipped") or
                                                f"{got['seconds']:.4f} s, "
@@ -291,13 +300,19 @@ def measure(args: argparse.Namespace) -> dict:
         if i in skipped:
             rows.append(case | {"skipped": skipped[i]})
         else:
-            rows.append(case | median_row(runs[i], baseline))
+            row = case | median_row(runs[i], baseline)
+            if before[i]:
+                old = median_row(before[i], baseline)
+                row["before"] = {"seconds": old["seconds"], "stage_peak": old["stage_peak"],
+                                 "same_size": old["size"] == row["size"]}
+            rows.append(row)
     order = {b: k for k, b in enumerate(BUILDERS)}
     rows.sort(key=lambda r: (order[r["builder"]], r["kind"], r["n"]))
     return {"date": time.strftime("%Y-%m-%d"),
             "machine": f"{platform.machine()}, {multiprocessing.cpu_count()} cores, "
                        f"Python {platform.python_version()}, numpy {np.__version__}",
             "command": "python benchmarks/bench_builders.py " + " ".join(sys.argv[1:]),
+            "before": str(args.before) if args.before else None,
             "baseline_rss": baseline, "memory_limit": limit, "fit_from": args.fit_from,
             "rows": rows, "exponents": exponents(rows, args.fit_from)}
 
@@ -339,6 +354,18 @@ def markdown(results: dict) -> str:
                    f"{1e9 * r['seconds'] / r['size']:.0f} | {_mb(r['stage_peak'])} | "
                    f"{_mb(r['case_peak'])} | {r['stage_peak'] / r['size']:.1f} | "
                    f"{_mb(r['bytes']) if 'bytes' in r else ''} | {_mb(r['estimate'])} |")
+    compared = [r for r in results["rows"] if "before" in r]
+    if compared:
+        out += ["", f"## Before and after (same run; before = `{results['before']}`)", "",
+                "| builder | grid | N | seconds before | seconds after | speed-up | "
+                "builder peak MB before | after | same size |",
+                "|---|---|---|---|---|---|---|---|---|"]
+        for r in compared:
+            b = r["before"]
+            out.append(f"| {r['builder']} | {r['kind']} | {r['n']} | {b['seconds']:.4f} | "
+                       f"{r['seconds']:.4f} | {b['seconds'] / r['seconds']:.2f}× | "
+                       f"{_mb(b['stage_peak'])} | {_mb(r['stage_peak'])} | "
+                       f"{'yes' if b['same_size'] else 'NO'} |")
     return "\n".join(out) + "\n"
 
 
@@ -371,6 +398,9 @@ def main() -> None:
     parser.add_argument("--fit-from", type=int, default=25,
                         help="fit the exponents over N from this size up")
     parser.add_argument("--max-memory", help="skip cases estimated above this (e.g. 8G)")
+    parser.add_argument("--before", type=Path,
+                        help="a checkout of the code before a change: every case is also "
+                             "run with it, interleaved, and the ratios reported")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
     parser.add_argument("--name", default="builders", help="results file stem")
     args = parser.parse_args()
