@@ -129,6 +129,34 @@ def _pairwise_block(groups: np.ndarray) -> np.ndarray:
     return np.stack([-groups[:, i], -groups[:, j]], axis=-1).reshape(-1, 2)
 
 
+def _take_ids(pool: IDPool, grid_top: int, count: int) -> int:
+    """Reserve ``count`` consecutive auxiliary variables after the grid's and those the pool
+    gave already, as pysat's ``CardEnc`` would draw them one by one; returns the first."""
+    first = max(pool.top, grid_top) + 1
+    pool.top = first + count - 1          # the occupied grid range lies below: never reused
+    return first
+
+
+def _seqcounter_block(groups: np.ndarray, first_aux: int) -> np.ndarray:
+    """Sinz's sequential counter (at most one) for each row of ``groups`` (G, n), n ≥ 3, as
+    a (G·(3n−4), 2) array: the same clauses, in the same order and with the same auxiliary
+    numbers as ``CardEnc.atmost(group, 1, encoding=seqcounter)`` called group after group
+    (``s_1 .. s_{n−1}`` of group g are ``first_aux + g(n−1) + 0 .. n−2``), built at once.
+
+    Per group: (¬x1 ∨ s1); for i = 2..n−1: (¬s_{i−1} ∨ s_i), (¬x_i ∨ ¬s_{i−1}),
+    (¬x_i ∨ s_i); then (¬x_n ∨ ¬s_{n−1})."""
+    g, n = groups.shape
+    s = first_aux + np.arange(g * (n - 1), dtype=np.int64).reshape(g, n - 1)
+    x = groups.astype(np.int64)
+    middle = np.stack([np.stack([-s[:, :-1], s[:, 1:]], axis=-1),
+                       np.stack([-x[:, 1:-1], -s[:, :-1]], axis=-1),
+                       np.stack([-x[:, 1:-1], s[:, 1:]], axis=-1)], axis=2)   # (g, n-2, 3, 2)
+    return np.concatenate([np.stack([-x[:, 0], s[:, 0]], axis=-1)[:, None],
+                           middle.reshape(g, 3 * (n - 2), 2),
+                           np.stack([-x[:, -1], -s[:, -1]], axis=-1)[:, None]],
+                          axis=1).reshape(-1, 2)
+
+
 def encoding_blocks(shape: Shape, encoding: str = "extended", amo: str = "auto",
                     pool: IDPool | None = None) -> Iterator[np.ndarray | list[list[int]]]:
     """The rule clauses (no clues), in blocks: 2-D arrays for fixed-width clauses, lists
@@ -146,6 +174,10 @@ def encoding_blocks(shape: Shape, encoding: str = "extended", amo: str = "auto",
     for kind in amo_kinds:
         if amo == "pairwise":
             yield _pairwise_block(groups[kind])
+        elif amo == "seqcounter" and n >= 3:
+            for start in range(0, n * n, 256):
+                chunk = groups[kind][start:start + 256]
+                yield _seqcounter_block(chunk, _take_ids(pool, n ** 3, len(chunk) * (n - 1)))
         else:
             enc = AMO_ENCODINGS[amo]
             for start in range(0, n * n, 256):

@@ -221,3 +221,43 @@ def test_six_by_six_metadata_keeps_the_block_shape():
     full = complete_assignment(cnf.clauses, assignment_from_grid(
         cnf, pattern_solution(Shape(3, 2), np.array([1, 2, 3, 4, 5, 6]))), cnf.num_vars)
     assert full is not None
+
+
+# ----------------------------------------------------------------------------- seqcounter
+
+@pytest.mark.parametrize("n", [3, 4, 5, 9, 17])
+def test_seqcounter_blocks_are_pysats_clauses(n):
+    """The numpy sequential counter is CardEnc's, group after group: same clauses, same order,
+    same auxiliary numbers, and the pool ends where CardEnc's would."""
+    from pysat.card import CardEnc, EncType
+    from pysat.formula import IDPool
+    from reductions.cnf import _seqcounter_block, _take_ids
+    rng = np.random.default_rng(n)
+    groups = np.stack([rng.permutation(n ** 3)[:n] + 1 for _ in range(7)])
+    mine, theirs = IDPool(occupied=[[1, n ** 3]]), IDPool(occupied=[[1, n ** 3]])
+    expected = []
+    for group in groups.tolist() * 2:
+        expected += CardEnc.atmost(group, 1, vpool=theirs, encoding=EncType.seqcounter).clauses
+    got = []
+    for _ in range(2):                    # two blocks: numbering continues across blocks
+        got += _seqcounter_block(groups, _take_ids(mine, n ** 3, 7 * (n - 1))).tolist()
+    assert got == expected
+    assert mine.top == theirs.top == n ** 3 + 14 * (n - 1)
+
+
+def test_seqcounter_formula_is_cardencs():
+    """The 16x16 rule clauses with the sequential counter: the at-least-one rows, then CardEnc
+    over every group of every kind, in order — clause for clause."""
+    from pysat.card import CardEnc, EncType
+    from pysat.formula import IDPool
+    shape = Shape.for_size(16)
+    groups = constraint_groups(shape)
+    pool = IDPool(occupied=[[1, 16 ** 3]])
+    expected = [row for kind in ("cell", "row", "column", "block")
+                for row in groups[kind].tolist()]
+    for kind in ("cell", "row", "column", "block"):
+        for group in groups[kind].tolist():
+            expected += CardEnc.atmost(group, 1, vpool=pool, encoding=EncType.seqcounter).clauses
+    cnf = sudoku_cnf(Grid.empty(shape), "extended", "seqcounter")
+    assert list(cnf.iter_clauses()) == expected
+    assert cnf.num_vars == pool.top

@@ -34,6 +34,19 @@ def test_blocks_of_arrays_and_lists_mix(tmp_path):
     assert read_cnf(path).clauses == [[1, -2], [3, 4], [-1], [2, 3, -4]]
 
 
+def test_array_blocks_format_as_one_line_per_clause(tmp_path, monkeypatch):
+    """Arrays are formatted in pieces of FORMAT_ROWS clauses: the text is the same as one
+    line per clause whatever the piece boundaries (here 3 clauses a piece, 8 clauses)."""
+    import solvers.formats.dimacs as dimacs
+    monkeypatch.setattr(dimacs, "FORMAT_ROWS", 3)
+    block = np.array([[-1, 2, 30], [4, -5, 6], [7, 8, -9], [1, 1, 1], [-2, -3, -4],
+                      [10, 20, 30], [5, 6, 7], [-7, -8, -9]])
+    path = tmp_path / "f.cnf"
+    write_cnf(path, 30, [block, np.zeros((0, 2), dtype=np.int64), [[3]]])
+    lines = [" ".join(map(str, row)) + " 0" for row in block.tolist()] + ["3 0"]
+    assert path.read_text().splitlines() == ["p cnf 30 9", *lines]
+
+
 def test_failed_write_leaves_nothing(tmp_path):
     path = tmp_path / "f.cnf"
     path.write_text("old content\n")

@@ -55,12 +55,21 @@ class CnfFile:
         return meta
 
 
-def _format_clause_block(block: np.ndarray | Sequence[Sequence[int]]) -> str:
+FORMAT_ROWS = 1 << 16
+"""Clauses of a fixed-width block formatted at a time (bounds the text and its tuple)."""
+
+
+def _format_clause_block(block: np.ndarray | Sequence[Sequence[int]]) -> Iterator[str]:
+    """The DIMACS lines of a block, in pieces of at most ``FORMAT_ROWS`` clauses."""
     if isinstance(block, np.ndarray) and block.ndim == 2:
-        # Fixed-width clauses (e.g. a block of binary clauses) format in one join.
-        rows = block.astype(str)
-        return "".join(" ".join(r) + " 0\n" for r in rows.tolist())
-    return "".join(" ".join(map(str, clause)) + " 0\n" for clause in block)
+        # Fixed-width clauses (e.g. a block of binary clauses): one %-format per piece,
+        # its loop over the integers in C.
+        line = "%d " * block.shape[1] + "0\n"
+        for start in range(0, len(block), FORMAT_ROWS):
+            rows = block[start:start + FORMAT_ROWS]
+            yield (line * len(rows)) % tuple(rows.ravel().tolist())
+        return
+    yield "".join(" ".join(map(str, clause)) + " 0\n" for clause in block)
 
 
 def write_cnf(path: str | Path, num_vars: int,
@@ -87,7 +96,7 @@ def write_cnf(path: str | Path, num_vars: int,
         with body:
             for block in clause_blocks:
                 count += len(block)
-                body.write(_format_clause_block(block))
+                body.writelines(_format_clause_block(block))
             body.seek(0)
             with open_output(path) as out:
                 for line in comments:
