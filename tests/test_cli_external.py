@@ -77,7 +77,7 @@ def test_a_hanging_cbc_is_unknown_at_the_time_limit(fakes, tmpdir_for_cli):
     code, out, err, seconds = run_cli(["solve", PAPER_17, "--via", "ilp", "--cbc-path", cbc,
                                        "--time-limit", "3"], tmpdir_for_cli)
     assert (code, err) == (3, "") and out.startswith("unknown: no answer: time limit")
-    assert 3 <= seconds < 5
+    assert 3 <= seconds < 8           # the fake hangs 1000 s; CLI start-up varies with load
     assert_clean(fakes, tmpdir_for_cli)
 
 
