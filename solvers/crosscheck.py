@@ -34,7 +34,7 @@ import time
 import traceback
 from concurrent.futures import as_completed
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
@@ -102,7 +102,9 @@ class RouteResult:
         return cls(**json.loads(line))
 
     def json_line(self) -> bytes:
-        return (json.dumps(asdict(self)) + "\n").encode("utf-8")
+        # vars(), not dataclasses.asdict: the fields are plain values, and asdict's deep
+        # copies were most of the time of rewriting a 245k-record file
+        return (json.dumps(vars(self)) + "\n").encode("utf-8")
 
 
 @dataclass(frozen=True, kw_only=True)
