@@ -13,8 +13,9 @@ in each worker (the incremental CaDiCaL, the kept HiGHS model, the shared HCP SA
 exact cover builds each puzzle's small instance (under 1 ms). Records stream to the JSON-lines
 file ``--out`` (default ``benchmarks/out/corpus-records-<N|all>.jsonl``, not committed): a run
 that is killed keeps its records, and running the same command again resumes (``--fresh``
-starts over). Every invocation's wall time is appended to ``OUT.runs.json``, so a run done in
-several pieces still reports its total wall time.
+starts over). The wall time of every invocation that ran records is kept in
+``OUT.runs.json`` (updated every 1,000 records), so a run done in several pieces still reports
+its total wall time.
 
 Reference, measured in the same invocation (before and after the crosscheck, the mean of
 the two): the plain one-process pysat loop of ``bench_hcp_corpus.REFERENCE`` (the blank 9×9
@@ -105,6 +106,8 @@ def read_runs(path: Path) -> list[dict]:
 
 
 def markdown(summary: dict, command: str) -> str:
+    wall = summary["wall_seconds"]
+    rate = f"{summary['puzzles'] / wall:.1f}" if wall else "-"
     lines = [f"# The 17-clue set through every reduction ({summary['date']}; "
              f"{summary['machine']})", "",
              f"`{command}` — commit {summary['commit']}. `crosscheck` over "
@@ -113,9 +116,8 @@ def markdown(summary: dict, command: str) -> str:
              f"by every route that can (the HCP routes cannot: 'unchecked'), every grid "
              f"verified against the puzzle and the rules.", "",
              f"**Wall time {summary['wall_seconds']:,.0f} s** over {summary['invocations']} "
-             f"invocation(s) ({summary['records']:,} records; "
-             f"{summary['puzzles'] / summary['wall_seconds']:.1f} puzzles/s through all five "
-             f"routes). **Mismatches: {summary['mismatches']}**, errors: "
+             f"invocation(s) ({summary['records']:,} records; {rate} puzzles/s through all "
+             f"five routes). **Mismatches: {summary['mismatches']}**, errors: "
              f"{summary['errors']}.", ""]
     if summary["puzzles"] < summary["file_puzzles"]:
         lines += [f"Extrapolated to all {summary['file_puzzles']:,} puzzles: "
@@ -179,22 +181,30 @@ def main() -> int:
     texts = [(str(i + 1), text) for i, text in enumerate(puzzles)]
 
     reference_runs = [reference_seconds(puzzles)]
-    done = [0]
+    earlier = read_runs(runs_path)
+    this_run = {"date": time.strftime("%Y-%m-%d %H:%M"), "wall_seconds": 0.0,
+                "records_run": 0}
+
+    def note_wall() -> None:
+        """Record this invocation's wall time so far (a killed run keeps most of it)."""
+        this_run["wall_seconds"] = time.perf_counter() - start
+        if this_run["records_run"]:
+            runs_path.write_text(json.dumps(earlier + [this_run], indent=1) + "\n")
 
     def progress(_: RouteResult) -> None:
-        done[0] += 1
-        if done[0] % 5000 == 0:
-            print(f"  {done[0]:,} records this invocation, "
-                  f"{time.perf_counter() - start:,.0f} s", file=sys.stderr, flush=True)
+        this_run["records_run"] += 1
+        if this_run["records_run"] % 1000 == 0:
+            note_wall()
+        if this_run["records_run"] % 10000 == 0:
+            print(f"  {this_run['records_run']:,} records this invocation, "
+                  f"{this_run['wall_seconds']:,.0f} s", file=sys.stderr, flush=True)
 
     start = time.perf_counter()
     results = run_crosscheck(texts, ROUTES, unique=True, jobs=args.jobs, results_path=out,
                              resume=not args.fresh, on_result=progress)
-    wall = time.perf_counter() - start
+    note_wall()
     reference_runs.append(reference_seconds(puzzles))
-    runs = read_runs(runs_path) + [{"date": time.strftime("%Y-%m-%d %H:%M"),
-                                    "wall_seconds": wall, "records_run": done[0]}]
-    runs_path.write_text(json.dumps(runs, indent=1) + "\n")
+    runs = earlier + ([this_run] if this_run["records_run"] else [])
 
     reference = statistics.mean(reference_runs)
     mismatches = find_mismatches(results, unique=True)
