@@ -18,7 +18,7 @@ starts over). The wall time of every invocation that ran records is kept in
 its total wall time.
 
 Reference, measured in the same invocation (before and after the crosscheck, the mean of
-the two): the plain one-process pysat loop of ``bench_hcp_corpus.REFERENCE`` (the blank 9×9
+the two; for a run done in pieces, of every piece, kept in ``OUT.runs.json``): the plain one-process pysat loop of ``bench_hcp_corpus.REFERENCE`` (the blank 9×9
 CNF in one CaDiCaL, clues as assumptions, grid read back and checked) over the same puzzles,
 start-up included. Per-route medians are quoted as ratios to its seconds per puzzle.
 
@@ -183,7 +183,7 @@ def main() -> int:
     reference_runs = [reference_seconds(puzzles)]
     earlier = read_runs(runs_path)
     this_run = {"date": time.strftime("%Y-%m-%d %H:%M"), "wall_seconds": 0.0,
-                "records_run": 0}
+                "records_run": 0, "reference_runs": reference_runs}
 
     def note_wall() -> None:
         """Record this invocation's wall time so far (a killed run keeps most of it)."""
@@ -205,6 +205,11 @@ def main() -> int:
     note_wall()
     reference_runs.append(reference_seconds(puzzles))
     runs = earlier + ([this_run] if this_run["records_run"] else [])
+    runs_path.write_text(json.dumps(runs, indent=1) + "\n")
+    # the reference of the invocations whose records are summarised (this one's when
+    # every record was already there)
+    reference_runs = [s for run in runs for s in run.get("reference_runs", [])] \
+        or reference_runs
 
     reference = statistics.mean(reference_runs)
     mismatches = find_mismatches(results, unique=True)
