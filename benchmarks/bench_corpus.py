@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import os
 import platform
 import statistics
 import subprocess
@@ -114,7 +115,10 @@ def markdown(summary: dict, command: str) -> str:
              f"{summary['puzzles']:,} of the {summary['file_puzzles']:,} puzzles of "
              f"`{summary['file']}`, {summary['jobs']} worker processes, uniqueness checked "
              f"by every route that can (the HCP routes cannot: 'unchecked'), every grid "
-             f"verified against the puzzle and the rules.", "",
+             f"verified against the puzzle and the rules. Load average (1 min) before / "
+             f"after this invocation: {summary['load_average'][0]} / "
+             f"{summary['load_average'][1]} (2 cores: above 2, other work shared them).",
+             "",
              f"**Wall time {summary['wall_seconds']:,.0f} s** over {summary['invocations']} "
              f"invocation(s) ({summary['records']:,} records; {rate} puzzles/s through all "
              f"five routes). **Mismatches: {summary['mismatches']}**, errors: "
@@ -180,6 +184,7 @@ def main() -> int:
         runs_path.unlink(missing_ok=True)
     texts = [(str(i + 1), text) for i, text in enumerate(puzzles)]
 
+    load_before = os.getloadavg()[0]
     reference_runs = [reference_seconds(puzzles)]
     earlier = read_runs(runs_path)
     this_run = {"date": time.strftime("%Y-%m-%d %H:%M"), "wall_seconds": 0.0,
@@ -219,6 +224,7 @@ def main() -> int:
         "date": time.strftime("%Y-%m-%d %H:%M"),
         "machine": f"{platform.machine()}, {multiprocessing.cpu_count()} cores, "
                    f"Python {platform.python_version()}",
+        "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)],
         "commit": git_commit(), "file": args.file.name, "file_puzzles": len(lines),
         "puzzles": len(puzzles), "jobs": args.jobs, "records": len(results),
         "records_file": str(out), "invocations": len(runs), "wall_seconds": total_wall,
