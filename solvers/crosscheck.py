@@ -577,8 +577,11 @@ def summary_rows(results: list[RouteResult], routes: list[str]) -> list[dict]:
 
 
 def format_summary(rows: list[dict], unique: bool = False) -> str:
-    """The summary table; with ``unique``, the uniqueness verdicts after 'solved'."""
-    head = SUMMARY_COLUMNS[:2] + (UNIQUENESS_COLUMNS if unique else []) + SUMMARY_COLUMNS[2:]
+    """The summary table; with ``unique``, the uniqueness verdicts after the statuses
+    (the status columns keep their places)."""
+    statuses = SUMMARY_COLUMNS.index("median s")
+    head = SUMMARY_COLUMNS[:statuses] + (UNIQUENESS_COLUMNS if unique else []) \
+        + SUMMARY_COLUMNS[statuses:]
     table = [head]
     for row in rows:
         cells = []
