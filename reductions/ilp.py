@@ -187,29 +187,43 @@ class SudokuIlp:
         return name
 
 
-def sudoku_ilp(puzzle: Grid, clues: str = "equalities") -> SudokuIlp:
-    """Build the PuLP model of ``puzzle`` (see the module docstring for the clue modes)."""
+def model_parts(puzzle: Grid, clues: str) -> tuple[np.ndarray, np.ndarray]:
+    """(options, items) of the model of ``puzzle`` in clue mode ``clues``: the global option
+    number of each variable and the exact-cover item of each equality (clue equalities not
+    included), both ascending."""
     if clues not in CLUE_MODES:
         raise IlpError(f"unknown clue mode {clues!r}; choose one of {', '.join(CLUE_MODES)}")
+    n = puzzle.size
+    if clues == "equalities":
+        return np.arange(n ** 3), np.arange(4 * n * n)
+    base = base_option_items(puzzle.shape)
+    options = np.flatnonzero(candidate_mask(puzzle).ravel())
+    # Items of clues are satisfied by the clues and dropped; contradictory clues
+    # (a repeated digit in a unit) keep theirs, which then have no variable: 0 = 1.
+    flat = puzzle.values.ravel().astype(np.int64)
+    cells = np.flatnonzero(flat)
+    clue_options = cells * n + flat[cells] - 1
+    counts = np.bincount(base[clue_options].ravel(), minlength=4 * n * n)
+    consistent = clue_options[np.all(counts[base[clue_options]] == 1, axis=1)]
+    covered = np.zeros(4 * n * n, dtype=bool)
+    covered[base[consistent].ravel()] = True
+    return options, np.flatnonzero(~covered)
+
+
+def model_size(puzzle: Grid, clues: str) -> tuple[int, int]:
+    """(variables, constraints) of :func:`sudoku_ilp` ``(puzzle, clues)``, without building
+    it."""
+    options, items = model_parts(puzzle, clues)
+    extra = puzzle.clue_count() if clues == "equalities" else 0
+    return len(options), len(items) + extra
+
+
+def sudoku_ilp(puzzle: Grid, clues: str = "equalities") -> SudokuIlp:
+    """Build the PuLP model of ``puzzle`` (see the module docstring for the clue modes)."""
     shape = puzzle.shape
     n = shape.size
     base = base_option_items(shape)
-    if clues == "equalities":
-        options = np.arange(n ** 3)
-        kept_items = np.arange(4 * n * n)
-    else:
-        options = np.flatnonzero(candidate_mask(puzzle).ravel())
-        # Items of clues are satisfied by the clues and dropped; contradictory clues
-        # (a repeated digit in a unit) keep theirs, which then have no variable: 0 = 1.
-        flat = puzzle.values.ravel().astype(np.int64)
-        cells = np.flatnonzero(flat)
-        clue_options = cells * n + flat[cells] - 1
-        counts = np.bincount(base[clue_options].ravel(), minlength=4 * n * n)
-        consistent = clue_options[np.all(counts[base[clue_options]] == 1, axis=1)]
-        covered = np.zeros(4 * n * n, dtype=bool)
-        covered[base[consistent].ravel()] = True
-        kept_items = np.flatnonzero(~covered)
-
+    options, kept_items = model_parts(puzzle, clues)
     problem = pulp.LpProblem(f"sudoku_{n}x{n}_blocks_{shape}", pulp.LpMinimize)
     rows, cols, digits = option_cells_digits(shape, options)
     variables = [_new_binary(problem, variable_name(r, c, d))

@@ -34,7 +34,7 @@ import time
 import traceback
 from concurrent.futures import as_completed
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
@@ -102,7 +102,9 @@ class RouteResult:
         return cls(**json.loads(line))
 
     def json_line(self) -> bytes:
-        return (json.dumps(asdict(self)) + "\n").encode("utf-8")
+        # vars(), not dataclasses.asdict: the fields are plain values, and asdict's deep
+        # copies were most of the time of rewriting a 245k-record file
+        return (json.dumps(vars(self)) + "\n").encode("utf-8")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -370,14 +372,35 @@ def _execute(tasks: list[Task], *, jobs: int, scheduler: str | None,
 
 # ----------------------------------------------------------------------------- process pool
 
+CHUNK_MAX = 50
+"""Most (puzzle, route) pairs one pool task runs. One pair per task costs a round trip
+through the pool's queues each (about 2 ms on a busy 2-core machine, as much as a sat
+route's solve); 50 pairs of the five corpus routes are about one second of work, all an
+interruption can lose per worker (finished chunks are written at once)."""
+
+
+def chunk_size(tasks: int, jobs: int) -> int:
+    """Pairs per pool task: at least 16 tasks per worker so that the workers finish close
+    together, at most :data:`CHUNK_MAX` pairs each."""
+    return max(1, min(CHUNK_MAX, tasks // (16 * jobs)))
+
+
+def run_routes(tasks: Sequence[Task]) -> list[RouteResult]:
+    """The records of several pairs, in order (one pool task)."""
+    return [run_route(task) for task in tasks]
+
+
 def _execute_pool(tasks: list[Task], *, jobs: int) -> Iterator[RouteResult]:
     """The records of ``tasks`` from ``jobs`` worker processes
-    (:func:`solvers.external.worker_pool`: gone however this ends)."""
+    (:func:`solvers.external.worker_pool`: gone however this ends), :func:`chunk_size`
+    consecutive pairs per pool task."""
+    size = chunk_size(len(tasks), jobs)
     with worker_pool(jobs) as pool:
         try:
-            futures = [pool.submit(run_route, task) for task in tasks]
+            futures = [pool.submit(run_routes, tasks[i:i + size])
+                       for i in range(0, len(tasks), size)]
             for future in as_completed(futures):
-                yield future.result()
+                yield from future.result()
         except BrokenProcessPool:
             raise CrosscheckError("a worker process died (killed from outside, or out of "
                                   "memory)") from None
@@ -519,11 +542,15 @@ def _answer_text(r: RouteResult) -> str:
 
 SUMMARY_COLUMNS = ["route", "solved", "no solution", "unknown", "invalid", "error",
                    "not applicable", "not available", "median s", "max s", "median size"]
+UNIQUENESS_COLUMNS = ["unique", "several", "unchecked"]
+"""The verdicts on the verified solved puzzles when uniqueness is checked: 'unchecked' when
+the route cannot check it (the HCP routes) or its second search was cut short."""
 
 
 def summary_rows(results: list[RouteResult], routes: list[str]) -> list[dict]:
     """Per route: the count of each status ('solved' only verified grids, unverified ones
-    'invalid'), median and maximum route time, median instance size."""
+    'invalid'), the uniqueness verdicts on the solved ones (:data:`UNIQUENESS_COLUMNS`),
+    median and maximum route time, median instance size."""
     rows = []
     for route in routes:
         mine = [r for r in results if r.route == route]
@@ -535,6 +562,10 @@ def summary_rows(results: list[RouteResult], routes: list[str]) -> list[dict]:
         row["solved"] = sum(r.status == RecordStatus.SOLVED and r.verified is True for r in mine)
         row["invalid"] = sum(r.status == RecordStatus.SOLVED and r.verified is False
                              for r in mine)
+        solved = [r for r in mine if r.status == RecordStatus.SOLVED and r.verified is True]
+        row["unique"] = sum(r.unique is True for r in solved)
+        row["several"] = sum(r.unique is False for r in solved)
+        row["unchecked"] = sum(r.unique is None for r in solved)
         row.update({
             "median s": statistics.median(times) if times else None,
             "max s": max(times) if times else None,
@@ -545,8 +576,12 @@ def summary_rows(results: list[RouteResult], routes: list[str]) -> list[dict]:
     return rows
 
 
-def format_summary(rows: list[dict]) -> str:
-    head = SUMMARY_COLUMNS
+def format_summary(rows: list[dict], unique: bool = False) -> str:
+    """The summary table; with ``unique``, the uniqueness verdicts after the statuses
+    (the status columns keep their places)."""
+    statuses = SUMMARY_COLUMNS.index("median s")
+    head = SUMMARY_COLUMNS[:statuses] + (UNIQUENESS_COLUMNS if unique else []) \
+        + SUMMARY_COLUMNS[statuses:]
     table = [head]
     for row in rows:
         cells = []

@@ -272,3 +272,57 @@ def test_incremental_sat_route_agrees_and_checks_uniqueness(monkeypatch):
     assert by["several", "sat-incremental"].unique is False
     assert by["several", "sat-incremental"].second_solution is not None
     assert all(by[f"u{i}", "sat-incremental"].status == Status.NO_SOLUTION for i in range(4))
+
+
+def test_unique_with_routes_that_cannot_check_it(capsys):
+    # --unique: the HCP routes run without the uniqueness search (unique stays None, counted
+    # 'unchecked'), the others check it; the summary shows the verdicts and names the routes
+    # that could not check; the several-solution puzzle is 'several' for sat-incremental.
+    puzzles = SAMPLE[:2] + [("several", SEVERAL)]
+    routes = ["sat-incremental", "exact-cover", "hcp-directed"]
+    results = run_crosscheck(puzzles, routes, unique=True)
+    assert find_mismatches(results, unique=True) == []
+    rows = {row["route"]: row for row in summary_rows(results, routes)}
+    for route in ("sat-incremental", "exact-cover"):
+        assert (rows[route]["unique"], rows[route]["several"], rows[route]["unchecked"]) \
+            == (2, 1, 0)
+    assert (rows["hcp-directed"]["unique"], rows["hcp-directed"]["unchecked"]) == (0, 3)
+    table = crosscheck.format_summary(list(rows.values()), unique=True)
+    head = table.splitlines()[0].split()
+    assert head[:3] == ["route", "solved", "no"]           # the statuses keep their places
+    assert head[head.index("available") + 1:][:3] == ["unique", "several", "unchecked"]
+    assert "unique" not in crosscheck.format_summary(list(rows.values()))
+
+
+def test_cli_unique_names_the_routes_that_cannot_check_it(tmp_path, capsys):
+    path = tmp_path / "p.txt"
+    path.write_text(SAMPLE[0][1] + "\n")
+    code = main(["crosscheck", str(path), "--routes", "exact-cover,hcp-undirected",
+                 "--unique", "--jobs", "1"])
+    out = capsys.readouterr().out
+    assert code == ExitCode.OK
+    assert "uniqueness not checked by hcp-undirected (the route cannot)" in out
+
+
+def test_another_valid_grid_from_a_route_that_cannot_check_uniqueness_is_a_mismatch():
+    # A route that does not check uniqueness still contradicts 'unique' with another grid.
+    text = SEVERAL
+    [sat_record] = run_crosscheck([("s", text)], ["sat"], unique=True)
+    first, second = sat_record.solution, sat_record.second_solution
+    assert sat_record.unique is False and first != second
+    claims = [crosscheck.RouteResult("s", text, "a", "solved", 0.0, True, first, True),
+              crosscheck.RouteResult("s", text, "b", "solved", 0.0, True, second, None)]
+    [mismatch] = find_mismatches(claims, unique=True)
+    assert "a called the solution unique" in mismatch.reason
+
+
+def test_pool_tasks_are_chunks_of_consecutive_pairs(monkeypatch):
+    assert crosscheck.chunk_size(10, 2) == 1
+    assert crosscheck.chunk_size(245_000, 2) == crosscheck.CHUNK_MAX
+    assert crosscheck.chunk_size(32 * 7, 2) == 7
+    # chunks of 3 pairs over 2 workers: every record once, the same answers as in process
+    monkeypatch.setattr(crosscheck, "CHUNK_MAX", 3)
+    pooled = run_crosscheck(SAMPLE, ["sat-incremental", "exact-cover"], unique=True, jobs=2)
+    here = run_crosscheck(SAMPLE, ["sat-incremental", "exact-cover"], unique=True, jobs=1)
+    assert [(r.puzzle_id, r.route, r.solution, r.unique) for r in pooled] == \
+        [(r.puzzle_id, r.route, r.solution, r.unique) for r in here]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 
+import numpy as np
 import pytest
 
 from reductions.grid import Grid, check_solution, parse_grid
@@ -278,3 +279,71 @@ def test_thirty_six_by_thirty_six_mps_loads_in_cbc(tmp_path):
                             stdin=subprocess.DEVNULL, timeout=120)
     assert "read with 0 errors" in result.stdout, result.stdout
     assert ilp.model_from_file(model_path).puzzle == Grid(values)
+
+
+# ----------------------------------------------------------------------------- kept HiGHS model
+
+needs_highs = pytest.mark.skipif(not HAVE_HIGHS, reason="highspy not installed")
+
+
+def kept_model_is_blank(shape) -> bool:
+    """The process's kept model is back to the blank grid's: base rows only, bounds [0, 1]."""
+    kept = ilp._KEPT_HIGHS[shape]
+    lp = kept.highs.getLp()
+    return (kept.highs.getNumRow() == kept.rows
+            and list(lp.col_lower_) == [0.0] * kept.columns
+            and list(lp.col_upper_) == [1.0] * kept.columns)
+
+
+@needs_highs
+@pytest.mark.parametrize("clues", CLUE_MODES)
+def test_kept_highs_model_alternates_yes_no_and_uniqueness_both_ways(clues):
+    # One kept model serves every puzzle: a NO instance right after solvable ones, a
+    # solvable one right after a NO instance, unique and not unique in turn.
+    solvable = instance_puzzles("royle17-sample300.txt", 3)
+    unsolvable = instance_puzzles("unsolvable.txt")
+    several = instance_puzzles("multiple-solutions.txt")[0]
+    sequence = [solvable[0], unsolvable[0], solvable[1], several, unsolvable[1], several,
+                solvable[2], unsolvable[3]]
+    for puzzle in sequence:
+        outcome = ilp.solve_puzzle(puzzle, ilp_solver="highs", unique=True, clues=clues)
+        assert outcome.stats["model"] == "kept"
+        if puzzle in unsolvable:
+            assert outcome.status == Status.NO_SOLUTION and outcome.grid is None
+        elif puzzle is several:
+            assert outcome.status == Status.SOLVED and outcome.unique is False
+            assert outcome.second != outcome.grid and check_solution(puzzle, outcome.second)
+        else:
+            assert outcome.status == Status.SOLVED and outcome.unique is True
+        if outcome.grid is not None:
+            assert check_solution(puzzle, outcome.grid)
+        assert kept_model_is_blank(puzzle.shape)
+    assert len({id(m) for m in ilp._KEPT_HIGHS.values()}) == len(ilp._KEPT_HIGHS)
+
+
+@needs_highs
+def test_kept_highs_model_sizes_are_the_puzzle_models():
+    # The records quote the size of the puzzle's own model, as the per-puzzle route did.
+    for puzzle in instance_puzzles("royle17-sample300.txt", 2):
+        for clues in CLUE_MODES:
+            outcome = ilp.solve_puzzle(puzzle, ilp_solver="highs", clues=clues)
+            model = sudoku_ilp(puzzle, clues)
+            assert (outcome.stats["variables"], outcome.stats["constraints"]) == \
+                (model.num_variables, model.num_constraints)
+
+
+@needs_highs
+def test_kept_highs_model_is_restored_after_a_time_limit_and_reused():
+    puzzle = hard_36()
+    outcome = ilp.solve_puzzle(puzzle, ilp_solver="highs", time_limit=0.3)
+    assert outcome.status == Status.UNKNOWN and kept_model_is_blank(puzzle.shape)
+    kept = ilp._KEPT_HIGHS[puzzle.shape]
+    # the pattern solution of 6x6 blocks, with its first row blanked: one solution
+    full = np.fromfunction(lambda r, c: (6 * (r % 6) + r // 6 + c) % 36 + 1, (36, 36),
+                           dtype=np.int64).astype(np.int16)
+    assert check_solution(Grid.empty(36), Grid(full))
+    blanked = full.copy()
+    blanked[0] = 0
+    outcome = ilp.solve_puzzle(Grid(blanked), ilp_solver="highs", unique=True, time_limit=60)
+    assert outcome.grid == Grid(full) and outcome.unique is True
+    assert ilp._KEPT_HIGHS[puzzle.shape] is kept and kept_model_is_blank(puzzle.shape)

@@ -50,7 +50,11 @@ def run_crosscheck_command(args: argparse.Namespace) -> int:
         progress.close()
     print(f"{len(texts)} puzzle(s) x {len(routes)} route(s)"
           + (", uniqueness checked" if args.unique else ""))
-    print(format_summary(summary_rows(results, routes)))
+    print(format_summary(summary_rows(results, routes), unique=args.unique))
+    cannot = [name for name in routes if not known[name].checks_uniqueness]
+    if args.unique and cannot:
+        print(f"\nuniqueness not checked by {', '.join(cannot)} (the route cannot); their "
+              f"grids are still compared with the others'")
     missing = unavailable_routes(results)
     for route, reason in missing.items():
         print(f"\nnot available here: {route} ({reason})")
@@ -121,7 +125,9 @@ def register(commands: common.Commands) -> None:
                                          f"{', '.join(ROUTES)}")
     common.add_route_template_option(parser)
     parser.add_argument("--unique", action="store_true",
-                        help="every route also checks uniqueness; disagreement is a mismatch")
+                        help="every route that can (not the HCP routes) also checks "
+                             "uniqueness; disagreement is a mismatch, and so is another "
+                             "valid grid from any route for a puzzle called unique")
     parser.add_argument("--time-limit", type=common.seconds_arg, metavar="S",
                         help="seconds per puzzle and route ('unknown' past it)")
     parser.add_argument("--jobs", type=common.positive_int_arg, default=min(2, os.cpu_count() or 1),
