@@ -30,7 +30,7 @@ from pysat.solvers import NoSuchSolverError, Solver, SolverNames
 from reductions.cnf import SudokuCnf, grid_from_model, sudoku_cnf
 from reductions.formulas import Formula
 from reductions.errors import UserError
-from reductions.singles import propagate_singles
+from reductions.forced import forced_digits
 from reductions.grid import (Grid, Shape, clue_array_from_line, clue_conflicts, parse_grid,
                              solve_checks, solves_clues)
 
@@ -158,9 +158,9 @@ class IncrementalSudokuSolver:
                    time_limit: float | None = None) -> "BatchChunk":
         """Solve K puzzles given as a (K, N²) uint8 array (``time_limit`` per puzzle).
 
-        Batches of :data:`SINGLES_MIN_BATCH` or more first go through
-        :func:`~reductions.singles.propagate_singles` all at once: a puzzle the singles
-        complete is answered (and, being forced digit by digit, proved unique) without a
+        Batches of :data:`FORCED_MIN_BATCH` or more first go through
+        :func:`~reductions.forced.forced_digits` all at once (singles and locked
+        candidates): a puzzle they complete is answered (and, being forced digit by digit, proved unique) without a
         solver call; the others get the clues *and* the forced digits as assumptions, which
         leaves their solutions unchanged. Each solver answer is decoded; the batch's answers
         are verified together (:func:`solve_checks`; a wrong one raises
@@ -168,8 +168,8 @@ class IncrementalSudokuSolver:
         """
         n, k = self.n, len(clues)
         chunk = BatchChunk.empty(k, n * n)
-        if k >= SINGLES_MIN_BATCH:
-            fixed = propagate_singles(clues, self.shape)
+        if k >= FORCED_MIN_BATCH:
+            fixed = forced_digits(clues, self.shape)
             done = np.flatnonzero(np.all(fixed > 0, axis=1))
             done = done[solve_checks(clues[done], fixed[done], self.shape)]
             chunk.status[done] = STATUS_CODE[Status.SOLVED]
@@ -431,8 +431,9 @@ STATUS_CODES = (Status.SOLVED, Status.NO_SOLUTION, Status.UNKNOWN)
 """A batch's statuses travel as uint8 codes: the index in this tuple."""
 STATUS_CODE = {status: code for code, status in enumerate(STATUS_CODES)}
 
-SINGLES_MIN_BATCH = 64
-"""Batches this large go through :func:`propagate_singles` first. Its cost is a fixed number
+FORCED_MIN_BATCH = 64
+"""Batches this large go through :func:`~reductions.forced.forced_digits` first. Its cost is
+a fixed number
 of array operations per round whatever the batch size, so it pays only over many puzzles
 (about 20 µs a 17-clue puzzle in batches of 1,000; the solver call it saves costs ~100 µs)."""
 

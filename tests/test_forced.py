@@ -1,6 +1,7 @@
-"""Batch naked/hidden singles (reductions/singles.py): every forced digit is in every solution,
-a completed grid is the only solution, NO instances are never "completed", and the batch path
-of the SAT route gives the same answers with and without it."""
+"""Batch deductions (reductions/forced.py: singles, locked candidates): every forced digit is
+in every solution, the fixpoint is the rules engine's for the same rules, a completed grid is
+the only solution, NO instances are never "completed", and the batch path of the SAT route
+gives the same answers as one puzzle at a time."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reductions.grid import Grid, Shape, check_solution, pattern_solution, solve_checks
-from reductions.singles import propagate_singles
+from reductions.forced import forced_digits
+from reductions.rules.engine import deduce, select_rules
 from solvers.outcome import Status
-from solvers.sat import SINGLES_MIN_BATCH, IncrementalSudokuSolver, solve_batch
+from solvers.sat import FORCED_MIN_BATCH, IncrementalSudokuSolver, solve_batch
 
 from .conftest import instance_pairs, instance_puzzles
 from .test_grid import PAPER_17, PAPER_17_SOLUTION
@@ -26,7 +28,7 @@ def test_forced_digits_agree_with_the_known_solutions():
         pairs = instance_pairs(name)
         clues = flat([p for p, _ in pairs])
         solutions = flat([s for _, s in pairs])
-        forced = propagate_singles(clues, pairs[0][0].shape)
+        forced = forced_digits(clues, pairs[0][0].shape)
         assert np.all((forced == 0) | (forced == solutions)), name
         assert np.all((clues == 0) | (forced == clues)), name
 
@@ -37,12 +39,12 @@ def test_the_paper_puzzle_and_exact_counts_on_the_sample():
     SAT proves it unique (the soundness argument of the module, checked)."""
     paper = np.frombuffer(PAPER_17.replace(".", "0").encode(), np.uint8) - ord("0")
     answer = np.frombuffer(PAPER_17_SOLUTION.encode(), np.uint8) - ord("0")
-    forced = propagate_singles(paper[None, :], Shape(3, 3))[0]
+    forced = forced_digits(paper[None, :], Shape(3, 3))[0]
     assert np.array_equal(forced, answer)
 
     puzzles = instance_puzzles("royle17-sample300.txt")
     clues = flat(puzzles)
-    forced = propagate_singles(clues, Shape(3, 3))
+    forced = forced_digits(clues, Shape(3, 3))
     complete = np.all(forced > 0, axis=1)
     assert 0 < complete.sum() < len(puzzles)
     assert np.all(solve_checks(clues[complete], forced[complete], Shape(3, 3)))
@@ -53,19 +55,42 @@ def test_the_paper_puzzle_and_exact_counts_on_the_sample():
             assert np.array_equal(outcome.grid.values.ravel(), forced[k])
 
 
+def test_same_fixpoint_as_the_rules_engine_at_the_same_level():
+    """Eppstein's engine (reductions/rules) with its levels 1-4 — hidden single, naked
+    single, pointing, claiming — one puzzle at a time reaches the same placed digits, puzzle
+    for puzzle, easy and hard: an independent implementation of the same sound rules."""
+    puzzles = (instance_puzzles("royle17-sample300.txt", 80)
+               + instance_puzzles("top1465-sample100.txt", 40))
+    rules = select_rules(max_level=4)
+    assert [r.name for r in rules] == ["hidden-single", "naked-single", "pointing", "claiming"]
+    forced = forced_digits(flat(puzzles), Shape(3, 3))
+    completed = 0
+    for puzzle, mine in zip(puzzles, forced):
+        state = deduce(puzzle, rules).state
+        cand = state.cand.reshape(81, 9)
+        engine = np.where(state.values.ravel() > 0, state.values.ravel(),
+                          np.where(cand.sum(axis=1) == 1, cand.argmax(axis=1) + 1, 0))
+        assert np.array_equal(engine, mine)
+        completed += bool(np.all(mine > 0))
+    assert 0 < completed < len(puzzles)
+    singles_only = forced_digits(flat(puzzles), Shape(3, 3), locked=False)
+    assert np.all((singles_only == 0) | (singles_only == forced))
+    assert np.sum(np.all(singles_only > 0, axis=1)) < completed
+
+
 def test_no_instances_are_never_completed_into_a_valid_grid():
     puzzles = instance_puzzles("unsolvable.txt")
     for shape in {p.shape for p in puzzles}:
         mine = [p for p in puzzles if p.shape == shape]
         clues = flat(mine)
-        forced = propagate_singles(clues, shape)
+        forced = forced_digits(clues, shape)
         complete = np.all(forced > 0, axis=1)
         assert not np.any(solve_checks(clues[complete], forced[complete], shape))
 
 
 def test_a_puzzle_with_several_solutions_is_left_open():
     puzzle = instance_puzzles("multiple-solutions.txt")[0]
-    forced = propagate_singles(flat([puzzle]), puzzle.shape)[0]
+    forced = forced_digits(flat([puzzle]), puzzle.shape)[0]
     assert np.any(forced == 0)
 
 
@@ -75,7 +100,7 @@ def test_64x64_uses_64_bit_masks():
     solution = pattern_solution(shape).values.ravel().astype(np.uint8)
     clues = solution.copy()
     clues[np.arange(64) * 64 + (np.arange(64) * 7) % 64] = 0
-    forced = propagate_singles(clues[None, :], shape)[0]
+    forced = forced_digits(clues[None, :], shape)[0]
     assert np.array_equal(forced, solution)
 
 
@@ -96,7 +121,7 @@ def test_property_forced_digits_are_in_the_solution(case):
     """The puzzle keeps a known solution; every forced digit must be that solution's, and
     when the grid is complete it *is* that solution."""
     shape, clues, solution = case
-    forced = propagate_singles(clues[None, :], shape)[0]
+    forced = forced_digits(clues[None, :], shape)[0]
     assert np.all((forced == 0) | (forced == solution))
     if np.all(forced > 0):
         assert np.array_equal(forced, solution)
@@ -110,7 +135,7 @@ def test_batch_answers_equal_one_by_one_answers_with_no_instances_in_between():
                + instance_puzzles("multiple-solutions.txt")
                + instance_puzzles("forum-hardest-sample100.txt", 20))
     puzzles = [p for p in puzzles if p.shape == Shape(3, 3)]
-    assert len(puzzles) >= SINGLES_MIN_BATCH
+    assert len(puzzles) >= FORCED_MIN_BATCH
     rows = list(flat(puzzles))
     batch = list(solve_batch(rows, Shape(3, 3), unique=True))
     with IncrementalSudokuSolver(Shape(3, 3)) as solver:
