@@ -18,7 +18,7 @@ starts over). The wall time of every invocation that ran records is kept in
 its total wall time.
 
 Reference, measured in the same invocation (before and after the crosscheck, the mean of
-the two; for a run done in pieces, of every piece, kept in ``OUT.runs.json``): the plain one-process pysat loop of ``bench_hcp_corpus.REFERENCE`` (the blank 9×9
+the two; for a run done in pieces, of every piece, kept in ``OUT.runs.json``): the plain one-process pysat loop of ``benchmarks/reference_loop.py`` (the blank 9×9
 CNF in one CaDiCaL, clues as assumptions, grid read back and checked) over the same puzzles,
 start-up included. Per-route medians are quoted as ratios to its seconds per puzzle.
 
@@ -80,7 +80,7 @@ def reference_seconds(puzzles: list[str]) -> float:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "puzzles.txt"
         path.write_text("\n".join(puzzles) + "\n")
-        seconds = run([sys.executable, "-c", REFERENCE, str(path)], ROOT, len(puzzles),
+        seconds = run([sys.executable, str(REFERENCE), str(path)], ROOT, len(puzzles),
                       "reference")
     return seconds / len(puzzles)
 
@@ -128,7 +128,7 @@ def markdown(summary: dict, command: str) -> str:
                   f"**{summary['extrapolated_full_wall_seconds'] / 60:,.0f} min** wall "
                   f"(target ≤ 60 min).", ""]
     lines += [f"Reference, same invocation: the plain one-process pysat loop "
-              f"(`bench_hcp_corpus.REFERENCE`) over the same puzzles, start-up included: "
+              f"(`benchmarks/reference_loop.py`) over the same puzzles, start-up included: "
               f"{1000 * summary['reference_s_per_puzzle']:.3f} ms a puzzle (runs: "
               + ", ".join(f"{1000 * s:.3f}" for s in summary["reference_runs"])
               + " ms). Ratio = the route's median seconds a puzzle (inside a crosscheck "

@@ -5,8 +5,8 @@
 
 Each measurement is a fresh process, start-up included, wall clock:
 
-* ``reference``: the plain one-process pysat loop (:data:`REFERENCE`): the fixed 9×9 CNF of
-  the blank grid (extended encoding) in one CaDiCaL 1.9.5, each puzzle's clues as
+* ``reference``: the plain one-process pysat loop (``benchmarks/reference_loop.py``): the
+  fixed 9×9 CNF of the blank grid (extended encoding) in one CaDiCaL 1.9.5, each puzzle's clues as
   assumptions, the model read back into a grid and checked against the clues and the rules.
   Run over ``--reference-file`` (default ``../shared/data/sudoku/royle-17clue-49151.txt``,
   the whole 17-clue set; the benchmark stops if it is missing);
@@ -39,38 +39,9 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "instances" / "royle17-sample300.txt"
 FULL = ROOT.parent / "shared" / "data" / "sudoku" / "royle-17clue-49151.txt"
 
-REFERENCE = r"""
-import sys
-import numpy as np
-from pysat.solvers import Solver
-from reductions.cnf import sudoku_cnf
-from reductions.grid import Grid
-n = 9
-cnf = sudoku_cnf(Grid.empty(n), "extended", "auto", "units")
-solver = Solver(name="cadical195")
-for block in cnf.clause_blocks():
-    solver.append_formula(block.tolist() if isinstance(block, np.ndarray) else block)
-solved = 0
-with open(sys.argv[1]) as handle:
-    for line in handle:
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        clues = np.array([0 if ch in ".0" else int(ch) for ch in line[:81]])
-        cells = np.flatnonzero(clues)
-        assumptions = (cells * n + clues[cells]).tolist()   # variable (r*9+c)*9 + d
-        if not solver.solve(assumptions=assumptions):
-            continue
-        model = np.asarray(solver.get_model()[:n ** 3]) > 0
-        grid = model.reshape(n * n, n).argmax(axis=1) + 1
-        rows = grid.reshape(n, n)
-        boxes = rows.reshape(3, 3, 3, 3).swapaxes(1, 2).reshape(n, n)
-        ok = (np.all(grid[cells] == clues[cells])
-              and all(len(set(part.tolist())) == n for group in (rows, rows.T, boxes)
-                      for part in group))
-        solved += bool(ok)
-print(solved)
-"""
+REFERENCE = ROOT / "benchmarks" / "reference_loop.py"
+"""The plain pysat loop every 9×9 ratio is quoted against (run as a script; prints the count
+of puzzles solved and checked)."""
 
 
 def read_lines(path: Path, limit: int | None = None) -> list[str]:
@@ -127,7 +98,7 @@ def main() -> None:
         file.write_text("\n".join(puzzles) + "\n")
         for r in range(args.rounds):
             row: dict = {"round": r + 1}
-            ref = run([python, "-c", REFERENCE, str(args.reference_file)], ROOT,
+            ref = run([python, str(REFERENCE), str(args.reference_file)], ROOT,
                       reference_count, "reference")
             row["reference_s_per_puzzle"] = ref / reference_count
             for name, checkout in checkouts.items():
