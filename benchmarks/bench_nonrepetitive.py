@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import os
 import platform
 import resource
 import statistics
@@ -128,7 +129,7 @@ def bench_cli_vs_scc(edges: int, repeats: int = 3) -> dict:
                                 ("from", ["--from", start, "--label", label])):
                 command = [sys.executable, "-m", "solvers.cli", "nonrepetitive", str(path),
                            *extra]
-                row[name] = _run_seconds(command)
+                row[name], row[f"{name}_peak_mb"] = _run_seconds(command)
             rounds.append(row)
     median = statistics.median
     return {"edges": edges, "nr_vertices": nr.num_vertices, "nr_arcs": nr.num_arcs,
@@ -138,13 +139,20 @@ def bench_cli_vs_scc(edges: int, repeats: int = 3) -> dict:
             "cli_from_s": round(median(r["from"] for r in rounds), 3),
             "cyclic_ratio": round(median(r["cyclic_edges"] / r["scc_reference_s"]
                                          for r in rounds), 2),
-            "from_ratio": round(median(r["from"] / r["scc_reference_s"] for r in rounds), 2)}
+            "from_ratio": round(median(r["from"] / r["scc_reference_s"] for r in rounds), 2),
+            "cli_cyclic_edges_peak_mb": round(max(r["cyclic_edges_peak_mb"] for r in rounds)),
+            "cli_from_peak_mb": round(max(r["from_peak_mb"] for r in rounds))}
 
 
-def _run_seconds(command: list[str]) -> float:
+def _run_seconds(command: list[str]) -> tuple[float, float]:
+    """(seconds, peak resident MB) of one command."""
     start = time.perf_counter()
-    subprocess.run(command, cwd=ROOT, stdout=subprocess.DEVNULL, check=True)
-    return time.perf_counter() - start
+    proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{' '.join(command)}: exit {os.waitstatus_to_exitcode(status)}")
+    return seconds, usage.ru_maxrss / 1024
 
 
 def bench_emit(num_vars: int) -> dict:
@@ -270,12 +278,13 @@ def markdown(results: dict) -> str:
     lines += ["", "## The command line on a graph file, against one scipy SCC of nr(G)'s size "
                   "(same run)", "",
               "| m edges | nr(G) vertices | nr(G) arcs | reference: scipy SCC s | "
-              "`--cyclic-edges` s | ratio | `--from V --label L` s | ratio |",
-              "|---|---|---|---|---|---|---|---|"]
+              "`--cyclic-edges` s | ratio | peak MB | `--from V --label L` s | ratio | peak MB |",
+              "|---|---|---|---|---|---|---|---|---|---|"]
     for r in results.get("cli", []):
         lines.append(f"| {r['edges']:,} | {r['nr_vertices']:,} | {r['nr_arcs']:,} | "
                      f"{r['scc_reference_s']} | {r['cli_cyclic_edges_s']} | "
-                     f"{r['cyclic_ratio']}× | {r['cli_from_s']} | {r['from_ratio']}× |")
+                     f"{r['cyclic_ratio']}× | {r.get('cli_cyclic_edges_peak_mb', '')} | "
+                     f"{r['cli_from_s']} | {r['from_ratio']}× | {r.get('cli_from_peak_mb', '')} |")
     lines += ["", "The command-line times include Python's start-up, reading the file, "
                   "building nr(G) and printing every edge found. Rounds interleave the "
                   "reference and both commands; medians of the times and of the within-round "
