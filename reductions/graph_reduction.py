@@ -42,6 +42,7 @@ forward map.
 from __future__ import annotations
 
 import enum
+from array import array
 from dataclasses import dataclass
 
 import numpy as np
@@ -59,6 +60,10 @@ class ReductionStatus(enum.StrEnum):
 
 
 REDUCED, NO_CYCLE, SOLVED = ReductionStatus
+
+SMALL_FRONTIER = 1000
+"""Frontiers of rule 2 up to this many vertices are propagated in plain Python (a numpy
+round costs a few dozen calls of a few microseconds whatever its size)."""
 
 
 @dataclass(frozen=True)
@@ -156,8 +161,14 @@ class _ForcedEdges:
         self.inc_edge = np.concatenate([np.arange(m), np.arange(m)])[order]
         self.start = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(np.bincount(ends, minlength=n), out=self.start[1:])
-        self.deg = np.diff(self.start)
-        self.alive = np.ones(m, dtype=bool)
+        # Degrees and live marks live in Python buffers with numpy views over them: the
+        # vectorised steps use the views, the small rounds of rule 2 (:meth:`_round_small`)
+        # index the buffers directly, and both always see the same state.
+        self.deg_buffer = array("q", np.diff(self.start).tobytes())
+        self.deg = np.frombuffer(self.deg_buffer, dtype=np.int64)
+        self.alive_buffer = bytearray(b"\x01" * m)
+        self.alive = np.frombuffer(self.alive_buffer, dtype=bool)
+        self._lists: tuple | None = None
         self.rounds = self.deleted = 0
         keys = np.minimum(self.u, self.v) * n + np.maximum(self.u, self.v)
         self.key_order = np.argsort(keys)                 # to look edges up by endpoints
@@ -189,8 +200,13 @@ class _ForcedEdges:
         return None, _unique(np.concatenate([touched, nbrs]))
 
     def propagate(self, frontier: np.ndarray) -> str | None:
-        """Rule 2 until nothing changes; the reason there is no cycle, or None."""
-        while frontier.size:
+        """Rule 2 until nothing changes; the reason there is no cycle, or None.
+
+        Rounds are synchronous (each looks at the graph as the previous round left it), so
+        their number does not depend on how a round is computed: with numpy over large
+        frontiers, in plain Python over small ones (most of the rounds, each a few dozen
+        vertices, where numpy's cost per call would dominate)."""
+        while frontier.size > SMALL_FRONTIER:
             self.rounds += 1
             big = frontier[self.deg[frontier] > 2]
             at, idx = self.incidences(big)
@@ -200,14 +216,74 @@ class _ForcedEdges:
             fcount = np.bincount(at[forced], minlength=big.size)
             if np.any(fcount > 2):
                 bad = int(big[np.flatnonzero(fcount > 2)[0]])
-                return (f"vertex {self.describe(bad)} has {fcount.max()} neighbours of degree "
-                        f"2 (each of those edges must be on the cycle)")
+                return self._too_many_forced(bad, int(fcount.max()))
             dead = _unique(e[live & ~forced & (fcount == 2)[at]])
             if dead.size == 0:
                 return None
             reason, frontier = self.delete(dead)
             if reason:
                 return reason
+        return self._propagate_small(sorted(frontier.tolist()))
+
+    def _too_many_forced(self, vertex: int, count: int) -> str:
+        return (f"vertex {self.describe(vertex)} has {count} neighbours of degree 2 (each "
+                f"of those edges must be on the cycle)")
+
+    def _propagate_small(self, frontier: list[int]) -> str | None:
+        """:meth:`propagate` by Python rounds over the buffers (``frontier`` sorted); the
+        same rounds, deletions and reasons as the numpy rounds."""
+        if self._lists is None:
+            self._lists = tuple(array("q", a.tobytes())
+                                for a in (self.start, self.inc_nbr, self.inc_edge, self.u,
+                                          self.v))
+        start, nbr, edge, eu, ev = self._lists
+        deg, alive = self.deg_buffer, self.alive_buffer
+        while frontier:
+            self.rounds += 1
+            dead: set[int] = set()
+            bad, most = -1, 0
+            for x in frontier:
+                if deg[x] <= 2:
+                    continue
+                lo, hi = start[x], start[x + 1]
+                forced = 0
+                for i in range(lo, hi):
+                    if alive[edge[i]] and deg[nbr[i]] == 2:
+                        forced += 1
+                if forced > 2:
+                    if bad < 0:
+                        bad = x
+                    most = max(most, forced)
+                elif forced == 2 and bad < 0:
+                    dead.update(edge[i] for i in range(lo, hi)
+                                if alive[edge[i]] and deg[nbr[i]] != 2)
+            if bad >= 0:
+                return self._too_many_forced(bad, most)
+            if not dead:
+                return None
+            touched: set[int] = set()
+            for e in dead:
+                alive[e] = 0
+                a, b = eu[e], ev[e]
+                deg[a] -= 1
+                deg[b] -= 1
+                touched.add(a)
+                touched.add(b)
+            self.deleted += len(dead)
+            ordered = sorted(touched)
+            for x in ordered:
+                if deg[x] < 2:
+                    return (f"vertex {self.describe(x)} is left with degree {deg[x]} after "
+                            f"removing edges no cycle can use")
+            became2 = [x for x in ordered if deg[x] == 2]
+            self.new_two.append(np.array(became2, dtype=np.int64))
+            # Only a vertex next to a new degree-2 vertex can have gained a forced edge
+            # (the numpy rounds also look at the touched ones, which yields nothing more).
+            around: set[int] = set()
+            for x in became2:
+                around.update(nbr[i] for i in range(start[x], start[x + 1])
+                              if alive[edge[i]])
+            frontier = sorted(around)
         return None
 
     def live_neighbours(self, vertices: np.ndarray) -> np.ndarray:

@@ -621,7 +621,7 @@ def _cut_loop(solver, num_vertices: int, model_pairs: np.ndarray, pairs: np.ndar
                              stats)
         if patching:
             patched, left, merges = patch_cover(num_vertices, pairs, chosen, directed,
-                                                required_keys)
+                                                required_keys, label)
             stats["patch_merges"] += merges
             if left == 1:
                 stats["seconds"] = deadline.seconds()
@@ -679,7 +679,8 @@ def _subtour_cuts(pairs: np.ndarray, label: np.ndarray, directed: bool,
 
 
 def patch_cover(num_vertices: int, pairs: np.ndarray, chosen: np.ndarray, directed: bool,
-                protected: np.ndarray | None = None) -> tuple[np.ndarray, int, int]:
+                protected: np.ndarray | None = None, label: np.ndarray | None = None
+                ) -> tuple[np.ndarray, int, int]:
     """Merge the cycles of a cycle cover by 2-exchanges (Karp's patching for the ATSP).
 
     ``chosen`` are the cover's arcs (every vertex one out, one in) or, undirected, its edges
@@ -689,6 +690,9 @@ def patch_cover(num_vertices: int, pairs: np.ndarray, chosen: np.ndarray, direct
     Candidates are found with numpy, then applied greedily while still valid (both removed
     pairs still in the cover, their cycles still different: union-find); pairs in
     ``protected`` (required ones, as keys from :func:`_pair_keys`) are never removed.
+
+    ``label``: the cover's cycle labels when the caller has them (:func:`cycle_labels`,
+    :func:`~reductions.graph_reduction.component_labels`), else computed here.
 
     Returns ``(chosen, cycles, merges)``: the patched cover, how many cycles it has, and how
     many exchanges were made. Only a heuristic: with one cycle left the cover is a
@@ -716,7 +720,8 @@ def patch_cover(num_vertices: int, pairs: np.ndarray, chosen: np.ndarray, direct
     if directed:
         succ = np.empty(n, dtype=np.int64)
         succ[chosen[:, 0]] = chosen[:, 1]
-        label = cycle_labels(succ)
+        if label is None:
+            label = cycle_labels(succ)
         pred = np.empty(n, dtype=np.int64)
         pred[succ] = np.arange(n)
         a, d = pairs[:, 0], pairs[:, 1]                 # put in a→d, then c→b
@@ -727,13 +732,13 @@ def patch_cover(num_vertices: int, pairs: np.ndarray, chosen: np.ndarray, direct
         moves = np.stack([a[ok], b[ok], c[ok], d[ok]], axis=1)
         nbr = succ[:, None]
     else:
-        ends = np.concatenate([chosen, chosen[:, ::-1]])
-        ends = ends[np.argsort(ends[:, 0], kind="stable")]
-        nbr = ends[:, 1].reshape(n, 2)
-        label = component_labels(n, chosen[:, 0], chosen[:, 1])
-        both = np.concatenate([pairs, pairs[:, ::-1]])
-        a, c = both[:, 0], both[:, 1]                   # put in a–c, then b–d
-        keep = (label[a] != label[c]) & (a < c)
+        nbr = _two_neighbours(n, chosen)
+        if label is None:
+            label = component_labels(n, chosen[:, 0], chosen[:, 1])
+        a, c = pairs[:, 0], pairs[:, 1]                 # put in a–c, then b–d
+        if np.any(a > c):
+            a, c = np.minimum(a, c), np.maximum(a, c)
+        keep = label[a] != label[c]
         a, c = a[keep], c[keep]
         found = []
         for i in range(2):
@@ -761,13 +766,15 @@ def patch_cover(num_vertices: int, pairs: np.ndarray, chosen: np.ndarray, direct
         return got
 
     # In slices: the first few moves usually leave one cycle.
+    chunk = np.concatenate([moves, label[moves[:, 0], None], label[moves[:, 2], None]],
+                           axis=1)
     for first in range(0, len(moves), 256):
         if cycles == 1:
             break
-        for a_, b_, c_, d_ in moves[first:first + 256].tolist():
+        for a_, b_, c_, d_, la, lc in chunk[first:first + 256].tolist():
             if cycles == 1:
                 break
-            ra, rc = find(int(label[a_])), find(int(label[c_]))
+            ra, rc = find(la), find(lc)
             if ra == rc or b_ not in row(a_) or d_ not in row(c_):
                 continue
             if directed:
@@ -788,6 +795,21 @@ def patch_cover(num_vertices: int, pairs: np.ndarray, chosen: np.ndarray, direct
         patched = np.stack([np.repeat(np.arange(n), 2), nb.ravel()], axis=1)
         patched = patched[patched[:, 0] < patched[:, 1]]
     return patched, cycles, merges
+
+
+def _two_neighbours(num_vertices: int, chosen: np.ndarray) -> np.ndarray:
+    """``(n, 2)``: the two neighbours of every vertex of a 2-regular edge set, each row in
+    the order its edges come in ``chosen`` read as (u, v) rows then as (v, u) rows (as a
+    stable sort of both orientations by first end would give; without the sort)."""
+    ends = np.concatenate([chosen, chosen[:, ::-1]])
+    first = np.empty(num_vertices, dtype=np.int64)
+    index = np.arange(len(ends), dtype=np.int64)
+    first[ends[::-1, 0]] = index[::-1]                  # the earliest row of each vertex
+    is_first = first[ends[:, 0]] == index
+    nbr = np.empty((num_vertices, 2), dtype=np.int64)
+    nbr[ends[is_first, 0], 0] = ends[is_first, 1]
+    nbr[ends[~is_first, 0], 1] = ends[~is_first, 1]
+    return nbr
 
 
 def _pair_index(num_vertices: int, pairs: np.ndarray, subset: np.ndarray,
