@@ -577,8 +577,10 @@ def _solved(graph: _ForcedEdges) -> Reduction:
                      alive=graph.alive.copy())
 
 
-def expand_tour(reduction: Reduction, tour) -> np.ndarray:
-    """A tour of the reduced graph → the tour of the original graph it stands for (checked)."""
+def expand_tour(reduction: Reduction, tour, *, check_expanded: bool = True) -> np.ndarray:
+    """A tour of the reduced graph → the tour of the original graph it stands for (checked;
+    ``check_expanded=False`` leaves the check of the expanded tour to a caller that checks it
+    on the original graph anyway)."""
     if reduction.infeasible:
         raise HcpError(f"the reduced graph does not exist: {reduction.reason}")
     tour = np.asarray(tour, dtype=np.int64)
@@ -593,6 +595,8 @@ def expand_tour(reduction: Reduction, tour) -> np.ndarray:
     within = np.where(np.repeat(forward, counts), offsets,
                       np.repeat(counts - 1, counts) - offsets)
     full = reduction.members[np.repeat(starts, counts) + within]
+    if not check_expanded:
+        return full
     problem = hamiltonian_cycle_problem(reduction.original_vertices, reduction.original_edges,
                                         full, False)
     if problem:

@@ -289,6 +289,13 @@ def cycle_labels(successor: np.ndarray) -> np.ndarray:
     return label
 
 
+def _label_roots(label: np.ndarray) -> np.ndarray:
+    """The distinct labels of :func:`cycle_labels` / :func:`component_labels` (each vertex
+    labelled by the smallest vertex of its cycle), ascending: the vertices that are their
+    own label (no sort)."""
+    return np.flatnonzero(label == np.arange(label.size))
+
+
 def _groups(keys: np.ndarray, values: np.ndarray) -> list[np.ndarray]:
     """``values`` split into groups of equal ``keys``."""
     if keys.size == 0:
@@ -613,7 +620,7 @@ def _cut_loop(solver, num_vertices: int, model_pairs: np.ndarray, pairs: np.ndar
             label = cycle_labels(successor)
         else:
             label = component_labels(num_vertices, chosen[:, 0], chosen[:, 1])
-        subtours = np.unique(label).size
+        subtours = _label_roots(label).size
         stats["largest_subtours"] = max(stats["largest_subtours"], subtours)
         if subtours == 1:
             stats["seconds"] = deadline.seconds()
@@ -657,7 +664,7 @@ def _subtour_cuts(pairs: np.ndarray, label: np.ndarray, directed: bool,
     tail_label, head_label = label[pairs[:, 0]], label[pairs[:, 1]]
     crossing = np.flatnonzero(tail_label != head_label)
     lits = crossing + 1
-    subtours = np.unique(label)
+    subtours = _label_roots(label)
     if directed:
         sides = [(tail_label[crossing], "leaves")]
         if both_cuts:
@@ -747,7 +754,7 @@ def patch_cover(num_vertices: int, pairs: np.ndarray, chosen: np.ndarray, direct
                 ok = has_pair(b, d) & ~is_protected(a, b) & ~is_protected(c, d)
                 found.append(np.stack([a[ok], b[ok], c[ok], d[ok]], axis=1))
         moves = np.concatenate(found)
-    roots = np.unique(label)
+    roots = _label_roots(label)
     parent = dict(zip(roots.tolist(), roots.tolist()))
 
     def find(x):
@@ -801,14 +808,15 @@ def _two_neighbours(num_vertices: int, chosen: np.ndarray) -> np.ndarray:
     """``(n, 2)``: the two neighbours of every vertex of a 2-regular edge set, each row in
     the order its edges come in ``chosen`` read as (u, v) rows then as (v, u) rows (as a
     stable sort of both orientations by first end would give; without the sort)."""
-    ends = np.concatenate([chosen, chosen[:, ::-1]])
+    tails = np.concatenate([chosen[:, 0], chosen[:, 1]])
+    heads = np.concatenate([chosen[:, 1], chosen[:, 0]])
+    index = np.arange(tails.size, dtype=np.int64)
     first = np.empty(num_vertices, dtype=np.int64)
-    index = np.arange(len(ends), dtype=np.int64)
-    first[ends[::-1, 0]] = index[::-1]                  # the earliest row of each vertex
-    is_first = first[ends[:, 0]] == index
+    first[tails[::-1]] = index[::-1]                    # the earliest row of each vertex
+    is_first = first[tails] == index
     nbr = np.empty((num_vertices, 2), dtype=np.int64)
-    nbr[ends[is_first, 0], 0] = ends[is_first, 1]
-    nbr[ends[~is_first, 0], 1] = ends[~is_first, 1]
+    nbr[tails[is_first], 0] = heads[is_first]
+    nbr[tails[~is_first], 1] = heads[~is_first]
     return nbr
 
 
