@@ -137,6 +137,8 @@ def _as_pairs(num_vertices: int, pairs, what: str) -> np.ndarray:
         return np.zeros((0, 2), dtype=np.int64)
     if pairs.ndim != 2 or pairs.shape[1] != 2:
         raise GraphInputError(f"{what} must be an (m, 2) array, got shape {pairs.shape}")
+    if 0 <= pairs.min() and pairs.max() < num_vertices:
+        return pairs                         # the usual case: two reductions, no row scan
     bad = np.flatnonzero(((pairs < 0) | (pairs >= num_vertices)).any(axis=1))
     if bad.size:
         u, v = pairs[bad[0]]
@@ -1012,13 +1014,16 @@ def _check_cycle(num_vertices: int, pairs: np.ndarray, cycle: np.ndarray, direct
                  required: np.ndarray) -> None:
     """Guard against bugs: the cycle visits every vertex once along pairs of the graph and
     uses every required pair."""
-    ok = cycle.size == num_vertices and np.array_equal(np.sort(cycle), np.arange(num_vertices))
+    ok = (cycle.size == num_vertices and int(cycle.min()) >= 0
+          and np.all(np.bincount(cycle, minlength=num_vertices) == 1))    # a permutation
     if ok:
         keys = _pair_keys(num_vertices, pairs, directed)          # sorted: pairs normalised
-        steps = np.sort(_pair_keys(num_vertices, np.stack([cycle, np.roll(cycle, -1)], axis=1),
-                                   directed))
-        ok = bool(np.all(keys[np.searchsorted(keys, steps).clip(max=keys.size - 1)] == steps)
-                  and np.all(steps[np.searchsorted(steps, keys[required])
+        steps = _pair_keys(num_vertices, np.stack([cycle, np.roll(cycle, -1)], axis=1),
+                           directed)
+        ok = bool(np.all(keys[np.searchsorted(keys, steps).clip(max=keys.size - 1)] == steps))
+        if ok and required.size:
+            steps = np.sort(steps)
+            ok = bool(np.all(steps[np.searchsorted(steps, keys[required])
                                    .clip(max=steps.size - 1)] == keys[required]))
     if not ok:
         raise RuntimeError("internal error: the solver's cycle is not a Hamiltonian cycle of "
