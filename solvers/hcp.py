@@ -711,7 +711,7 @@ def patch_cover(num_vertices: int, pairs: np.ndarray, chosen: np.ndarray, direct
     n = num_vertices
     keys = _pair_keys(n, pairs, directed)
     if np.any(keys[1:] < keys[:-1]):               # normalised pairs come sorted
-        keys = np.sort(keys)
+        keys = np.sort(keys, kind="stable")
     protected = np.zeros(0, dtype=np.int64) if protected is None else np.sort(protected)
 
     def has_pair(u, v):
