@@ -355,10 +355,13 @@ class _ChainEnds:
         is_fresh[fresh] = True
         fresh_nb = graph.live_neighbours(fresh)
         touched_old = _unique(fresh_nb[self.was_chain[fresh_nb]])
-        nodes = _unique(np.concatenate([fresh, touched_old, self.mate[touched_old]]))
+        if touched_old.size:
+            nodes = _unique(np.concatenate([fresh, touched_old, self.mate[touched_old]]))
+            nb = graph.live_neighbours(nodes)                      # (k, 2)
+        else:                                  # e.g. the first call: no old chain to join
+            nodes, nb = fresh, fresh_nb
         k = nodes.size
         self.pos[nodes] = np.arange(k)
-        nb = graph.live_neighbours(nodes)                          # (k, 2)
         old = self.was_chain[nodes][:, None]
         inside = old & self.was_chain[nb]                          # edge inside an old chain
         real = chain[nb] & (is_fresh[nodes][:, None] | is_fresh[nb])
@@ -454,8 +457,9 @@ class _ChainWalks:
                     f"misses the rest of the graph")
         keep = np.flatnonzero(real)
         end = cv[head[succ[keep]]]
+        rank = np.cumsum(real) - 1                          # half-edge → index in keep
         return _ChainWalks(cv, outer_nb, cv[tail[keep]], cv[head[keep]], dist[keep], end,
-                           np.searchsorted(keep, reverse[keep]))
+                           rank[reverse[keep]])
 
     def ordered(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(members, start, outer): chain c is ``members[start[c]:start[c+1]]`` walked from
