@@ -467,12 +467,13 @@ class _ChainWalks:
         chosen = self.end > self.end[self.reverse]            # walk towards the larger end
         n = self.outer_nb.shape[0]
         key_end = np.arange(n, dtype=np.int64)                # singletons: their own id
-        key_pos = np.full(n, np.iinfo(np.int64).min)          # path starts come first
+        key_pos = np.zeros(n, dtype=np.int64)                 # path starts come first
         key_end[self.tail[chosen]] = self.end[chosen]
         key_end[self.head[chosen]] = self.end[chosen]
-        key_pos[self.head[chosen]] = -self.dist[chosen]
+        key_pos[self.head[chosen]] = n - self.dist[chosen]    # then the farthest from the end
         cv = self.chain_vertices
-        order = np.lexsort((key_pos[cv], key_end[cv]))
+        # One key (end, position) in 0..n: a stable sort, fast on these nearly sorted keys.
+        order = np.argsort(key_end[cv] * (n + 1) + key_pos[cv], kind="stable")
         members = cv[order]
         ends_sorted = key_end[cv][order]
         new_chain = np.ones(members.size, dtype=bool)
