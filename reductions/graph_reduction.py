@@ -42,6 +42,7 @@ forward map.
 from __future__ import annotations
 
 import enum
+from array import array
 from dataclasses import dataclass
 
 import numpy as np
@@ -59,6 +60,10 @@ class ReductionStatus(enum.StrEnum):
 
 
 REDUCED, NO_CYCLE, SOLVED = ReductionStatus
+
+SMALL_FRONTIER = 1000
+"""Frontiers of rule 2 up to this many vertices are propagated in plain Python (a numpy
+round costs a few dozen calls of a few microseconds whatever its size)."""
 
 
 @dataclass(frozen=True)
@@ -115,8 +120,9 @@ def _no_cycle(reason: str, n: int, edges: np.ndarray, rounds: int = 0,
 
 
 def _unique(values: np.ndarray) -> np.ndarray:
-    """Sorted distinct values (by sorting: faster here than numpy's hash-based unique)."""
-    values = np.sort(values)
+    """Sorted distinct values (by sorting: faster here than numpy's hash-based unique; a
+    stable sort, as the values come in sorted runs, which it merges)."""
+    values = np.sort(values, kind="stable")
     if values.size:
         values = values[np.concatenate(([True], values[1:] != values[:-1]))]
     return values
@@ -156,11 +162,19 @@ class _ForcedEdges:
         self.inc_edge = np.concatenate([np.arange(m), np.arange(m)])[order]
         self.start = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(np.bincount(ends, minlength=n), out=self.start[1:])
-        self.deg = np.diff(self.start)
-        self.alive = np.ones(m, dtype=bool)
+        # Degrees and live marks live in Python buffers with numpy views over them: the
+        # vectorised steps use the views, the small rounds of rule 2 (:meth:`_round_small`)
+        # index the buffers directly, and both always see the same state.
+        self.deg_buffer = array("q", np.diff(self.start).tobytes())
+        self.deg = np.frombuffer(self.deg_buffer, dtype=np.int64)
+        self.alive_buffer = bytearray(b"\x01" * m)
+        self.alive = np.frombuffer(self.alive_buffer, dtype=bool)
+        self._lists: tuple | None = None
         self.rounds = self.deleted = 0
         keys = np.minimum(self.u, self.v) * n + np.maximum(self.u, self.v)
-        self.key_order = np.argsort(keys)                 # to look edges up by endpoints
+        # To look edges up by endpoints; the keys come nearly sorted, which a stable
+        # sort exploits (ten times faster here than the default on these arrays).
+        self.key_order = np.argsort(keys, kind="stable")
         self.sorted_keys = keys[self.key_order]
         self.new_two = [np.flatnonzero(self.deg == 2)]   # degree-2 vertices not yet seen
 
@@ -189,8 +203,13 @@ class _ForcedEdges:
         return None, _unique(np.concatenate([touched, nbrs]))
 
     def propagate(self, frontier: np.ndarray) -> str | None:
-        """Rule 2 until nothing changes; the reason there is no cycle, or None."""
-        while frontier.size:
+        """Rule 2 until nothing changes; the reason there is no cycle, or None.
+
+        Rounds are synchronous (each looks at the graph as the previous round left it), so
+        their number does not depend on how a round is computed: with numpy over large
+        frontiers, in plain Python over small ones (most of the rounds, each a few dozen
+        vertices, where numpy's cost per call would dominate)."""
+        while frontier.size > SMALL_FRONTIER:
             self.rounds += 1
             big = frontier[self.deg[frontier] > 2]
             at, idx = self.incidences(big)
@@ -200,14 +219,78 @@ class _ForcedEdges:
             fcount = np.bincount(at[forced], minlength=big.size)
             if np.any(fcount > 2):
                 bad = int(big[np.flatnonzero(fcount > 2)[0]])
-                return (f"vertex {self.describe(bad)} has {fcount.max()} neighbours of degree "
-                        f"2 (each of those edges must be on the cycle)")
+                return self._too_many_forced(bad, int(fcount.max()))
             dead = _unique(e[live & ~forced & (fcount == 2)[at]])
             if dead.size == 0:
                 return None
             reason, frontier = self.delete(dead)
             if reason:
                 return reason
+        return self._propagate_small(sorted(frontier.tolist()))
+
+    def _too_many_forced(self, vertex: int, count: int) -> str:
+        return (f"vertex {self.describe(vertex)} has {count} neighbours of degree 2 (each "
+                f"of those edges must be on the cycle)")
+
+    def _propagate_small(self, frontier: list[int]) -> str | None:
+        """:meth:`propagate` by Python rounds over the buffers (``frontier`` sorted); the
+        same rounds, deletions and reasons as the numpy rounds."""
+        if self._lists is None:
+            self._lists = tuple(array("q", a.tobytes())
+                                for a in (self.start, self.inc_nbr, self.inc_edge, self.u,
+                                          self.v))
+        start, nbr, edge, eu, ev = self._lists
+        deg, alive = self.deg_buffer, self.alive_buffer
+        while frontier:
+            self.rounds += 1
+            dead: set[int] = set()
+            bad, most = -1, 0
+            for x in frontier:
+                if deg[x] <= 2:
+                    continue
+                forced = 0
+                others = []
+                for i in range(start[x], start[x + 1]):
+                    e = edge[i]
+                    if alive[e]:
+                        if deg[nbr[i]] == 2:
+                            forced += 1
+                        else:
+                            others.append(e)
+                if forced > 2:
+                    if bad < 0:
+                        bad = x
+                    most = max(most, forced)
+                elif forced == 2 and bad < 0:
+                    dead.update(others)
+            if bad >= 0:
+                return self._too_many_forced(bad, most)
+            if not dead:
+                return None
+            touched: set[int] = set()
+            for e in dead:
+                alive[e] = 0
+                a, b = eu[e], ev[e]
+                deg[a] -= 1
+                deg[b] -= 1
+                touched.add(a)
+                touched.add(b)
+            self.deleted += len(dead)
+            ordered = sorted(touched)
+            for x in ordered:
+                if deg[x] < 2:
+                    return (f"vertex {self.describe(x)} is left with degree {deg[x]} after "
+                            f"removing edges no cycle can use")
+            became2 = [x for x in ordered if deg[x] == 2]
+            self.new_two.append(np.array(became2, dtype=np.int64))
+            # Only a vertex next to a new degree-2 vertex can have gained a forced edge
+            # (the numpy rounds also look at the touched ones, which yields nothing more).
+            around: set[int] = set()
+            for x in became2:
+                for i in range(start[x], start[x + 1]):
+                    if alive[edge[i]]:
+                        around.add(nbr[i])
+            frontier = sorted(around)
         return None
 
     def live_neighbours(self, vertices: np.ndarray) -> np.ndarray:
@@ -272,10 +355,13 @@ class _ChainEnds:
         is_fresh[fresh] = True
         fresh_nb = graph.live_neighbours(fresh)
         touched_old = _unique(fresh_nb[self.was_chain[fresh_nb]])
-        nodes = _unique(np.concatenate([fresh, touched_old, self.mate[touched_old]]))
+        if touched_old.size:
+            nodes = _unique(np.concatenate([fresh, touched_old, self.mate[touched_old]]))
+            nb = graph.live_neighbours(nodes)                      # (k, 2)
+        else:                                  # e.g. the first call: no old chain to join
+            nodes, nb = fresh, fresh_nb
         k = nodes.size
         self.pos[nodes] = np.arange(k)
-        nb = graph.live_neighbours(nodes)                          # (k, 2)
         old = self.was_chain[nodes][:, None]
         inside = old & self.was_chain[nb]                          # edge inside an old chain
         real = chain[nb] & (is_fresh[nodes][:, None] | is_fresh[nb])
@@ -371,8 +457,9 @@ class _ChainWalks:
                     f"misses the rest of the graph")
         keep = np.flatnonzero(real)
         end = cv[head[succ[keep]]]
+        rank = np.cumsum(real) - 1                          # half-edge → index in keep
         return _ChainWalks(cv, outer_nb, cv[tail[keep]], cv[head[keep]], dist[keep], end,
-                           np.searchsorted(keep, reverse[keep]))
+                           rank[reverse[keep]])
 
     def ordered(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(members, start, outer): chain c is ``members[start[c]:start[c+1]]`` walked from
@@ -380,12 +467,13 @@ class _ChainWalks:
         chosen = self.end > self.end[self.reverse]            # walk towards the larger end
         n = self.outer_nb.shape[0]
         key_end = np.arange(n, dtype=np.int64)                # singletons: their own id
-        key_pos = np.full(n, np.iinfo(np.int64).min)          # path starts come first
+        key_pos = np.zeros(n, dtype=np.int64)                 # path starts come first
         key_end[self.tail[chosen]] = self.end[chosen]
         key_end[self.head[chosen]] = self.end[chosen]
-        key_pos[self.head[chosen]] = -self.dist[chosen]
+        key_pos[self.head[chosen]] = n - self.dist[chosen]    # then the farthest from the end
         cv = self.chain_vertices
-        order = np.lexsort((key_pos[cv], key_end[cv]))
+        # One key (end, position) in 0..n: a stable sort, fast on these nearly sorted keys.
+        order = np.argsort(key_end[cv] * (n + 1) + key_pos[cv], kind="stable")
         members = cv[order]
         ends_sorted = key_end[cv][order]
         new_chain = np.ones(members.size, dtype=bool)
@@ -501,8 +589,10 @@ def _solved(graph: _ForcedEdges) -> Reduction:
                      alive=graph.alive.copy())
 
 
-def expand_tour(reduction: Reduction, tour) -> np.ndarray:
-    """A tour of the reduced graph → the tour of the original graph it stands for (checked)."""
+def expand_tour(reduction: Reduction, tour, *, check_expanded: bool = True) -> np.ndarray:
+    """A tour of the reduced graph → the tour of the original graph it stands for (checked;
+    ``check_expanded=False`` leaves the check of the expanded tour to a caller that checks it
+    on the original graph anyway)."""
     if reduction.infeasible:
         raise HcpError(f"the reduced graph does not exist: {reduction.reason}")
     tour = np.asarray(tour, dtype=np.int64)
@@ -517,6 +607,8 @@ def expand_tour(reduction: Reduction, tour) -> np.ndarray:
     within = np.where(np.repeat(forward, counts), offsets,
                       np.repeat(counts - 1, counts) - offsets)
     full = reduction.members[np.repeat(starts, counts) + within]
+    if not check_expanded:
+        return full
     problem = hamiltonian_cycle_problem(reduction.original_vertices, reduction.original_edges,
                                         full, False)
     if problem:

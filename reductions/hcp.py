@@ -467,7 +467,7 @@ def hamiltonian_cycle_problem(num_vertices: int, edges: np.ndarray, cycle,
         return f"vertex {describe(v)} appears twice (positions {where[0]} and {where[1]})"
     keys = _edge_keys(num_vertices, edges, directed)
     if np.any(keys[1:] < keys[:-1]):              # the builders' edges come sorted
-        keys = np.sort(keys)
+        keys = np.sort(keys, kind="stable")      # nearly sorted: timsort/radix runs
     steps = np.stack([cycle, np.roll(cycle, -1)], axis=1)
     wanted = _edge_keys(num_vertices, steps, directed)
     pos = np.minimum(np.searchsorted(keys, wanted), max(len(keys) - 1, 0))

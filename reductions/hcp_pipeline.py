@@ -145,7 +145,8 @@ class HcpPipeline:
         against the puzzle: with ``prune="none"`` the clues are not in the graph)."""
         order = np.asarray(tour, dtype=np.int64)
         if self.reduction is not None:
-            order = expand_tour(self.reduction, order)
+            # The expanded tour is a tour of the split graph, checked there just below.
+            order = expand_tour(self.reduction, order, check_expanded=False)
         if self.split is not None:
             order = directed_cycle_from_tour(self.split, order, self.graph.layout.name)
         return grid_from_cycle(self.graph, order)

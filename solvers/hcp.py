@@ -137,6 +137,8 @@ def _as_pairs(num_vertices: int, pairs, what: str) -> np.ndarray:
         return np.zeros((0, 2), dtype=np.int64)
     if pairs.ndim != 2 or pairs.shape[1] != 2:
         raise GraphInputError(f"{what} must be an (m, 2) array, got shape {pairs.shape}")
+    if 0 <= pairs.min() and pairs.max() < num_vertices:
+        return pairs                         # the usual case: two reductions, no row scan
     bad = np.flatnonzero(((pairs < 0) | (pairs >= num_vertices)).any(axis=1))
     if bad.size:
         u, v = pairs[bad[0]]
@@ -287,6 +289,13 @@ def cycle_labels(successor: np.ndarray) -> np.ndarray:
         jump = jump[jump]
         span *= 2
     return label
+
+
+def _label_roots(label: np.ndarray) -> np.ndarray:
+    """The distinct labels of :func:`cycle_labels` / :func:`component_labels` (each vertex
+    labelled by the smallest vertex of its cycle), ascending: the vertices that are their
+    own label (no sort)."""
+    return np.flatnonzero(label == np.arange(label.size))
 
 
 def _groups(keys: np.ndarray, values: np.ndarray) -> list[np.ndarray]:
@@ -613,7 +622,7 @@ def _cut_loop(solver, num_vertices: int, model_pairs: np.ndarray, pairs: np.ndar
             label = cycle_labels(successor)
         else:
             label = component_labels(num_vertices, chosen[:, 0], chosen[:, 1])
-        subtours = np.unique(label).size
+        subtours = _label_roots(label).size
         stats["largest_subtours"] = max(stats["largest_subtours"], subtours)
         if subtours == 1:
             stats["seconds"] = deadline.seconds()
@@ -621,7 +630,7 @@ def _cut_loop(solver, num_vertices: int, model_pairs: np.ndarray, pairs: np.ndar
                              stats)
         if patching:
             patched, left, merges = patch_cover(num_vertices, pairs, chosen, directed,
-                                                required_keys)
+                                                required_keys, label)
             stats["patch_merges"] += merges
             if left == 1:
                 stats["seconds"] = deadline.seconds()
@@ -657,7 +666,7 @@ def _subtour_cuts(pairs: np.ndarray, label: np.ndarray, directed: bool,
     tail_label, head_label = label[pairs[:, 0]], label[pairs[:, 1]]
     crossing = np.flatnonzero(tail_label != head_label)
     lits = crossing + 1
-    subtours = np.unique(label)
+    subtours = _label_roots(label)
     if directed:
         sides = [(tail_label[crossing], "leaves")]
         if both_cuts:
@@ -679,7 +688,8 @@ def _subtour_cuts(pairs: np.ndarray, label: np.ndarray, directed: bool,
 
 
 def patch_cover(num_vertices: int, pairs: np.ndarray, chosen: np.ndarray, directed: bool,
-                protected: np.ndarray | None = None) -> tuple[np.ndarray, int, int]:
+                protected: np.ndarray | None = None, label: np.ndarray | None = None
+                ) -> tuple[np.ndarray, int, int]:
     """Merge the cycles of a cycle cover by 2-exchanges (Karp's patching for the ATSP).
 
     ``chosen`` are the cover's arcs (every vertex one out, one in) or, undirected, its edges
@@ -690,6 +700,9 @@ def patch_cover(num_vertices: int, pairs: np.ndarray, chosen: np.ndarray, direct
     pairs still in the cover, their cycles still different: union-find); pairs in
     ``protected`` (required ones, as keys from :func:`_pair_keys`) are never removed.
 
+    ``label``: the cover's cycle labels when the caller has them (:func:`cycle_labels`,
+    :func:`~reductions.graph_reduction.component_labels`), else computed here.
+
     Returns ``(chosen, cycles, merges)``: the patched cover, how many cycles it has, and how
     many exchanges were made. Only a heuristic: with one cycle left the cover is a
     Hamiltonian cycle of the graph (every pair put in is a graph pair), otherwise the caller
@@ -698,7 +711,7 @@ def patch_cover(num_vertices: int, pairs: np.ndarray, chosen: np.ndarray, direct
     n = num_vertices
     keys = _pair_keys(n, pairs, directed)
     if np.any(keys[1:] < keys[:-1]):               # normalised pairs come sorted
-        keys = np.sort(keys)
+        keys = np.sort(keys, kind="stable")
     protected = np.zeros(0, dtype=np.int64) if protected is None else np.sort(protected)
 
     def has_pair(u, v):
@@ -716,7 +729,8 @@ def patch_cover(num_vertices: int, pairs: np.ndarray, chosen: np.ndarray, direct
     if directed:
         succ = np.empty(n, dtype=np.int64)
         succ[chosen[:, 0]] = chosen[:, 1]
-        label = cycle_labels(succ)
+        if label is None:
+            label = cycle_labels(succ)
         pred = np.empty(n, dtype=np.int64)
         pred[succ] = np.arange(n)
         a, d = pairs[:, 0], pairs[:, 1]                 # put in a→d, then c→b
@@ -727,13 +741,13 @@ def patch_cover(num_vertices: int, pairs: np.ndarray, chosen: np.ndarray, direct
         moves = np.stack([a[ok], b[ok], c[ok], d[ok]], axis=1)
         nbr = succ[:, None]
     else:
-        ends = np.concatenate([chosen, chosen[:, ::-1]])
-        ends = ends[np.argsort(ends[:, 0], kind="stable")]
-        nbr = ends[:, 1].reshape(n, 2)
-        label = component_labels(n, chosen[:, 0], chosen[:, 1])
-        both = np.concatenate([pairs, pairs[:, ::-1]])
-        a, c = both[:, 0], both[:, 1]                   # put in a–c, then b–d
-        keep = (label[a] != label[c]) & (a < c)
+        nbr = _two_neighbours(n, chosen)
+        if label is None:
+            label = component_labels(n, chosen[:, 0], chosen[:, 1])
+        a, c = pairs[:, 0], pairs[:, 1]                 # put in a–c, then b–d
+        if np.any(a > c):
+            a, c = np.minimum(a, c), np.maximum(a, c)
+        keep = label[a] != label[c]
         a, c = a[keep], c[keep]
         found = []
         for i in range(2):
@@ -742,7 +756,7 @@ def patch_cover(num_vertices: int, pairs: np.ndarray, chosen: np.ndarray, direct
                 ok = has_pair(b, d) & ~is_protected(a, b) & ~is_protected(c, d)
                 found.append(np.stack([a[ok], b[ok], c[ok], d[ok]], axis=1))
         moves = np.concatenate(found)
-    roots = np.unique(label)
+    roots = _label_roots(label)
     parent = dict(zip(roots.tolist(), roots.tolist()))
 
     def find(x):
@@ -761,13 +775,15 @@ def patch_cover(num_vertices: int, pairs: np.ndarray, chosen: np.ndarray, direct
         return got
 
     # In slices: the first few moves usually leave one cycle.
+    chunk = np.concatenate([moves, label[moves[:, 0], None], label[moves[:, 2], None]],
+                           axis=1)
     for first in range(0, len(moves), 256):
         if cycles == 1:
             break
-        for a_, b_, c_, d_ in moves[first:first + 256].tolist():
+        for a_, b_, c_, d_, la, lc in chunk[first:first + 256].tolist():
             if cycles == 1:
                 break
-            ra, rc = find(int(label[a_])), find(int(label[c_]))
+            ra, rc = find(la), find(lc)
             if ra == rc or b_ not in row(a_) or d_ not in row(c_):
                 continue
             if directed:
@@ -788,6 +804,22 @@ def patch_cover(num_vertices: int, pairs: np.ndarray, chosen: np.ndarray, direct
         patched = np.stack([np.repeat(np.arange(n), 2), nb.ravel()], axis=1)
         patched = patched[patched[:, 0] < patched[:, 1]]
     return patched, cycles, merges
+
+
+def _two_neighbours(num_vertices: int, chosen: np.ndarray) -> np.ndarray:
+    """``(n, 2)``: the two neighbours of every vertex of a 2-regular edge set, each row in
+    the order its edges come in ``chosen`` read as (u, v) rows then as (v, u) rows (as a
+    stable sort of both orientations by first end would give; without the sort)."""
+    tails = np.concatenate([chosen[:, 0], chosen[:, 1]])
+    heads = np.concatenate([chosen[:, 1], chosen[:, 0]])
+    index = np.arange(tails.size, dtype=np.int64)
+    first = np.empty(num_vertices, dtype=np.int64)
+    first[tails[::-1]] = index[::-1]                    # the earliest row of each vertex
+    is_first = first[tails] == index
+    nbr = np.empty((num_vertices, 2), dtype=np.int64)
+    nbr[tails[is_first], 0] = heads[is_first]
+    nbr[tails[~is_first], 1] = heads[~is_first]
+    return nbr
 
 
 def _pair_index(num_vertices: int, pairs: np.ndarray, subset: np.ndarray,
@@ -982,13 +1014,16 @@ def _check_cycle(num_vertices: int, pairs: np.ndarray, cycle: np.ndarray, direct
                  required: np.ndarray) -> None:
     """Guard against bugs: the cycle visits every vertex once along pairs of the graph and
     uses every required pair."""
-    ok = cycle.size == num_vertices and np.array_equal(np.sort(cycle), np.arange(num_vertices))
+    ok = (cycle.size == num_vertices and int(cycle.min()) >= 0
+          and np.all(np.bincount(cycle, minlength=num_vertices) == 1))    # a permutation
     if ok:
         keys = _pair_keys(num_vertices, pairs, directed)          # sorted: pairs normalised
-        steps = np.sort(_pair_keys(num_vertices, np.stack([cycle, np.roll(cycle, -1)], axis=1),
-                                   directed))
-        ok = bool(np.all(keys[np.searchsorted(keys, steps).clip(max=keys.size - 1)] == steps)
-                  and np.all(steps[np.searchsorted(steps, keys[required])
+        steps = _pair_keys(num_vertices, np.stack([cycle, np.roll(cycle, -1)], axis=1),
+                           directed)
+        ok = bool(np.all(keys[np.searchsorted(keys, steps).clip(max=keys.size - 1)] == steps))
+        if ok and required.size:
+            steps = np.sort(steps)
+            ok = bool(np.all(steps[np.searchsorted(steps, keys[required])
                                    .clip(max=steps.size - 1)] == keys[required]))
     if not ok:
         raise RuntimeError("internal error: the solver's cycle is not a Hamiltonian cycle of "

@@ -163,6 +163,50 @@ def small_graphs(draw):
     return n, edges_of(order)
 
 
+def reduction_record(reduction) -> tuple:
+    return (str(reduction.status), reduction.reason, reduction.rounds,
+            reduction.deleted_edges, reduction.num_vertices, reduction_digest(reduction))
+
+
+def reduce_by_numpy_rounds_only(monkeypatch, n, edges, **options):
+    """The reduction with every round of rule 2 vectorised (no plain-Python rounds)."""
+    import reductions.graph_reduction as graph_reduction
+    with monkeypatch.context() as patch:
+        patch.setattr(graph_reduction, "SMALL_FRONTIER", -1)
+        return reduce_degree_two(n, edges, **options)
+
+
+def test_python_rounds_of_rule_two_match_the_numpy_rounds_on_sample_puzzles(monkeypatch):
+    # Same rounds, deletions, groups and "no cycle" reasons whichever way a round is done.
+    for puzzle in instance_puzzles("royle17-sample300.txt", 3):
+        split = haythorpe_split(haythorpe_graph(puzzle, "peers"), False)
+        mixed = reduce_degree_two(split.num_vertices, split.edges)
+        vectorised = reduce_by_numpy_rounds_only(monkeypatch, split.num_vertices, split.edges)
+        assert mixed.rounds > 10
+        assert reduction_record(mixed) == reduction_record(vectorised)
+
+
+def test_both_kinds_of_round_name_the_first_overloaded_vertex_and_the_largest_count(
+        monkeypatch):
+    # Hubs 0 and 10 share the degree-2 vertices 2, 3, 4; hubs 1 and 9 share 5..8.
+    edges = edges_of([(0, 2), (0, 3), (0, 4), (10, 2), (10, 3), (10, 4), (1, 5), (1, 6),
+                      (1, 7), (1, 8), (9, 5), (9, 6), (9, 7), (9, 8), (0, 1), (9, 10)])
+    expected = "vertex 0 has 4 neighbours of degree 2 (each of those edges must be on the cycle)"
+    for red in (reduce_degree_two(11, edges),
+                reduce_by_numpy_rounds_only(monkeypatch, 11, edges)):
+        assert red.status == NO_CYCLE and red.reason == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(graph=small_graphs(), closing=st.booleans())
+def test_python_rounds_of_rule_two_match_the_numpy_rounds_on_small_graphs(graph, closing):
+    n, edges = graph
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        vectorised = reduce_by_numpy_rounds_only(monkeypatch, n, edges, closing=closing)
+    assert reduction_record(reduce_degree_two(n, edges, closing=closing)) == \
+        reduction_record(vectorised)
+
+
 @settings(max_examples=300, deadline=None)
 @given(graph=small_graphs(), closing=st.booleans())
 def test_the_reduction_keeps_exactly_the_hamiltonian_cycles(graph, closing):

@@ -491,3 +491,42 @@ def test_undirected_order_walks_the_cycle_from_vertex_0(n, data):
     start = cycle.index(0)
     forward = cycle[start:] + cycle[:start]
     assert order in (forward, [0] + forward[1:][::-1])
+
+
+def random_two_factor(rng: np.random.Generator, n: int) -> np.ndarray:
+    """Edges of random disjoint cycles (each of three or more vertices) covering 0..n-1, in
+    random order and orientation."""
+    order, cuts = rng.permutation(n), [0]
+    while n - cuts[-1] >= 6:                  # leave at least three for the last cycle
+        cuts.append(cuts[-1] + int(rng.integers(3, min(7, n - cuts[-1] - 2))))
+    cuts.append(n)
+    edges = [(int(cycle[i]), int(cycle[(i + 1) % len(cycle)]))
+             for a, b in zip(cuts, cuts[1:]) for cycle in [order[a:b]] for i in range(b - a)]
+    edges = np.array(edges, dtype=np.int64)[rng.permutation(n)]
+    flip = rng.random(n) < 0.5
+    edges[flip] = edges[flip, ::-1]
+    return edges
+
+
+def test_two_neighbours_lists_each_vertex_s_edges_in_their_order():
+    from solvers.hcp import _label_roots, _two_neighbours
+    rng = np.random.default_rng(7)
+    for n in (3, 7, 40, 200):
+        chosen = random_two_factor(rng, n)
+        ends = np.concatenate([chosen, chosen[:, ::-1]])
+        expected = ends[np.argsort(ends[:, 0], kind="stable"), 1].reshape(n, 2)
+        assert np.array_equal(_two_neighbours(n, chosen), expected)
+        label = component_labels(n, chosen[:, 0], chosen[:, 1])
+        assert np.array_equal(_label_roots(label), np.unique(label))
+
+
+def test_the_cycle_check_refuses_what_is_not_a_hamiltonian_cycle_of_the_graph():
+    from solvers.hcp import _check_cycle
+    pairs = np.array([[0, 1], [0, 3], [1, 2], [1, 3], [2, 3]], dtype=np.int64)   # normalised
+    none = np.zeros(0, dtype=np.int64)
+    _check_cycle(4, pairs, np.array([0, 1, 2, 3]), False, none)
+    _check_cycle(4, pairs, np.array([0, 1, 2, 3]), False, np.array([2]))        # uses 1–2
+    for cycle, required in (([0, 1, 1, 3], none), ([0, 2, 1, 3], none), ([0, 1, 2], none),
+                            ([0, 1, 2, 3], np.array([3]))):            # 1–3 required, unused
+        with pytest.raises(RuntimeError, match="not a Hamiltonian cycle"):
+            _check_cycle(4, pairs, np.array(cycle), False, required)
