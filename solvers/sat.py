@@ -160,11 +160,11 @@ class IncrementalSudokuSolver:
 
         Batches of :data:`FORCED_MIN_BATCH` or more first go through
         :func:`~reductions.forced.forced_digits` all at once (singles and locked
-        candidates): a puzzle they complete is answered (and, being forced digit by digit, proved unique) without a
-        solver call; the others get the clues *and* the forced digits as assumptions, which
-        leaves their solutions unchanged. Each solver answer is decoded; the batch's answers
-        are verified together (:func:`solve_checks`; a wrong one raises
-        :class:`WrongAnswer`).
+        candidates): a puzzle they complete is answered without a solver call (and, being
+        forced digit by digit, proved unique); the others get the clues *and* the forced
+        digits as assumptions, which leaves their solutions unchanged (and a puzzle without
+        solution without one). Each solver answer is decoded; the batch's answers are
+        verified together (:func:`solve_checks`; a wrong one raises :class:`WrongAnswer`).
         """
         n, k = self.n, len(clues)
         chunk = BatchChunk.empty(k, n * n)
