@@ -170,6 +170,20 @@ def test_bulk_reader_agrees_with_the_line_parser(lines, header, newline):
         assert (bulk.p, bulk.q) == (by_line.p, by_line.q)
 
 
+def test_files_the_bulk_reader_leaves_to_the_line_parser(tmp_path):
+    """A '-' as the very last byte (a label named '-') is read by the line parser, and a bad
+    header field is its one-line error naming the line — not an internal error, not
+    'line 0'."""
+    path = tmp_path / "g.txt"
+    path.write_text("directed\n1 2 3\n4 5 -")
+    assert _parse_integer_edges(path.read_text(), str(path)) is None
+    assert read_labelled_edges(path).graph.edge_names(1) == ("4", "5", "-")
+    path.write_text("# c\ndirected x=1\n1 2 3\n")
+    assert _parse_integer_edges(path.read_text(), str(path)) is None
+    with pytest.raises(EdgeListError, match="line 2: header field 'x=1'"):
+        read_labelled_edges(path)
+
+
 def test_bulk_reader_takes_generated_files_and_edge_lines_round_trip(tmp_path):
     graph = random_labelled_graph(500, 3000, 9, True, seed=5)
     path = tmp_path / "g.txt"

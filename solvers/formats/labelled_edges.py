@@ -163,10 +163,10 @@ def _parse_integer_edges(text: str, name: str) -> EdgeListFile | None:
     header_at, header_line = _header_position(text)
     if header_line is None:
         return None
-    tokens = header_line.split()
-    if tokens[0].lower() not in ("directed", "undirected"):
-        return None
-    directed, header_ends = _parse_header(tokens, name, 0)
+    try:
+        directed, header_ends = _parse_header(header_line.split(), name, 0)
+    except EdgeListError:
+        return None          # the line parser reports it, naming the right line
     body = text[header_at:]
     try:
         data = np.frombuffer(body.encode("ascii"), dtype=np.uint8)
@@ -180,11 +180,10 @@ def _parse_integer_edges(text: str, name: str) -> EdgeListFile | None:
     starts = np.flatnonzero(~space & before)
     ends = np.flatnonzero(~space & after)
     minus = data == ord("-")
-    lone_zero = (data == ord("0")) & before & ~after
-    if (np.any(minus & ~before) or np.any(lone_zero)
-            or not np.all(_DIGIT_1_9[data[np.flatnonzero(minus) + 1 if minus.any()
-                                          else np.zeros(0, dtype=np.int64)]])
-            or np.any(ends - starts >= 18)):
+    next_byte = np.concatenate([data[1:], [ord(" ")]])
+    leading_zero = (data == ord("0")) & before & ~after
+    if (np.any(minus & ~before) or np.any(minus & ~_DIGIT_1_9[next_byte])
+            or np.any(leading_zero) or np.any(ends - starts >= 18)):
         return None
     line_of = np.searchsorted(np.flatnonzero(data == ord("\n")), starts)
     per_line = np.bincount(line_of)
