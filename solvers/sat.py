@@ -78,6 +78,14 @@ def solve_formula(formula: Formula, solver: str = DEFAULT_SOLVER) -> tuple[bool,
 
 # ----------------------------------------------------------------------------- incremental
 
+def _model_digits(models: np.ndarray, n: int) -> np.ndarray:
+    """Digits of models (the first N³ literals of each, in the last axis): one digit per
+    cell, N² entries a model. The encodings make exactly one digit true per cell; every
+    answer is verified before anyone sees it anyway."""
+    truth = models.reshape(*models.shape[:-1], n * n, n) > 0
+    return (truth.argmax(axis=-1) + 1).astype(np.uint8)
+
+
 class IncrementalSudokuSolver:
     """Many puzzles of one shape through one solver: rules loaded once, clues as assumptions.
 
@@ -110,11 +118,8 @@ class IncrementalSudokuSolver:
         self.close()
 
     def _solution_digits(self) -> np.ndarray:
-        """Digits of the current model, flat (N² entries). The encodings make exactly one
-        digit true per cell; the answer is verified before anyone sees it anyway."""
-        model = self.solver.get_model()
-        truth = np.asarray(model[: self.n ** 3]) > 0
-        return (truth.reshape(self.n * self.n, self.n).argmax(axis=1) + 1).astype(np.uint8)
+        """Digits of the current model, flat (N² entries)."""
+        return _model_digits(np.asarray(self.solver.get_model()[: self.n ** 3]), self.n)
 
     def solve_clues(self, clues: np.ndarray, *, unique: bool = False,
                     time_limit: float | None = None) -> "BatchItem":
@@ -194,18 +199,17 @@ class IncrementalSudokuSolver:
                 chunk.status[row] = STATUS_CODE[Status.UNKNOWN if result is None
                                                 else Status.NO_SOLUTION]
                 continue
-            models[len(solved)] = np.fromiter(self.solver.get_model(), dtype=np.int32,
-                                              count=width)
+            model = models[len(solved)]
+            model[:] = np.fromiter(self.solver.get_model(), dtype=np.int32, count=width)
             solved.append(row)
             if unique:     # the second call needs this answer now; checked again below
-                digits = self._checked(clues[row], self._solution_digits())
+                digits = self._checked(clues[row], _model_digits(model, n))
                 verdict, second = self._other_solution(fixed[row], digits, deadline)
                 chunk.unique[row] = -1 if verdict is None else int(verdict)
                 if second is not None:
                     chunk.second[row] = second.tobytes()
         if solved:
-            truth = models[:len(solved)].reshape(len(solved), n * n, n) > 0
-            found = (truth.argmax(axis=2) + 1).astype(np.uint8)
+            found = _model_digits(models[:len(solved)], n)
             ok = solve_checks(clues[solved], found, self.shape)
             if not np.all(ok):
                 bad = solved[int(np.argmin(ok))]
@@ -433,9 +437,9 @@ STATUS_CODE = {status: code for code, status in enumerate(STATUS_CODES)}
 
 FORCED_MIN_BATCH = 64
 """Batches this large go through :func:`~reductions.forced.forced_digits` first. Its cost is
-a fixed number
-of array operations per round whatever the batch size, so it pays only over many puzzles
-(about 20 µs a 17-clue puzzle in batches of 1,000; the solver call it saves costs ~100 µs)."""
+a fixed number of array operations per round whatever the batch size, so it pays only over
+many puzzles (about 20 µs a 17-clue puzzle in batches of 1,000; the solver call it saves
+costs ~100 µs)."""
 
 
 @dataclass
@@ -556,17 +560,17 @@ def _solve_odd(index: int, item: str, box: Shape | None, unique: bool,
     clues = grid.values.ravel().astype(np.uint8)
     result = _worker_solver(grid.shape).solve_clues(clues, unique=unique,
                                                     time_limit=time_limit)
-    result = _conflict_error(result, clues, grid.shape) or result
+    if result.status == Status.NO_SOLUTION:
+        result = _conflict_error(index, clues, grid.shape) or result
     result.index, result.shape = index, grid.shape
     return result
 
 
-def _conflict_error(result: BatchItem, clues: np.ndarray, shape: Shape) -> BatchItem | None:
-    """Repeated clues are bad input, not a puzzle without solution: the error saying which."""
-    if result.status != Status.NO_SOLUTION:
-        return None
+def _conflict_error(index: int, clues: np.ndarray, shape: Shape) -> BatchItem | None:
+    """For a puzzle without solution: repeated clues are bad input, not a puzzle without
+    solution — the error saying which (None when the clues do not repeat)."""
     problems = clue_conflicts(Grid(clues, shape))
-    return BatchItem(result.index, "error",
+    return BatchItem(index, "error",
                      error=f"contradictory clues: {problems[0]}") if problems else None
 
 
@@ -596,8 +600,7 @@ def _solve_chunk(start: int, items: list[str | np.ndarray], shape: Shape | None,
         for row in np.flatnonzero(solved.status == STATUS_CODE[Status.NO_SOLUTION]).tolist():
             offset = offsets[row]
             if isinstance(items[offset], str):
-                error = _conflict_error(BatchItem(start + offset, Status.NO_SOLUTION),
-                                        rows[row], shape)
+                error = _conflict_error(start + offset, rows[row], shape)
                 if error is not None:
                     chunk.odd[offset] = error
     return chunk
