@@ -48,19 +48,20 @@ merely less complete."""
 
 
 @functools.lru_cache(maxsize=16)
-def _layout(shape: Shape) -> tuple[np.ndarray, np.ndarray]:
-    """(units, where): ``units`` (3N, N) cell indices; ``where`` (N², 3) the positions of
-    each cell in ``units.ravel()`` (its row, column and block entries)."""
+def _layout(shape: Shape) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(units, where, unit_of): ``units`` (3N, N) cell indices; ``where`` (N², 3) the
+    positions of each cell in ``units.ravel()`` (its row, column and block entries);
+    ``unit_of`` (N², 3) the three units themselves."""
     units = shape.units()
     where = np.argsort(units.ravel(), kind="stable").reshape(-1, 3)
-    return units, where
+    return units, where, where // shape.size
 
 
 def _mask_type(n: int):
     for dtype in (np.uint16, np.uint32, np.uint64):
         if n <= np.iinfo(dtype).bits:
             return dtype
-    raise ValueError(f"singles propagation takes N ≤ 64, not {n}")
+    raise ValueError(f"forced_digits takes N ≤ 64, not {n}")
 
 
 def forced_digits(clues: np.ndarray, shape: Shape, *, locked: bool = True) -> np.ndarray:
@@ -72,7 +73,7 @@ def forced_digits(clues: np.ndarray, shape: Shape, *, locked: bool = True) -> np
     """
     clues = np.asarray(clues)
     n = shape.size
-    units, where = _layout(shape)
+    layout = _layout(shape)
     dtype = _mask_type(n)
     full = dtype((1 << n) - 1) if n < 64 else ~dtype(0)
     given = clues.T.astype(np.int64)                               # (N², K)
@@ -85,7 +86,7 @@ def forced_digits(clues: np.ndarray, shape: Shape, *, locked: bool = True) -> np
         if active.size == 0:
             break
         before = cand[:, active]
-        now = _one_round(before, units, where, locked_shape)
+        now = _one_round(before, *layout, locked_shape)
         changed = np.any(now != before, axis=0)
         cand[:, active] = now
         active = active[changed]
@@ -96,7 +97,7 @@ def forced_digits(clues: np.ndarray, shape: Shape, *, locked: bool = True) -> np
     return digits.T.copy()
 
 
-def _one_round(cand: np.ndarray, units: np.ndarray, where: np.ndarray,
+def _one_round(cand: np.ndarray, units: np.ndarray, where: np.ndarray, unit_of: np.ndarray,
                locked: tuple[int, int] | None) -> np.ndarray:
     """One round on (N², k) candidate masks: naked singles, hidden singles, then (with
     ``locked`` = the block shape (a, b)) locked candidates."""
@@ -108,7 +109,6 @@ def _one_round(cand: np.ndarray, units: np.ndarray, where: np.ndarray,
     in_unit = placed[units[:, 0]].copy()
     for j in range(1, n):
         in_unit |= placed[units[:, j]]
-    unit_of = where // n
     seen = in_unit[unit_of[:, 0]] | in_unit[unit_of[:, 1]] | in_unit[unit_of[:, 2]]
     cand = np.where(single, cand, cand & ~seen)
     # Hidden singles: digits with exactly one candidate cell in a unit.
