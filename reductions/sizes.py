@@ -12,8 +12,8 @@ allocated.
 The byte counts are linear models with constants measured on this project's machine
 (peak RSS added by the whole command, in a fresh process: ``benchmarks/bench_memory.py``,
 results in ``benchmarks/results/memory.md``) and rounded up, so that an estimate stays above
-the measured peak by a factor of about 1.2 to 2 at the measured sizes. Each constant's
-comment gives what it was measured at.
+the measured peak by a factor of about 1.2 to 2 from a few tens of MiB up (below, the fixed
+``BASE`` dominates). Each constant's comment gives what it was measured at.
 """
 
 from __future__ import annotations
@@ -32,8 +32,10 @@ from .nishio_gadget import expected_cell_count, theorem_order
 from .nrpath_gadget import expected_size as nrpath_expected_size
 
 MB = 2**20
-BASE = 1 * MB
-"""Added to every estimate: the small Python objects any command makes on its way."""
+BASE = 4 * MB
+"""Added to every estimate: the small Python objects any command makes on its way, and the
+rounding of resident memory where the kernel backs the heap with transparent huge pages
+(2 MiB each): the same 9×9 command measured 7.3 MiB here and 10.1 MiB on a CI machine."""
 
 # Nishio gadgets (Theorems 2 and 3): the n²×n² boolean mask and its temporaries dominate.
 NISHIO_BUILD_PER_CELL = 4        # measured 3.0 bytes per grid cell (n^4 cells) at n = 61..181
@@ -56,20 +58,31 @@ FORMULA_SAT_PER_CLAUSE = 400     # 152 MB for 300,000 variables and 300,000 clau
 # Theorem 4 (nonrepetitive simple path) gadgets and nr(G).
 NRPATH_PER_VERTEX = 200          # names, lists, arrays: measured 280 per arc all in
 NRPATH_PER_ARC = 300
+EDGE_LINES_ROWS = 65_536         # edge-list lines assembled at once (the writer's CHUNK,
+EDGE_LINES_PER_ROW = 800         # checked by a test): the bytes, their indices; measured
+                                 # about 700 per line with the gadgets' names
 PATH_MODEL_PER_ARC = 4_500       # SAT model of simple paths + nr(G): measured 2,900-3,600
 NR_GRAPH_PER_ARC = 1_200         # nr(G) and its searches: measured 600-820 per arc of G
 
 # Haythorpe's graph, per arc of the directed graph (19N³ + ...).
 HCP_DIRECTED_PER_ARC = 200       # measured 97-140
 HCP_UNDIRECTED_PER_ARC = 350     # 3-split: measured 256
-HCP_REDUCED_PER_ARC = 650        # 3-split + degree-2 reduction: measured 438-475
-HCP_SOLVE_BASE = 10 * 2**20      # exact SAT model with subtour cuts, directed graph:
-HCP_SOLVE_PER_ARC = 1_200        # measured 1,030 per arc at 25x25 (+ about 8 MB);
+HCP_REDUCED_PER_ARC = 750        # 3-split + degree-2 reduction: measured 510-560
+HCP_SOLVE_BASE = 16 * 2**20      # exact SAT model with subtour cuts, directed graph:
+HCP_SOLVE_PER_ARC = 1_200        # measured 1,030 per arc at 25x25 (+ about 14 MB at 9x9);
 HCP_SOLVE_UNDIRECTED_PER_ARC = 300   # undirected graph, per arc of the directed one
 
 # Sudoku CNF: clause blocks formatted for writing, clause lists, pysat.
-CNF_WRITE_PER_CLAUSE = 260       # a clause block being formatted (array, lists, text), plus
-CNF_WRITE_PER_LITERAL = 220      # per literal: measured 483-512 per 2-literal pairwise clause
+CNF_FORMAT_ROWS = 1 << 16        # clauses of an array block formatted at once (the DIMACS
+                                 # writer's FORMAT_ROWS, checked by a test)
+CNF_ARRAY_PER_LITERAL = 48       # an array block and its temporaries (negations, stacks):
+                                 # measured 34 per literal of pairwise blocks (N = 25, 36)
+CNF_FORMAT_PER_LITERAL = 64      # a formatted piece: the list and tuple of Python ints, the
+                                 # template and the text (about 60 per literal by count)
+CNF_WRITE_BUFFERS = 2 * MB       # the DIMACS writer's body buffer and copy buffer, 1 MiB each
+CNF_GROUPS_PER_VAR = 40          # the four (N², N) group arrays, int64, and their copies
+CNF_WRITE_PER_CLAUSE = 260       # a block of clause lists (encodings pysat builds) being
+CNF_WRITE_PER_LITERAL = 220      # formatted: measured 483-512 per 2-literal clause
 CNF_LIST_PER_CLAUSE = 100        # a clause block turned into lists for pysat, plus
 CNF_LIST_PER_LITERAL = 50        # per literal
 CNF_ELIMINATE_PER_CLAUSE = 450   # clues eliminated: the reduced clause list, measured 338-360
@@ -118,9 +131,10 @@ class Estimate:
         return f"{self.what} (about {format_bytes(self.bytes)})"
 
     def plus(self, other: "Estimate") -> "Estimate":
-        """Both held at once: the words of the larger, the bytes of both."""
+        """Both held at once in one process: the words of the larger, the bytes of both
+        (the process's ``BASE`` counted once)."""
         main = self if self.bytes >= other.bytes else other
-        return Estimate(main.what, self.bytes + other.bytes, main.counts)
+        return Estimate(main.what, self.bytes + other.bytes - BASE, main.counts)
 
     def times(self, count: int, why: str) -> "Estimate":
         """``count`` copies at once (e.g. one per worker process)."""
@@ -256,12 +270,14 @@ def nishio_overlay_estimate(shape: Shape) -> Estimate:
 def nrpath_gadget_estimate(formula: Formula, *, cycle: bool = False,
                            validate: bool = False) -> Estimate:
     """Theorem 4's graph of ``formula`` (2 + 2n + 2L + 3c vertices, 1 + 3n + 4L + 2c arcs,
-    n from the header: every variable gets its gadget); ``validate``: also the SAT model of
-    simple paths and nr(G) on it."""
+    n from the header: every variable gets its gadget), written as an edge list;
+    ``validate``: instead of writing, the SAT model of simple paths and nr(G) on it."""
     vertices, arcs = nrpath_expected_size(formula, cycle)
+    last = (PATH_MODEL_PER_ARC * arcs if validate
+            else EDGE_LINES_PER_ROW * min(arcs, EDGE_LINES_ROWS))
     return Estimate(f"a graph of {_count(vertices)} vertices and {_count(arcs)} arcs",
-                    _bytes(NRPATH_PER_VERTEX * vertices, NRPATH_PER_ARC * arcs,
-                           PATH_MODEL_PER_ARC * arcs if validate else 0), (vertices, arcs))
+                    _bytes(NRPATH_PER_VERTEX * vertices, NRPATH_PER_ARC * arcs, last),
+                    (vertices, arcs))
 
 
 def nr_graph_estimate(num_vertices: int, num_arcs: int, *, simple: bool = False) -> Estimate:
@@ -312,6 +328,24 @@ def _amo_group_size(n: int, amo: str) -> tuple[int, int]:
     return max(pool.top - n, 0), len(clauses)
 
 
+def _cnf_write_block(n: int, amo: str, per_group: int) -> float:
+    """The largest clause block of :func:`reductions.cnf.encoding_blocks` while the DIMACS
+    writer formats it: array blocks (at-least-one kinds, N² clauses of N literals; pairwise,
+    a whole kind; sequential counter, 256 groups) cost their array and temporaries plus one
+    formatted piece of at most ``CNF_FORMAT_ROWS`` clauses; other at-most-one encodings come
+    as lists, 256 groups at a time."""
+    def array_block(rows: int, width: int) -> float:
+        return (CNF_ARRAY_PER_LITERAL * rows * width
+                + CNF_FORMAT_PER_LITERAL * min(rows, CNF_FORMAT_ROWS) * width)
+    alo = array_block(n * n, n)
+    if amo == "pairwise":
+        return max(alo, array_block(n * n * per_group, 2))
+    if amo == "seqcounter":
+        return max(alo, array_block(min(256, n * n) * per_group, 2))
+    return max(alo, min(256, n * n) * per_group * (CNF_WRITE_PER_CLAUSE
+                                                   + 3 * CNF_WRITE_PER_LITERAL))
+
+
 def cnf_estimate(shape: Shape, *, encoding: str = "extended", amo: str = "auto",
                  clues: str = "units", solve: bool = False) -> Estimate:
     """A puzzle's CNF (:func:`reductions.cnf.sudoku_cnf`) written as DIMACS or (``solve``)
@@ -327,18 +361,20 @@ def cnf_estimate(shape: Shape, *, encoding: str = "extended", amo: str = "auto",
         sizes = (n**3 + amo_kinds * n * n * aux,
                  alo_kinds * n * n + amo_kinds * n * n * per_group)
     num_vars, num_clauses = sizes
-    # Largest block: an at-least-one kind (N² clauses of N literals), a pairwise kind
-    # (N²·N(N−1)/2 clauses of 2), or 256 groups of another at-most-one (clauses of 2-3).
-    amo_rows = n * n * per_group if amo == "pairwise" else min(256, n * n) * per_group
-    per_clause, per_literal = ((CNF_LIST_PER_CLAUSE, CNF_LIST_PER_LITERAL) if solve
-                               else (CNF_WRITE_PER_CLAUSE, CNF_WRITE_PER_LITERAL))
-    block = max(n * n * (per_clause + n * per_literal), amo_rows * (per_clause + 3 * per_literal))
+    if solve:
+        # Each block turned into lists for pysat: an at-least-one kind (N² clauses of N
+        # literals), a pairwise kind, or 256 groups of another at-most-one (clauses of 2-3).
+        amo_rows = n * n * per_group if amo == "pairwise" else min(256, n * n) * per_group
+        block = max(n * n * (CNF_LIST_PER_CLAUSE + n * CNF_LIST_PER_LITERAL),
+                    amo_rows * (CNF_LIST_PER_CLAUSE + 3 * CNF_LIST_PER_LITERAL))
+    else:
+        block = CNF_WRITE_BUFFERS + _cnf_write_block(n, amo, per_group)
     literals = alo_kinds * n**3 + 3 * (num_clauses - alo_kinds * n * n)
     solver = CNF_SEARCH_FACTOR * (CNF_SOLVER_PER_CLAUSE * num_clauses
                                   + CNF_SOLVER_PER_LITERAL * literals
                                   + CNF_SOLVER_PER_VAR * num_vars)
     return Estimate(f"a CNF of {_count(num_vars)} variables and {_count(num_clauses)} clauses",
-                    _bytes(block,
+                    _bytes(block, CNF_GROUPS_PER_VAR * n**3,
                            CNF_ELIMINATE_PER_CLAUSE * num_clauses if clues == "eliminate" else 0,
                            solver if solve else 0), (num_vars, num_clauses))
 

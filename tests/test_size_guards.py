@@ -22,10 +22,11 @@ from reductions.hcp_pipeline import HcpOptions, build_hcp_pipeline
 from reductions.ilp import sudoku_ilp
 from reductions.nishio_gadget import nishio_gadget, theorem3_instance
 from reductions.nrpath_gadget import nrpath_gadget
-from reductions.sizes import (TooLarge, cnf_estimate, ensure_fits, exact_cover_estimate,
-                              format_bytes, formula_sat_estimate, hcp_estimate, ilp_estimate,
-                              nishio_gadget_estimate, nishio_validation_estimate,
-                              nrpath_gadget_estimate)
+from reductions.sizes import (TooLarge, cell_set_reading_estimate, cnf_estimate, ensure_fits,
+                              exact_cover_estimate, format_bytes, formula_sat_estimate,
+                              hcp_estimate, ilp_estimate, nishio_gadget_estimate,
+                              nishio_validation_estimate, nrpath_gadget_estimate,
+                              placement_model_estimate)
 from solvers import cli
 from solvers.cli import ExitCode
 from solvers.formats.dimacs import MAX_DIMACS, DimacsError, parse_cnf, read_cnf, read_formula
@@ -179,10 +180,12 @@ def test_nishio_and_nonrepetitive_refuse_under_a_tiny_limit(capsys, tmp_path):
     run(capsys, "gadget", "nishio", SMALL, "-o", tmp_path / "S.txt")
     code, _, err = run(capsys, "nishio", tmp_path / "S.txt", "--max-memory", "100K")
     assert code == ExitCode.BAD_INPUT and one_line_refusal(err) and "cell set" in err
-    # Reading S (169 rows of 170 bytes) is estimated at 1 MiB + 6 bytes per byte = 1,220,956
-    # bytes; its placement model (72 cells after the presolve) at 1 MiB + 3,000 per cell.
+    # A limit just above reading S (169 rows of 170 bytes) and below its placement model
+    # (72 cells after the presolve): the refusal names the model.
+    reading = cell_set_reading_estimate((tmp_path / "S.txt").stat().st_size).bytes
+    assert reading + 20_000 < placement_model_estimate(72).bytes
     code, _, err = run(capsys, "nishio", tmp_path / "S.txt", "--decide",
-                       "--max-memory", "1240000")
+                       "--max-memory", str(reading + 20_000))
     assert code == ExitCode.BAD_INPUT and one_line_refusal(err)
     assert "the placement model needs a placement model of 72 cell variables" in err
     run(capsys, "gadget", "nrpath", SMALL, "-o", tmp_path / "G.txt")
@@ -292,6 +295,14 @@ def test_other_counts_bound_the_built_instances():
             assert pipeline.num_vertices <= vertices and len(pipeline.edges) <= edges
             if grid.clue_count() == 0 and not reduce:
                 assert (pipeline.num_vertices, len(pipeline.edges)) == (vertices, edges)
+
+
+def test_writer_piece_sizes_match_the_estimates():
+    """The estimates count one formatted piece of the writers' own size."""
+    from reductions import sizes
+    from solvers.formats import dimacs, labelled_edges
+    assert sizes.CNF_FORMAT_ROWS == dimacs.FORMAT_ROWS
+    assert sizes.EDGE_LINES_ROWS == labelled_edges.CHUNK
 
 
 PROBE = ROOT / "benchmarks" / "memprobe.py"
