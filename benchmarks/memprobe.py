@@ -2,8 +2,9 @@
 
     python benchmarks/memprobe.py -- emit cnf PUZZLE -o /tmp/p.cnf
 
-The child imports the command line (every command module), resets the kernel's peak-RSS
-mark (``/proc/self/clear_refs``), runs the command through ``main()`` and prints one JSON
+The child imports the command line and every module of ``solvers`` and ``reductions`` (the
+command modules import their solvers only when they run: module memory is not what the
+estimates count), resets the kernel's peak-RSS mark (``/proc/self/clear_refs``), runs the command through ``main()`` and prints one JSON
 line: the added peak RSS (VmHWM after − VmRSS before), the added peak address space
 (VmPeak after − VmSize before), the exit code and the wall time. Used by
 ``bench_memory_estimates.py`` to calibrate ``reductions/sizes.py``.
@@ -14,7 +15,9 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import importlib
 import os
+import pkgutil
 import sys
 import time
 from pathlib import Path
@@ -34,8 +37,14 @@ def status_kb() -> dict[str, int]:
 
 
 def probe(argv: list[str]) -> dict:
+    import reductions
+    import solvers
     from solvers.cli.main import build_parser, main
-    build_parser()                                  # imports every command module
+    build_parser()
+    for package in (solvers, reductions):           # what the commands import when they run
+        for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            if module.name != "solvers.cli.__main__":
+                importlib.import_module(module.name)
     with open("/proc/self/clear_refs", "w") as handle:
         handle.write("5")                           # VmHWM := VmRSS
     before = status_kb()

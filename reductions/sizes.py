@@ -26,10 +26,6 @@ from .errors import UserError
 from .exact_cover import DENSE_LIMIT_BYTES
 from .formulas import Formula
 from .grid import Shape
-from .hcp import directed_size, undirected_size
-from .nishio import almost_balanced_count, valid_placement_count
-from .nishio_gadget import expected_cell_count, theorem_order
-from .nrpath_gadget import expected_size as nrpath_expected_size
 
 MB = 2**20
 BASE = 4 * MB
@@ -215,6 +211,7 @@ def nishio_gadget_estimate(formula: Formula, *, order: int | None = None,
     """Building the cell set S of Theorem 2 for ``formula`` (Theorem 3: pass its X'), on
     the n²×n² grid of ``order`` n (default Theorem 2's); ``write``: also writing S.txt;
     ``picture`` ("svg" or "png"): also drawing ``picture_cells`` grid cells."""
+    from .nishio_gadget import theorem_order
     n = theorem_order(formula) if order is None else order
     side = n * n
     per_cell = NISHIO_WRITE_PER_CELL if write else NISHIO_BUILD_PER_CELL
@@ -233,6 +230,7 @@ def nishio_validation_estimate(formula: Formula, *, order: int | None = None,
     model, extraction and forward map. With ``split`` the model holds the gadget cells only
     (the filler is solved without SAT; :class:`solvers.nishio.PlacementModel` checks its own
     size again), without it every cell of S."""
+    from .nishio_gadget import expected_cell_count, theorem_order
     n = theorem_order(formula) if order is None else order
     occurrences = sum(len(c) for c in formula.clauses)
     model_cells = 6 * occurrences if split else expected_cell_count(formula, n)
@@ -254,12 +252,14 @@ def cell_set_reading_estimate(file_bytes: int) -> Estimate:
 
 def nishio_dag_estimate(shape: Shape) -> Estimate:
     """Nishio(S) by the almost-balanced-matrix DAG (its vertices: a closed formula)."""
+    from .nishio import almost_balanced_count
     vertices = almost_balanced_count(shape)
     return Estimate(f"a DAG of {_count(vertices)} vertices", _bytes(DAG_PER_VERTEX * vertices))
 
 
 def nishio_overlay_estimate(shape: Shape) -> Estimate:
     """Nishio(S) by pattern overlay: every valid placement as a row of N cells."""
+    from .nishio import valid_placement_count
     count = valid_placement_count(shape)
     return Estimate(f"{_count(count)} placements",
                     _bytes(OVERLAY_PER_ENTRY * count * shape.size))
@@ -272,6 +272,7 @@ def nrpath_gadget_estimate(formula: Formula, *, cycle: bool = False,
     """Theorem 4's graph of ``formula`` (2 + 2n + 2L + 3c vertices, 1 + 3n + 4L + 2c arcs,
     n from the header: every variable gets its gadget), written as an edge list;
     ``validate``: instead of writing, the SAT model of simple paths and nr(G) on it."""
+    from .nrpath_gadget import expected_size as nrpath_expected_size
     vertices, arcs = nrpath_expected_size(formula, cycle)
     last = (PATH_MODEL_PER_ARC * arcs if validate
             else EDGE_LINES_PER_ROW * min(arcs, EDGE_LINES_ROWS))
@@ -298,6 +299,7 @@ def hcp_estimate(n: int, *, directed: bool, triple: bool = False, reduce: bool =
     """Haythorpe's graph of an N×N puzzle (the blank grid's size bounds every puzzle's:
     clues only remove arcs), through the pipeline of :mod:`reductions.hcp_pipeline`;
     ``solve``: also the exact SAT model of Hamiltonian cycles on it."""
+    from .hcp import directed_size, undirected_size
     vertices, arcs = directed_size(n)
     counts = (vertices, arcs)
     if directed:

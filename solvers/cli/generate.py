@@ -20,7 +20,6 @@ from reductions.grid import Shape, format_grid
 from reductions.sizes import ensure_fits
 
 from ..formats.atomic import check_outputs, open_output
-from ..generate import generate_puzzles, generator_estimate
 from . import common
 from .common import ExitCode
 
@@ -51,6 +50,7 @@ def generation_shape(args: argparse.Namespace) -> Shape:
 
 
 def run_generate(args: argparse.Namespace) -> int:
+    from ..generate import generate_puzzles, generator_estimate
     shape = generation_shape(args)
     n = shape.size
     output = args.output if args.output is not None else "-"

@@ -20,21 +20,30 @@ with ``--prune none``, whose graph does not encode the clues).
 from __future__ import annotations
 
 import argparse
+import enum
 import sys
-
-from reductions.graph_reduction import NO_CYCLE, SOLVED
-from reductions.hcp import PRUNE_MODES, check_square
-from reductions.sizes import ensure_fits, hcp_estimate
+from typing import TYPE_CHECKING
 
 from . import common
 from .common import ExitCode
-from reductions.hcp_pipeline import HcpOptions, HcpPipeline, build_hcp_pipeline
+from ..formats.graph_files import GRAPH_FORMATS
+from ..formats.tsplib import TOUR_FORMS_HELP
 
-from ..formats.atomic import OutputGroup, check_outputs
-from ..formats.sidecar import load_hcp_export, sidecar_path, write_sidecar
-from ..formats.graph_files import GRAPH_FORMATS, SIDECAR_NAMES, check_format, default_format
-from ..formats.hcp_export import write_export
-from ..formats.tsplib import TOUR_FORMS_HELP, read_tour
+if TYPE_CHECKING:
+    from reductions.hcp_pipeline import HcpPipeline
+
+
+class Prune(enum.StrEnum):
+    """A copy of reductions.hcp.Prune, so that registering ``emit hcp`` does not import the
+    graph; the same class and members keep argparse's messages (tests/test_startup.py holds
+    them equal)."""
+
+    NONE = "none"
+    PAPER = "paper"
+    PEERS = "peers"
+
+
+PRUNE_MODES = tuple(Prune)
 
 
 def print_stats(pipeline: HcpPipeline, out=None) -> None:
@@ -52,6 +61,14 @@ def print_stats(pipeline: HcpPipeline, out=None) -> None:
 
 
 def run_emit_hcp(args: argparse.Namespace) -> int:
+    from reductions.graph_reduction import NO_CYCLE, SOLVED
+    from reductions.hcp import check_square
+    from reductions.hcp_pipeline import HcpOptions, build_hcp_pipeline
+    from reductions.sizes import ensure_fits, hcp_estimate
+    from ..formats.atomic import OutputGroup, check_outputs
+    from ..formats.graph_files import SIDECAR_NAMES, check_format, default_format
+    from ..formats.hcp_export import write_export
+    from ..formats.sidecar import sidecar_path, write_sidecar
     check_outputs({"-o": args.output, "sidecar": sidecar_path(args.output)})
     fmt = check_format(args.format or default_format(args.directed), args.directed)
     puzzle = common.read_puzzle_arg(args, single=True)[0][1]
@@ -90,6 +107,8 @@ FORMAT_TITLES = {"tsplib": "TSPLIB HCP", "arcs": "arc list", "concorde": "Concor
 
 
 def run_decode_hcp(args: argparse.Namespace) -> int:
+    from ..formats.sidecar import load_hcp_export
+    from ..formats.tsplib import read_tour
     pipeline, record = load_hcp_export(args.graph)
     order = read_tour(args.tour, pipeline.num_vertices, pipeline.edges, pipeline.directed)
     return common.report_decoded(args, pipeline.puzzle, [pipeline.decode(order)])

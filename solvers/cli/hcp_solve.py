@@ -3,8 +3,24 @@
 
 from __future__ import annotations
 
-from ..hcp_puzzle import HCP_SOLVERS
+import enum
+
 from . import common
+
+
+class HcpSolver(enum.StrEnum):
+    """A copy of solvers.hcp_puzzle.HcpSolver, whose module imports the whole HCP pipeline;
+    the same class and members keep argparse's messages (tests/test_startup.py holds them
+    equal)."""
+
+    SAT = "sat"
+    CPSAT = "cpsat"
+    LKH = "lkh"
+    LINKERN = "linkern"
+    CONCORDE = "concorde"
+
+
+HCP_SOLVERS = tuple(HcpSolver)
 
 
 def register(commands: common.Commands) -> None:

@@ -11,6 +11,13 @@ Commands (``sudoku-bridge COMMAND --help`` for each):
 * further groups (``crosscheck``, ``gadget``, ...) come from the modules in
   :data:`COMMAND_MODULES`, each through its ``register(commands)`` function.
 
+Every command builds the whole parser, so the command modules import at module level only
+what registering their options needs (light modules; a choice enum or number defined in a
+heavy module is repeated, and tests/test_startup.py holds each copy equal to the original);
+each imports its heavy solvers and reductions inside the functions that run it. That keeps
+scipy, pulp, the rules engine and the HCP modules out of ``solve`` (the sat route) and
+``--help``: they cost about 0.8 s of start-up when every command imported them.
+
 PUZZLE is the puzzle text itself (e.g. an 81-character line) or a file of puzzles, one per
 line (or one multi-line grid).
 
@@ -65,9 +72,10 @@ class Terminated(KeyboardInterrupt):
 # ----------------------------------------------------------------------------- solve
 
 def route_options(args: argparse.Namespace) -> dict:
-    """The route options given on the command line (every route option defaults to None)."""
-    names = set().union(*(route.options for route in ROUTES.values()))
-    return {name: getattr(args, name) for name in sorted(names)
+    """The route options given on the command line (every route option defaults to None):
+    the options the command modules add to ``solve``, which are those the routes take
+    (``route.options``; asking the routes themselves would import every route's solver)."""
+    return {name: getattr(args, name) for name in args.route_option_names
             if getattr(args, name, None) is not None}
 
 
@@ -251,8 +259,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     commands = common.Commands(top=top, solve=solve, emit=emit_targets, decode=decode_targets,
                                gadget=gadget_kinds)
+    own = {action.dest for action in solve._actions}
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(commands)
+    solve.set_defaults(route_option_names=sorted({action.dest for action in solve._actions}
+                                                 - own))
     return parser
 
 

@@ -26,15 +26,11 @@ import json
 import os
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reductions.errors import UserError
 from reductions.formulas import (Formula, all_sign_patterns, example_satisfiable, random_cnf,
                                  random_3sat)
-from reductions.nishio import (DAG_VERTEX_LIMIT, OVERLAY_LIMIT, CellSet, almost_balanced_count,
-                               nishio, valid_placement_count)
-from reductions.nishio_gadget import (NishioGadget, nishio_gadget,
-                                      placement_from_assignment, theorem3_gadget,
-                                      theorem3_instance, theorem_order, v0_false_cells)
 from reductions.sizes import (TooLarge, cell_set_reading_estimate, declared_variables_note,
                               ensure_fits,
                               format_bytes, formula_sat_estimate, nishio_dag_estimate,
@@ -43,11 +39,13 @@ from reductions.sizes import (TooLarge, cell_set_reading_estimate, declared_vari
 from . import common
 from .common import ExitCode
 from ..formats.atomic import OutputGroup, atomic_write, check_outputs
-from ..formats.cellset import (Picture, check_picture_name, format_cell_set, gadget_picture,
-                              read_cell_set, write_cell_set, write_picture)
 from ..formats.dimacs import read_formula
-from ..nishio import PlacementModel, Validation, formula_model, validate_formula
 from ..sat import DEFAULT_SOLVER, new_pysat_solver
+
+if TYPE_CHECKING:
+    from reductions.nishio import CellSet
+    from reductions.nishio_gadget import NishioGadget
+    from ..nishio import Validation
 
 DAG_AUTO_LIMIT = 50_000
 """``--method auto`` uses the DAG (array sweeps) up to this many vertices (16×16: 19,442),
@@ -124,6 +122,7 @@ def gadget_map(gadget: NishioGadget, extra: dict | None = None) -> dict:
 
 def build_estimate(formula: Formula, args: argparse.Namespace):
     """What ``gadget nishio`` would build and write for ``formula`` (before building it)."""
+    from reductions.nishio_gadget import theorem3_instance, theorem_order
     built = theorem3_instance(formula).formula if args.variant == "thm3" else formula
     n = theorem_order(built) if args.order is None else args.order
     picture, drawn = None, 0
@@ -140,6 +139,11 @@ def build_estimate(formula: Formula, args: argparse.Namespace):
 
 
 def run_build(args: argparse.Namespace) -> int:
+    from reductions.nishio_gadget import (nishio_gadget, placement_from_assignment,
+                                          theorem3_gadget, v0_false_cells)
+    from ..formats.cellset import (check_picture_name, gadget_picture, write_cell_set,
+                                  write_picture)
+    from ..nishio import formula_model
     if len(args.formula) != 1:
         raise UserError("gadget nishio: give one FORMULA.cnf to build (several only with "
                         "--validate)")
@@ -265,6 +269,7 @@ def run_validate(args: argparse.Namespace) -> int:
     skipped as over the memory limit are rows of their own and are counted in the summary,
     but are not failures — unless nothing at all could be validated (then 2, as for a
     single refused build)."""
+    from ..nishio import Validation, validate_formula
     if args.formula and args.random:
         raise UserError("gadget nishio --validate: give FORMULA or --random, not both")
     limit = common.memory_limit(args)
@@ -334,12 +339,18 @@ def parse_cell_arg(text: str, size: int) -> tuple[int, int]:
 
 
 def choose_method(cells: CellSet, method: str) -> str:
+    from reductions.nishio import almost_balanced_count
     if method != "auto":
         return method
     return "dag-sweep" if almost_balanced_count(cells.shape) <= DAG_AUTO_LIMIT else "sat"
 
 
 def run_nishio(args: argparse.Namespace) -> int:
+    from reductions.nishio import (DAG_VERTEX_LIMIT, OVERLAY_LIMIT, CellSet,
+                                   almost_balanced_count, nishio, valid_placement_count)
+    from ..formats.cellset import (Picture, check_picture_name, format_cell_set, read_cell_set,
+                                  write_cell_set, write_picture)
+    from ..nishio import PlacementModel
     check_outputs({"-o": args.output, "--picture": args.picture})
     if args.picture:
         check_picture_name(args.picture)

@@ -25,15 +25,13 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from reductions.errors import UserError
 from reductions.formulas import Formula, random_3sat
 from reductions.labelled_graph import LabelledGraph
-from reductions.nonrepetitive import (cyclic_edges, edges_from, nonrepetitive_path,
-                                      simple_path_problems)
-from reductions.nrpath_gadget import expected_size, nrpath_gadget
 from reductions.sizes import (TooLarge, declared_variables_note, ensure_fits, format_bytes,
                               nr_graph_estimate, nrpath_gadget_estimate)
 
@@ -41,15 +39,17 @@ from . import common
 from .common import ExitCode
 from ..formats.atomic import OutputGroup, check_outputs
 from ..formats.dimacs import read_formula
-from ..formats.labelled_edges import (edge_lines, read_labelled_edges, write_dot, write_graphml,
-                                     write_labelled_edges)
-from ..nrpath import (DEFAULT_SOLVER, FormulaCheck, find_simple_cycle, find_simple_path,
-                     fixed_formulas, validate_formula)
+from ..sat import DEFAULT_SOLVER
+
+if TYPE_CHECKING:
+    from ..nrpath import FormulaCheck
 
 
 # ----------------------------------------------------------------------------- gadget nrpath
 
 def run_gadget_nrpath(args: argparse.Namespace) -> int:
+    from reductions.nrpath_gadget import expected_size, nrpath_gadget
+    from ..formats.labelled_edges import write_dot, write_graphml, write_labelled_edges
     if args.validate:
         return run_validate(args)
     if args.random is not None:
@@ -122,6 +122,7 @@ def run_validate(args: argparse.Namespace) -> int:
     """Exit code: 4 on a mismatch; otherwise 0 — formulas over the memory limit are rows of
     their own ("too large: ...") and are counted in the summary, not failures — unless none
     could be validated at all (then 2, as for a single refused build)."""
+    from ..nrpath import fixed_formulas, validate_formula
     limit = common.memory_limit(args)
     formulas: list[tuple[str, Formula | TooLarge]] = []
     for path in args.formula:
@@ -213,11 +214,16 @@ def _print_arcs(graph: LabelledGraph, arcs) -> None:
 
 def _print_edges(graph: LabelledGraph, mask: np.ndarray) -> None:
     """The edges of ``mask``, one ``TAIL HEAD LABEL`` line each, written in large pieces."""
+    from ..formats.labelled_edges import edge_lines
     for piece in edge_lines(graph, np.flatnonzero(mask)):
         sys.stdout.write(piece)
 
 
 def run_nonrepetitive(args: argparse.Namespace) -> int:
+    from reductions.nonrepetitive import (cyclic_edges, edges_from, nonrepetitive_path,
+                                          simple_path_problems)
+    from ..formats.labelled_edges import read_labelled_edges, write_dot
+    from ..nrpath import find_simple_cycle, find_simple_path
     check_outputs({"--dot": args.dot})
     limit = common.memory_limit(args)
     data = read_labelled_edges(args.graph)

@@ -17,17 +17,28 @@ import argparse
 import json
 import sys
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from reductions.errors import UserError
 from reductions.grid import format_grid, parse_grid, puzzle_texts
-from reductions.rules import MAX_LEVEL, RULES, RulesResult, Verdict, deduce, select_rules
 
 from ..outcome import Status
 from . import common
 from .common import ExitCode
 
-STATUS = {Verdict.SOLVED: Status.SOLVED, Verdict.NO_SOLUTION: Status.NO_SOLUTION,
-          Verdict.UNKNOWN: Status.UNKNOWN}
+if TYPE_CHECKING:
+    from reductions.rules import RulesResult
+
+MAX_LEVEL = 19
+"""A copy of reductions.rules.MAX_LEVEL, for the help texts without the rules engine
+(tests/test_startup.py holds them equal)."""
+
+
+def _status(verdict) -> Status:
+    """The route status of a rules verdict."""
+    from reductions.rules import Verdict
+    return {Verdict.SOLVED: Status.SOLVED, Verdict.NO_SOLUTION: Status.NO_SOLUTION,
+            Verdict.UNKNOWN: Status.UNKNOWN}[verdict]
 
 
 def _rule_names(text: str) -> list[str]:
@@ -36,12 +47,13 @@ def _rule_names(text: str) -> list[str]:
 
 def result_record(label: str, puzzle_text: str, result: RulesResult) -> dict:
     """The JSON record of one puzzle."""
+    from reductions.rules import Verdict
     state = result.state
     shape = state.shape
     record = {
         "puzzle_id": label,
         "puzzle": puzzle_text,
-        "status": STATUS[result.verdict],
+        "status": _status(result.verdict),
         "grid": format_grid(state.grid(), "auto").replace("\n", " "),
         "level": result.level,
         "hardest_rule": result.hardest_rule,
@@ -61,6 +73,7 @@ def print_explanation(result: RulesResult) -> None:
 
 
 def print_single(result: RulesResult) -> None:
+    from reductions.rules import Verdict
     state = result.state
     if result.verdict == Verdict.SOLVED:
         common.print_grid(state.grid())
@@ -76,6 +89,7 @@ def print_single(result: RulesResult) -> None:
 
 
 def run_rules(args: argparse.Namespace) -> int:
+    from reductions.rules import RULES, Verdict, deduce, select_rules
     if args.list:
         for rule in sorted(RULES.values(), key=lambda r: r.level):
             print(f"{rule.level:>2}  {rule.name:<26} {rule.summary} [{rule.source}]")
@@ -104,7 +118,7 @@ def run_rules(args: argparse.Namespace) -> int:
                               "error": str(exc)}) if args.json else "error")
             continue
         result = deduce(puzzle, rules)
-        statuses.append(STATUS[result.verdict])
+        statuses.append(_status(result.verdict))
         rule_steps.update(result.rules_used())
         if result.verdict == Verdict.SOLVED:
             by_level[result.level] += 1
@@ -114,7 +128,7 @@ def run_rules(args: argparse.Namespace) -> int:
         elif many:
             grade = f"level {result.level} {result.hardest_rule or '-'}"
             grid = format_grid(result.state.grid(), "auto").replace("\n", " ")
-            print(f"{label}\t{STATUS[result.verdict]}\t{grade}\t{grid}")
+            print(f"{label}\t{_status(result.verdict)}\t{grade}\t{grid}")
         else:
             if args.explain:
                 print_explanation(result)

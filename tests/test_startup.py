@@ -1,0 +1,78 @@
+"""Start-up of the command line: ``solve`` on the sat route and ``--help`` build the whole
+parser, so the command modules must not import the heavy solvers and reductions at module
+level (see solvers/cli/main.py's docstring). Each check runs the CLI in a fresh interpreter
+and looks at ``sys.modules`` afterwards; no timing."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from .processes import ROOT
+
+HEAVY = ["scipy.sparse", "pulp", "reductions.rules", "reductions.hcp", "reductions.hcp_pipeline",
+         "reductions.graph_reduction", "solvers.hcp", "solvers.hcp_puzzle", "reductions.ilp",
+         "solvers.ilp", "reductions.nonrepetitive"]
+
+RUN = """
+import contextlib, io, json, sys
+from solvers.cli import main
+out = io.StringIO()
+with contextlib.redirect_stdout(out):
+    code = main(sys.argv[1:])
+print(json.dumps({"code": code, "out": out.getvalue(), "modules": sorted(sys.modules)}))
+"""
+
+
+def run_cli(*argv: str) -> dict:
+    done = subprocess.run([sys.executable, "-c", RUN, *argv], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+@pytest.mark.parametrize("argv", [["solve", "instances/haythorpe-17clue.txt"], ["--help"]],
+                         ids=["solve", "help"])
+def test_light_commands_import_no_heavy_module(argv):
+    result = run_cli(*argv)
+    assert result["code"] == 0
+    if argv[0] == "solve":
+        assert result["out"].count("\n") >= 9          # the solved grid was printed
+    loaded = [name for name in HEAVY if name in result["modules"]]
+    assert loaded == []
+
+
+def test_the_check_can_fail():
+    """A route that needs a heavy module does load it (so the test above can see one)."""
+    result = run_cli("solve", "instances/haythorpe-17clue.txt", "--via", "rules")
+    assert "reductions.rules" in result["modules"]
+
+
+def test_copied_choices_match_their_modules():
+    """The choice lists and defaults the command modules repeat instead of importing."""
+    import reductions.hcp
+    import reductions.ilp
+    import reductions.rules
+    import solvers.hcp_puzzle
+    import solvers.ilp
+    from solvers.cli import exact_cover_ilp, hcp, hcp_solve, rules
+
+    pairs = [(exact_cover_ilp.ILP_CLUE_MODES, reductions.ilp.CLUE_MODES),
+             (exact_cover_ilp.ILP_SOLVERS, solvers.ilp.SOLVERS),
+             (hcp.PRUNE_MODES, reductions.hcp.PRUNE_MODES),
+             (hcp_solve.HCP_SOLVERS, solvers.hcp_puzzle.HCP_SOLVERS)]
+    for copy, original in pairs:        # repr: argparse's "invalid choice" message shows it
+        assert list(map(repr, copy)) == list(map(repr, original))
+    assert rules.MAX_LEVEL == reductions.rules.MAX_LEVEL
+
+
+def test_route_options_are_the_options_routes_take():
+    """``solve`` collects the route options from its parser; they are the routes' own."""
+    from solvers.cli.main import build_parser
+    from solvers.routes import ROUTES
+
+    args = build_parser().parse_args(["solve", "x"])
+    assert set(args.route_option_names) == set().union(*(r.options for r in ROUTES.values()))
