@@ -39,14 +39,16 @@ from __future__ import annotations
 import enum
 import re
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
 import numpy as np
-import pulp
 
 from .errors import UserError
 from .exact_cover import base_option_items, candidate_mask, item_parts, option_cells_digits
 from .grid import Grid, Shape
+
+if TYPE_CHECKING:       # PuLP is imported where a model is built: every command line
+    import pulp         # start-up would pay for it otherwise
 
 class IlpClues(enum.StrEnum):
     """Clues as equalities x = 1, or the variables they fix left out."""
@@ -80,6 +82,7 @@ def constraint_name(shape: Shape, item: int) -> str:
 def _new_binary(problem: pulp.LpProblem, name: str) -> pulp.LpVariable:
     # PuLP 3.x wants variables created through the problem (LpVariable(...) is deprecated
     # ahead of PuLP 4); older releases only have the constructor.
+    import pulp
     add_variable = getattr(problem, "add_variable", None)
     if add_variable is not None:
         return add_variable(name, 0, 1, cat=pulp.LpBinary)
@@ -179,6 +182,7 @@ class SudokuIlp:
                   for name, value in self.values_from_grid(grid).items() if value]
         self.cuts += 1
         name = f"nogood_{self.cuts}"
+        import pulp
         self.problem.addConstraint(pulp.LpConstraint(
             pulp.LpAffineExpression([(v, 1) for v in chosen]), pulp.LpConstraintLE, name,
             len(chosen) - 1))
@@ -220,6 +224,7 @@ def model_size(puzzle: Grid, clues: str) -> tuple[int, int]:
 
 def sudoku_ilp(puzzle: Grid, clues: str = "equalities") -> SudokuIlp:
     """Build the PuLP model of ``puzzle`` (see the module docstring for the clue modes)."""
+    import pulp
     shape = puzzle.shape
     n = shape.size
     base = base_option_items(shape)

@@ -55,10 +55,9 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Mapping
+from typing import TYPE_CHECKING, Callable, Mapping
 
 import numpy as np
-import pulp
 
 from reductions.errors import UserError, open_text, reading
 from reductions.exact_cover import base_option_items, candidate_mask
@@ -76,6 +75,9 @@ from .formats.lp_solution import (LpSolution, SolutionFormatError, model_columns
 from .formats.mps import (FIXED_WIDTH, SENSES, ModelFormat, MpsRow, short_name,
                           sniff_model_format, write_mps)
 from .outcome import Outcome, SolverUnavailable, Status, verified
+
+if TYPE_CHECKING:
+    import pulp         # only in annotations (reductions.ilp imports it to build a model)
 
 
 class IlpSolver(enum.StrEnum):

@@ -13,9 +13,9 @@ import pytest
 
 from .processes import ROOT
 
-HEAVY = ["scipy.sparse", "pulp", "reductions.rules", "reductions.hcp", "reductions.hcp_pipeline",
-         "reductions.graph_reduction", "solvers.hcp", "solvers.hcp_puzzle", "reductions.ilp",
-         "solvers.ilp", "reductions.nonrepetitive"]
+HEAVY = ["scipy.sparse", "pulp", "reductions.rules", "reductions.hcp_pipeline",
+         "reductions.graph_reduction", "solvers.hcp", "solvers.hcp_puzzle",
+         "reductions.nonrepetitive"]
 
 RUN = """
 import contextlib, io, json, sys
@@ -52,20 +52,14 @@ def test_the_check_can_fail():
 
 
 def test_copied_choices_match_their_modules():
-    """The choice lists and defaults the command modules repeat instead of importing."""
-    import reductions.hcp
-    import reductions.ilp
+    """The choice list and the number the command modules repeat instead of importing the
+    HCP pipeline and the rules engine."""
     import reductions.rules
     import solvers.hcp_puzzle
-    import solvers.ilp
-    from solvers.cli import exact_cover_ilp, hcp, hcp_solve, rules
+    from solvers.cli import hcp_solve, rules
 
-    pairs = [(exact_cover_ilp.ILP_CLUE_MODES, reductions.ilp.CLUE_MODES),
-             (exact_cover_ilp.ILP_SOLVERS, solvers.ilp.SOLVERS),
-             (hcp.PRUNE_MODES, reductions.hcp.PRUNE_MODES),
-             (hcp_solve.HCP_SOLVERS, solvers.hcp_puzzle.HCP_SOLVERS)]
-    for copy, original in pairs:        # repr: argparse's "invalid choice" message shows it
-        assert list(map(repr, copy)) == list(map(repr, original))
+    copy, original = hcp_solve.HCP_SOLVERS, solvers.hcp_puzzle.HCP_SOLVERS
+    assert list(map(repr, copy)) == list(map(repr, original))   # argparse's messages show repr
     assert rules.MAX_LEVEL == reductions.rules.MAX_LEVEL
 
 

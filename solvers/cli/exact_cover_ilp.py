@@ -18,39 +18,24 @@
 from __future__ import annotations
 
 import argparse
-import enum
 
 from reductions.exact_cover import CLUE_MODES as COVER_CLUE_MODES
 from reductions.exact_cover import expected_size as cover_expected_size
 from reductions.exact_cover import sudoku_exact_cover
+from reductions.ilp import CLUE_MODES as ILP_CLUE_MODES
+from reductions.ilp import expected_size as ilp_expected_size
+from reductions.ilp import sudoku_ilp
 from reductions.sizes import ensure_fits, exact_cover_estimate, ilp_estimate
 
 from . import common
 from .common import ExitCode
 from .. import exact_cover as cover_solver
+from .. import ilp as ilp_solver
 from ..formats.atomic import check_outputs
 from ..formats.lp_solution import model_columns, read_lp_solution
 from ..formats.dlx import cover_from_dlx, dlx1_limit_notes, read_answer, write_dlx
 from ..formats.mps import ModelFormat
 from ..outcome import Status
-
-
-# Copies of reductions.ilp.IlpClues and solvers.ilp.IlpSolver, whose modules import pulp; the
-# same classes and members keep argparse's messages (tests/test_startup.py holds them equal).
-class IlpClues(enum.StrEnum):
-    EQUALITIES = "equalities"
-    ELIMINATE = "eliminate"
-
-
-class IlpSolver(enum.StrEnum):
-    CBC = "cbc"
-    HIGHS = "highs"
-    GLPSOL = "glpsol"
-    SCIP = "scip"
-
-
-ILP_CLUE_MODES = tuple(IlpClues)
-ILP_SOLVERS = tuple(IlpSolver)
 
 FORMAT_NAMES = {ModelFormat.LP: "LP", ModelFormat.MPS: "fixed MPS",
                 ModelFormat.FREE_MPS: "free MPS"}
@@ -107,8 +92,6 @@ def run_decode_exact_cover(args: argparse.Namespace) -> int:
 # ----------------------------------------------------------------------------- ILP
 
 def run_emit_ilp(args: argparse.Namespace) -> int:
-    from reductions.ilp import expected_size as ilp_expected_size, sudoku_ilp
-    from .. import ilp as ilp_solver
     check_outputs({"-o": args.output})
     puzzle = common.read_puzzle_arg(args, single=True)[0][1]
     fmt = ilp_solver.model_format(args.output, args.format)   # refuse before building
@@ -125,7 +108,6 @@ def run_emit_ilp(args: argparse.Namespace) -> int:
 
 
 def run_decode_ilp(args: argparse.Namespace) -> int:
-    from .. import ilp as ilp_solver
     model = ilp_solver.model_from_file(args.model)
     names = ilp_solver.column_names(model, args.model)
     solution = read_lp_solution(args.solution, model_columns(args.model))
@@ -152,7 +134,7 @@ def register(commands: common.Commands) -> None:
                             "'< {input}' gives it on stdin), optionally {output} (a file it "
                             "writes; else stdout and stderr are read) and {limit} (solutions "
                             "wanted: 1, or 2 with --unique)")
-    group.add_argument("--ilp-solver", choices=ILP_SOLVERS,
+    group.add_argument("--ilp-solver", choices=ilp_solver.SOLVERS,
                        help="ILP solver: the cbc or glpsol program, HiGHS (highspy) or SCIP "
                             "(pyscipopt) in process (default: cbc)")
     group.add_argument("--ilp-cmd", metavar="CMD",

@@ -20,9 +20,10 @@ with ``--prune none``, whose graph does not encode the clues).
 from __future__ import annotations
 
 import argparse
-import enum
 import sys
 from typing import TYPE_CHECKING
+
+from reductions.hcp import PRUNE_MODES
 
 from . import common
 from .common import ExitCode
@@ -31,19 +32,6 @@ from ..formats.tsplib import TOUR_FORMS_HELP
 
 if TYPE_CHECKING:
     from reductions.hcp_pipeline import HcpPipeline
-
-
-class Prune(enum.StrEnum):
-    """A copy of reductions.hcp.Prune, so that registering ``emit hcp`` does not import the
-    graph; the same class and members keep argparse's messages (tests/test_startup.py holds
-    them equal)."""
-
-    NONE = "none"
-    PAPER = "paper"
-    PEERS = "peers"
-
-
-PRUNE_MODES = tuple(Prune)
 
 
 def print_stats(pipeline: HcpPipeline, out=None) -> None:

@@ -12,11 +12,12 @@ Commands (``sudoku-bridge COMMAND --help`` for each):
   :data:`COMMAND_MODULES`, each through its ``register(commands)`` function.
 
 Every command builds the whole parser, so the command modules import at module level only
-what registering their options needs (light modules; a choice enum or number defined in a
-heavy module is repeated, and tests/test_startup.py holds each copy equal to the original);
-each imports its heavy solvers and reductions inside the functions that run it. That keeps
-scipy, pulp, the rules engine and the HCP modules out of ``solve`` (the sat route) and
-``--help``: they cost about 0.8 s of start-up when every command imported them.
+what registering their options needs (light modules; the HCP solver names and the rules'
+highest level, defined in heavy modules, are repeated, and tests/test_startup.py holds each
+copy equal to the original); each imports its heavy solvers and reductions inside the
+functions that run it. That keeps scipy, pulp, the rules engine and the HCP modules out of
+``solve`` (the sat route) and ``--help``: they cost about 0.8 s of start-up when every
+command imported them.
 
 PUZZLE is the puzzle text itself (e.g. an 81-character line) or a file of puzzles, one per
 line (or one multi-line grid).
