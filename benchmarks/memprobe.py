@@ -2,20 +2,22 @@
 
     python benchmarks/memprobe.py -- emit cnf PUZZLE -o /tmp/p.cnf
 
-The child imports the command line and every module of ``solvers`` and ``reductions`` (the
-command modules import their solvers only when they run: module memory is not what the
-estimates count), resets the kernel's peak-RSS mark (``/proc/self/clear_refs``), runs the command through ``main()`` and prints one JSON
-line: the added peak RSS (VmHWM after − VmRSS before), the added peak address space
-(VmPeak after − VmSize before), the exit code and the wall time. Used by
-``bench_memory_estimates.py`` to calibrate ``reductions/sizes.py``.
+The child imports the command line, every module of ``solvers`` and ``reductions`` and the
+packages those import only when they build something (PuLP): the command modules import
+their solvers when they run, and module memory is not what the estimates count. Then it
+resets the kernel's peak-RSS mark (``/proc/self/clear_refs``), runs the command through
+``main()`` and prints one JSON line: the added peak RSS (VmHWM after − VmRSS before), the
+added peak address space (VmPeak after − VmSize before), the exit code and the wall time.
+Used by ``bench_memory.py`` (and tests/test_size_guards.py) to calibrate
+``reductions/sizes.py``.
 """
 
 from __future__ import annotations
 
 import contextlib
 import io
-import json
 import importlib
+import json
 import os
 import pkgutil
 import sys
@@ -45,6 +47,7 @@ def probe(argv: list[str]) -> dict:
         for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
             if module.name != "solvers.cli.__main__":
                 importlib.import_module(module.name)
+    import pulp  # noqa: F401  (reductions.ilp imports it when it builds a model)
     with open("/proc/self/clear_refs", "w") as handle:
         handle.write("5")                           # VmHWM := VmRSS
     before = status_kb()
