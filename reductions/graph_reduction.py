@@ -119,13 +119,33 @@ def _no_cycle(reason: str, n: int, edges: np.ndarray, rounds: int = 0,
                      np.zeros(0, dtype=np.int64), empty, n, edges, rounds, deleted)
 
 
-def _unique(values: np.ndarray) -> np.ndarray:
-    """Sorted distinct values (by sorting: faster here than numpy's hash-based unique; a
-    stable sort, as the values come in sorted runs, which it merges)."""
+def _unique(values: np.ndarray, bound: int) -> np.ndarray:
+    """Sorted distinct values, all in ``0 .. bound-1``. Many values: marked in a table of
+    ``bound`` flags and read back in order (linear); few: sorted (a stable sort, as the
+    values come in sorted runs, which it merges), so a small round costs no whole table."""
+    if values.size * 8 >= bound:
+        seen = np.zeros(bound, dtype=bool)
+        seen[values] = True
+        return np.flatnonzero(seen)
     values = np.sort(values, kind="stable")
     if values.size:
         values = values[np.concatenate(([True], values[1:] != values[:-1]))]
     return values
+
+
+def _counting_sort(keys: np.ndarray, bound: int, values: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Stable counting sort of the integer keys ``0 <= key < bound``, in time linear in
+    ``len(keys) + bound``: (start, order, values[order]), where the entries with key k are
+    ``order[start[k]:start[k + 1]]`` in their input order.
+
+    Done by scipy's conversion of a sparse matrix from coordinates to rows (CSR), which is a
+    counting sort: row = key, column = position, data = value. The columns of a row come out
+    increasing and distinct, so scipy has nothing to re-sort or sum."""
+    size = keys.size
+    rows = sparse.csr_matrix((values, (keys, np.arange(size))), shape=(bound, size))
+    return (rows.indptr.astype(np.int64), rows.indices.astype(np.int64),
+            rows.data.astype(np.int64, copy=False))
 
 
 def _ragged_ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
@@ -156,12 +176,10 @@ class _ForcedEdges:
         m = len(edges)
         self.n, self.edges, self.describe = n, edges, describe
         self.u, self.v = edges[:, 0], edges[:, 1]
-        ends = np.concatenate([self.u, self.v])
-        order = np.argsort(ends, kind="stable")
-        self.inc_nbr = np.concatenate([self.v, self.u])[order]
-        self.inc_edge = np.concatenate([np.arange(m), np.arange(m)])[order]
-        self.start = np.zeros(n + 1, dtype=np.int64)
-        np.cumsum(np.bincount(ends, minlength=n), out=self.start[1:])
+        # Incidence i is edge i % m seen from its end u (i < m) or v: sorted by that end.
+        self.start, order, self.inc_nbr = _counting_sort(
+            np.concatenate([self.u, self.v]), n, np.concatenate([self.v, self.u]))
+        self.inc_edge = np.where(order < m, order, order - m)
         # Degrees and live marks live in Python buffers with numpy views over them: the
         # vectorised steps use the views, the small rounds of rule 2 (:meth:`_round_small`)
         # index the buffers directly, and both always see the same state.
@@ -171,11 +189,6 @@ class _ForcedEdges:
         self.alive = np.frombuffer(self.alive_buffer, dtype=bool)
         self._lists: tuple | None = None
         self.rounds = self.deleted = 0
-        keys = np.minimum(self.u, self.v) * n + np.maximum(self.u, self.v)
-        # To look edges up by endpoints; the keys come nearly sorted, which a stable
-        # sort exploits (ten times faster here than the default on these arrays).
-        self.key_order = np.argsort(keys, kind="stable")
-        self.sorted_keys = keys[self.key_order]
         self.new_two = [np.flatnonzero(self.deg == 2)]   # degree-2 vertices not yet seen
 
     def incidences(self, vertices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -190,7 +203,7 @@ class _ForcedEdges:
         self.deleted += dead.size
         touched_ends = np.concatenate([self.u[dead], self.v[dead]])
         np.subtract.at(self.deg, touched_ends, 1)
-        touched = _unique(touched_ends)
+        touched = _unique(touched_ends, self.n)
         low = touched[self.deg[touched] < 2]
         if low.size:
             return (f"vertex {self.describe(int(low[0]))} is left with degree "
@@ -200,7 +213,7 @@ class _ForcedEdges:
         self.new_two.append(became2)
         _, idx = self.incidences(became2)
         nbrs = self.inc_nbr[idx][self.alive[self.inc_edge[idx]]]
-        return None, _unique(np.concatenate([touched, nbrs]))
+        return None, _unique(np.concatenate([touched, nbrs]), self.n)
 
     def propagate(self, frontier: np.ndarray) -> str | None:
         """Rule 2 until nothing changes; the reason there is no cycle, or None.
@@ -220,7 +233,7 @@ class _ForcedEdges:
             if np.any(fcount > 2):
                 bad = int(big[np.flatnonzero(fcount > 2)[0]])
                 return self._too_many_forced(bad, int(fcount.max()))
-            dead = _unique(e[live & ~forced & (fcount == 2)[at]])
+            dead = _unique(e[live & ~forced & (fcount == 2)[at]], len(self.edges))
             if dead.size == 0:
                 return None
             reason, frontier = self.delete(dead)
@@ -303,13 +316,9 @@ class _ForcedEdges:
         a cycle missing the rest of the graph), unless chain, p and q are all vertices."""
         short = length + 2 < self.n
         p, q = p[short], q[short]
-        wanted = np.minimum(p, q) * self.n + np.maximum(p, q)
-        keys = self.sorted_keys
-        if keys.size == 0 or wanted.size == 0:
-            return np.zeros(0, dtype=np.int64)
-        pos = np.minimum(np.searchsorted(keys, wanted), keys.size - 1)
-        found = self.key_order[pos[keys[pos] == wanted]]
-        return _unique(found[self.alive[found]])
+        at, idx = self.incidences(p)                 # the edge p–q, if any, is one of p's
+        found = self.inc_edge[idx[self.inc_nbr[idx] == q[at]]]
+        return _unique(found[self.alive[found]], len(self.edges))
 
 
 def _list_ranking(succ: np.ndarray, dist: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
@@ -344,7 +353,7 @@ class _ChainEnds:
     def update(self, graph: _ForcedEdges) -> tuple[np.ndarray, ...] | str:
         """(p, q, length) for every chain that is new or grew since the last call, or the
         reason there is no cycle (a ring of degree-2 vertices)."""
-        fresh = _unique(np.concatenate(graph.new_two))
+        fresh = _unique(np.concatenate(graph.new_two), graph.n)
         graph.new_two = []
         fresh = fresh[~self.was_chain[fresh]]
         empty = np.zeros(0, dtype=np.int64)
@@ -354,9 +363,10 @@ class _ChainEnds:
         is_fresh = np.zeros(graph.n, dtype=bool)
         is_fresh[fresh] = True
         fresh_nb = graph.live_neighbours(fresh)
-        touched_old = _unique(fresh_nb[self.was_chain[fresh_nb]])
+        touched_old = _unique(fresh_nb[self.was_chain[fresh_nb]], graph.n)
         if touched_old.size:
-            nodes = _unique(np.concatenate([fresh, touched_old, self.mate[touched_old]]))
+            nodes = _unique(np.concatenate([fresh, touched_old, self.mate[touched_old]]),
+                            graph.n)
             nb = graph.live_neighbours(nodes)                      # (k, 2)
         else:                                  # e.g. the first call: no old chain to join
             nodes, nb = fresh, fresh_nb
@@ -466,19 +476,24 @@ class _ChainWalks:
         its smaller end; ``outer[c]`` the vertices beyond its first and last member."""
         chosen = self.end > self.end[self.reverse]            # walk towards the larger end
         n = self.outer_nb.shape[0]
-        key_end = np.arange(n, dtype=np.int64)                # singletons: their own id
-        key_pos = np.zeros(n, dtype=np.int64)                 # path starts come first
-        key_end[self.tail[chosen]] = self.end[chosen]
+        # Chains ordered by the vertex they end at (a singleton: itself), each walked from
+        # its start (steps 0) to that end; every vertex's slot is computed, no sort needed.
+        key_end = np.arange(n, dtype=np.int64)
+        steps = np.zeros(n, dtype=np.int64)                   # from the end: the start's
+        key_end[self.tail[chosen]] = self.end[chosen]         # is filled in below
         key_end[self.head[chosen]] = self.end[chosen]
-        key_pos[self.head[chosen]] = n - self.dist[chosen]    # then the farthest from the end
+        steps[self.head[chosen]] = self.dist[chosen]
         cv = self.chain_vertices
-        # One key (end, position) in 0..n: a stable sort, fast on these nearly sorted keys.
-        order = np.argsort(key_end[cv] * (n + 1) + key_pos[cv], kind="stable")
-        members = cv[order]
-        ends_sorted = key_end[cv][order]
-        new_chain = np.ones(members.size, dtype=bool)
-        new_chain[1:] = ends_sorted[1:] != ends_sorted[:-1]
-        start = np.concatenate([np.flatnonzero(new_chain), [members.size]]).astype(np.int64)
+        size = np.bincount(key_end[cv], minlength=n)          # chain length, by its end
+        first = np.cumsum(size) - size
+        is_head = np.zeros(n, dtype=bool)
+        is_head[self.head[chosen]] = True
+        # The start is the one vertex of its chain that no chosen half-edge enters.
+        slot = first[key_end[cv]] + np.where(is_head[cv],
+                                             size[key_end[cv]] - 1 - steps[cv], 0)
+        members = np.empty(cv.size, dtype=np.int64)
+        members[slot] = cv
+        start = np.concatenate([first[size > 0], [members.size]]).astype(np.int64)
         firsts, lasts = members[start[:-1]], members[start[1:] - 1]
         outer = np.stack([self.outer_nb[firsts].max(axis=1),
                           self.outer_nb[lasts].max(axis=1)], axis=1)
@@ -525,7 +540,7 @@ def reduce_degree_two(num_vertices: int, edges: np.ndarray, closing: bool = True
             return no_cycle(reason)
     keep = np.flatnonzero(graph.alive)
     labels = component_labels(n, graph.u[keep], graph.v[keep])
-    pieces = _unique(labels).size
+    pieces = _unique(labels, n).size
     if pieces > 1:
         return no_cycle(f"the graph falls apart into {pieces} pieces once edges no cycle "
                         f"can use are removed")
@@ -550,7 +565,10 @@ def _contract(graph: _ForcedEdges, chain_members: np.ndarray, chain_start: np.nd
     sizes = np.concatenate([chain_sizes, np.ones(singles.size, dtype=np.int64)])
     block_start = np.cumsum(sizes) - sizes
     pool = np.concatenate([chain_members, singles])
-    rank = np.argsort(keys, kind="stable")
+    # The keys are distinct vertex ids: their sorting permutation is read off a table.
+    slot_of = np.full(n, -1, dtype=np.int64)
+    slot_of[keys] = np.arange(keys.size)
+    rank = slot_of[slot_of >= 0]
     counts = sizes[rank]
     members = pool[_ragged_ranges(block_start[rank], counts)]
     group_start = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
