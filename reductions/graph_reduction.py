@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import enum
 from array import array
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from scipy import sparse
@@ -67,6 +67,32 @@ round costs a few dozen calls of a few microseconds whatever its size)."""
 
 
 @dataclass(frozen=True)
+class ReducedGraph:
+    """Rule 1's output: the reduced graph and its groups (see :class:`Reduction`)."""
+
+    edges: np.ndarray
+    group_start: np.ndarray
+    members: np.ndarray
+    end_groups: np.ndarray
+
+
+class _Contraction:
+    """Rule 1, done on first use: a solver that searches the original graph less the deleted
+    edges (the shared SAT model) never needs the reduced graph, and contracting the paths
+    costs as much as a quarter of the whole reduction of a 9×9 puzzle. The graph being
+    reduced is kept until then, and let go once contracted."""
+
+    def __init__(self, graph: "_ForcedEdges | None" = None,
+                 reduced: ReducedGraph | None = None):
+        self._graph, self._reduced = graph, reduced
+
+    def reduced(self) -> ReducedGraph:
+        if self._reduced is None:
+            self._reduced, self._graph = _contract(self._graph), None
+        return self._reduced
+
+
+@dataclass(frozen=True)
 class Reduction:
     """Outcome of :func:`reduce_degree_two`.
 
@@ -77,16 +103,15 @@ class Reduction:
     ``end_groups[g]`` are the groups adjacent to its first and last member (−1 for a single
     vertex). ``alive`` (reduced or solved): bool mask over ``original_edges`` of the edges
     the reduction kept (the paths inside groups and the edges the reduced graph stands for);
-    every other edge is on no Hamiltonian cycle of the original graph.
+    every other edge is on no Hamiltonian cycle of the original graph. The sizes are known at
+    once; the reduced graph itself (``edges``, the groups) is built on first use.
     """
 
     status: str
     reason: str | None
     num_vertices: int
-    edges: np.ndarray
-    group_start: np.ndarray
-    members: np.ndarray
-    end_groups: np.ndarray
+    num_edges: int
+    contraction: _Contraction = field(repr=False, compare=False)
     original_vertices: int
     original_edges: np.ndarray
     rounds: int = 0
@@ -99,8 +124,20 @@ class Reduction:
         return self.status == NO_CYCLE
 
     @property
-    def num_edges(self) -> int:
-        return len(self.edges)
+    def edges(self) -> np.ndarray:
+        return self.contraction.reduced().edges
+
+    @property
+    def group_start(self) -> np.ndarray:
+        return self.contraction.reduced().group_start
+
+    @property
+    def members(self) -> np.ndarray:
+        return self.contraction.reduced().members
+
+    @property
+    def end_groups(self) -> np.ndarray:
+        return self.contraction.reduced().end_groups
 
     def group(self, g: int) -> np.ndarray:
         return self.members[self.group_start[g]:self.group_start[g + 1]]
@@ -115,8 +152,10 @@ class Reduction:
 def _no_cycle(reason: str, n: int, edges: np.ndarray, rounds: int = 0,
               deleted: int = 0) -> Reduction:
     empty = np.zeros((0, 2), dtype=np.int64)
-    return Reduction(NO_CYCLE, reason, 0, empty, np.zeros(1, dtype=np.int64),
-                     np.zeros(0, dtype=np.int64), empty, n, edges, rounds, deleted)
+    nothing = ReducedGraph(empty, np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64),
+                           empty)
+    return Reduction(NO_CYCLE, reason, 0, 0, _Contraction(reduced=nothing), n, edges, rounds,
+                     deleted)
 
 
 def _unique(values: np.ndarray, bound: int) -> np.ndarray:
@@ -546,15 +585,21 @@ def reduce_degree_two(num_vertices: int, edges: np.ndarray, closing: bool = True
                         f"can use are removed")
     if np.all(graph.deg == 2):
         return _solved(graph)
-    walks = _ChainWalks.find(graph)
-    if isinstance(walks, str):            # cannot happen once the graph is connected
-        return no_cycle(walks)
-    return _contract(graph, *walks.ordered())
+    # Sizes of the reduced graph without building it: in a connected graph that is not one
+    # cycle the chains are paths, so each live edge between two degree-2 vertices lies inside
+    # a chain and merges two of its vertices; every other live edge joins two groups.
+    inner = int(np.count_nonzero(graph.alive & (graph.deg[graph.u] == 2)
+                                 & (graph.deg[graph.v] == 2)))
+    return Reduction(REDUCED, None, n - inner, keep.size - inner, _Contraction(graph), n,
+                     graph.edges, graph.rounds, graph.deleted, alive=graph.alive.copy())
 
 
-def _contract(graph: _ForcedEdges, chain_members: np.ndarray, chain_start: np.ndarray,
-              chain_outer: np.ndarray) -> Reduction:
+def _contract(graph: _ForcedEdges) -> ReducedGraph:
     """Rule 1 at once: each chain becomes one vertex; groups numbered by smallest member."""
+    walks = _ChainWalks.find(graph)
+    if isinstance(walks, str):
+        raise AssertionError(f"a ring of degree-2 vertices in a connected graph: {walks}")
+    chain_members, chain_start, chain_outer = walks.ordered()
     n = graph.n
     chain = graph.deg == 2
     singles = np.flatnonzero(~chain)
@@ -584,8 +629,7 @@ def _contract(graph: _ForcedEdges, chain_members: np.ndarray, chain_start: np.nd
     position[rank] = np.arange(num_groups)
     long = chain_sizes > 1
     end_groups[position[np.flatnonzero(long)]] = group_of[chain_outer[long]]
-    return Reduction(REDUCED, None, num_groups, red_edges, group_start, members, end_groups,
-                     n, graph.edges, graph.rounds, graph.deleted, alive=graph.alive.copy())
+    return ReducedGraph(red_edges, group_start, members, end_groups)
 
 
 def _solved(graph: _ForcedEdges) -> Reduction:
@@ -602,7 +646,8 @@ def _solved(graph: _ForcedEdges) -> Reduction:
     group_start = np.array([0, n // 3, 2 * n // 3, n], dtype=np.int64)
     red_edges = np.array([[0, 1], [1, 2], [2, 0]], dtype=np.int64)
     end_groups = np.array([[2, 1], [0, 2], [1, 0]], dtype=np.int64)
-    return Reduction(SOLVED, None, 3, red_edges, group_start, tour.copy(), end_groups, n,
+    reduced = ReducedGraph(red_edges, group_start, tour.copy(), end_groups)
+    return Reduction(SOLVED, None, 3, 3, _Contraction(reduced=reduced), n,
                      graph.edges, graph.rounds, graph.deleted, forced_tour=tour,
                      alive=graph.alive.copy())
 
