@@ -25,8 +25,12 @@ that just reached degree 2), so each round costs time proportional to its fronti
 needs the outer ends of every path of degree-2 vertices; they are kept incrementally
 (:class:`_ChainEnds`: only path ends are remembered, and new degree-2 vertices can only extend
 paths at their ends), each update ranked by pointer jumping over a small compressed graph.
-Rules 2 and 3 alternate until neither applies; then rule 1 is applied at once: every maximal
-path of degree-2 vertices becomes one vertex (a *group*), its members ordered by list ranking.
+Rules 2 and 3 alternate until neither applies; then rule 1 is applied at once, on first use of
+the reduced graph (its sizes are counted without it): every maximal path of degree-2 vertices
+becomes one vertex (a *group*), its members ordered by list ranking. Where vertices or edges
+are put in order, the keys are bounded integers and the order is made by counting (the
+incidence table is a counting sort, chains and groups are laid out by computed slots), not by
+comparison sorts.
 The fixpoint does not depend on the order: deleting an edge never makes another deletion
 wrong, and merging leaves degrees unchanged.
 
