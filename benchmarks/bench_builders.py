@@ -26,7 +26,8 @@ kernel's high-water mark reset just before it, ``/proc/self/clear_refs`` as in
 ``memprobe.py``: VmHWM after − VmRSS before); the case's whole peak (input included) minus
 the interpreter's baseline (a child that imports the same modules and builds nothing,
 measured in the same run); output counts and bytes written. Rounds are interleaved (every
-case once, then again) and medians reported, so a busy machine slows every size alike.
+case once, then again) and medians reported, so a busy machine slows every size alike;
+with ``--before`` the two checkouts take turns at running first.
 
 The reference is the run itself: the exponent is the least-squares slope of log(time) and
 log(peak) against log(size) over the sizes N ≥ ``--fit-from`` (per-element costs at small N
@@ -120,6 +121,7 @@ def run_builder(builder: str, n: int, kind: str, out: Path) -> dict:
         row |= {"vertices": result.num_vertices, "size": result.num_edges}
     elif builder == "hcp-reduce":
         result = reduce_degree_two(split.num_vertices, split.edges)
+        len(result.edges)                # rule 1 is done on first use of the reduced graph
         row |= {"vertices": split.num_vertices, "size": split.num_edges,
                 "reduced": [result.num_vertices, result.num_edges], "status": result.status,
                 "rounds": result.rounds}
@@ -280,14 +282,22 @@ def measure(args: argparse.Namespace) -> dict:
                 if i in skipped or (round_ and case["n"] > args.repeat_below
                                     and len(runs[i]) >= 1):
                     continue
+                # With --before, which checkout goes first alternates by round: on the
+                # 2-core test machine the first of the two runs of a case was often slower
+                # (the previous case's memory just freed), which favoured --before.
+                old_first = bool(args.before) and round_ % 2 == 1
+                if old_first:
+                    old = run_child(case["builder"], case["n"], case["kind"], tmp,
+                                    args.timeout, args.before)
                 got = run_child(case["builder"], case["n"], case["kind"], tmp, args.timeout)
                 if "skipped" in got:
                     skipped[i] = got["skipped"]
                 else:
                     runs[i].append(got)
                 if args.before and "skipped" not in got:
-                    old = run_child(case["builder"], case["n"], case["kind"], tmp,
-                                    args.timeout, args.before)
+                    if not old_first:
+                        old = run_child(case["builder"], case["n"], case["kind"], tmp,
+                                        args.timeout, args.before)
                     if "skipped" not in old:
                         before[i].append(old)
                 print(f"round {round_ + 1} {case['builder']:<13} N={case['n']:<3} "

@@ -25,8 +25,12 @@ that just reached degree 2), so each round costs time proportional to its fronti
 needs the outer ends of every path of degree-2 vertices; they are kept incrementally
 (:class:`_ChainEnds`: only path ends are remembered, and new degree-2 vertices can only extend
 paths at their ends), each update ranked by pointer jumping over a small compressed graph.
-Rules 2 and 3 alternate until neither applies; then rule 1 is applied at once: every maximal
-path of degree-2 vertices becomes one vertex (a *group*), its members ordered by list ranking.
+Rules 2 and 3 alternate until neither applies; then rule 1 is applied at once, on first use of
+the reduced graph (its sizes are counted without it): every maximal path of degree-2 vertices
+becomes one vertex (a *group*), its members ordered by list ranking. Where vertices or edges
+are put in order, the keys are bounded integers and the order is made by counting (the
+incidence table is a counting sort, chains and groups are laid out by computed slots), not by
+comparison sorts.
 The fixpoint does not depend on the order: deleting an edge never makes another deletion
 wrong, and merging leaves degrees unchanged.
 
@@ -43,7 +47,7 @@ from __future__ import annotations
 
 import enum
 from array import array
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from scipy import sparse
@@ -67,6 +71,32 @@ round costs a few dozen calls of a few microseconds whatever its size)."""
 
 
 @dataclass(frozen=True)
+class ReducedGraph:
+    """Rule 1's output: the reduced graph and its groups (see :class:`Reduction`)."""
+
+    edges: np.ndarray
+    group_start: np.ndarray
+    members: np.ndarray
+    end_groups: np.ndarray
+
+
+class _Contraction:
+    """Rule 1, done on first use: a solver that searches the original graph less the deleted
+    edges (the shared SAT model) never needs the reduced graph, and contracting the paths
+    costs as much as a quarter of the whole reduction of a 9×9 puzzle. The graph being
+    reduced is kept until then, and let go once contracted."""
+
+    def __init__(self, graph: "_ForcedEdges | None" = None,
+                 reduced: ReducedGraph | None = None):
+        self._graph, self._reduced = graph, reduced
+
+    def reduced(self) -> ReducedGraph:
+        if self._reduced is None:
+            self._reduced, self._graph = _contract(self._graph), None
+        return self._reduced
+
+
+@dataclass(frozen=True)
 class Reduction:
     """Outcome of :func:`reduce_degree_two`.
 
@@ -77,16 +107,15 @@ class Reduction:
     ``end_groups[g]`` are the groups adjacent to its first and last member (−1 for a single
     vertex). ``alive`` (reduced or solved): bool mask over ``original_edges`` of the edges
     the reduction kept (the paths inside groups and the edges the reduced graph stands for);
-    every other edge is on no Hamiltonian cycle of the original graph.
+    every other edge is on no Hamiltonian cycle of the original graph. The sizes are known at
+    once; the reduced graph itself (``edges``, the groups) is built on first use.
     """
 
     status: str
     reason: str | None
     num_vertices: int
-    edges: np.ndarray
-    group_start: np.ndarray
-    members: np.ndarray
-    end_groups: np.ndarray
+    num_edges: int
+    contraction: _Contraction = field(repr=False, compare=False)
     original_vertices: int
     original_edges: np.ndarray
     rounds: int = 0
@@ -99,8 +128,20 @@ class Reduction:
         return self.status == NO_CYCLE
 
     @property
-    def num_edges(self) -> int:
-        return len(self.edges)
+    def edges(self) -> np.ndarray:
+        return self.contraction.reduced().edges
+
+    @property
+    def group_start(self) -> np.ndarray:
+        return self.contraction.reduced().group_start
+
+    @property
+    def members(self) -> np.ndarray:
+        return self.contraction.reduced().members
+
+    @property
+    def end_groups(self) -> np.ndarray:
+        return self.contraction.reduced().end_groups
 
     def group(self, g: int) -> np.ndarray:
         return self.members[self.group_start[g]:self.group_start[g + 1]]
@@ -115,17 +156,39 @@ class Reduction:
 def _no_cycle(reason: str, n: int, edges: np.ndarray, rounds: int = 0,
               deleted: int = 0) -> Reduction:
     empty = np.zeros((0, 2), dtype=np.int64)
-    return Reduction(NO_CYCLE, reason, 0, empty, np.zeros(1, dtype=np.int64),
-                     np.zeros(0, dtype=np.int64), empty, n, edges, rounds, deleted)
+    nothing = ReducedGraph(empty, np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64),
+                           empty)
+    return Reduction(NO_CYCLE, reason, 0, 0, _Contraction(reduced=nothing), n, edges, rounds,
+                     deleted)
 
 
-def _unique(values: np.ndarray) -> np.ndarray:
-    """Sorted distinct values (by sorting: faster here than numpy's hash-based unique; a
-    stable sort, as the values come in sorted runs, which it merges)."""
+def _unique(values: np.ndarray, bound: int) -> np.ndarray:
+    """Sorted distinct values, all in ``0 .. bound-1``. Many values: marked in a table of
+    ``bound`` flags and read back in order (linear); few: sorted (a stable sort, as the
+    values come in sorted runs, which it merges), so a small round costs no whole table."""
+    if values.size * 8 >= bound:
+        seen = np.zeros(bound, dtype=bool)
+        seen[values] = True
+        return np.flatnonzero(seen)
     values = np.sort(values, kind="stable")
     if values.size:
         values = values[np.concatenate(([True], values[1:] != values[:-1]))]
     return values
+
+
+def _counting_sort(keys: np.ndarray, bound: int, values: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Stable counting sort of the integer keys ``0 <= key < bound``, in time linear in
+    ``len(keys) + bound``: (start, order, values[order]), where the entries with key k are
+    ``order[start[k]:start[k + 1]]`` in their input order.
+
+    Done by scipy's conversion of a sparse matrix from coordinates to rows (CSR), which is a
+    counting sort: row = key, column = position, data = value. The columns of a row come out
+    increasing and distinct, so scipy has nothing to re-sort or sum."""
+    size = keys.size
+    rows = sparse.csr_matrix((values, (keys, np.arange(size))), shape=(bound, size))
+    return (rows.indptr.astype(np.int64), rows.indices.astype(np.int64),
+            rows.data.astype(np.int64, copy=False))
 
 
 def _ragged_ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
@@ -156,12 +219,10 @@ class _ForcedEdges:
         m = len(edges)
         self.n, self.edges, self.describe = n, edges, describe
         self.u, self.v = edges[:, 0], edges[:, 1]
-        ends = np.concatenate([self.u, self.v])
-        order = np.argsort(ends, kind="stable")
-        self.inc_nbr = np.concatenate([self.v, self.u])[order]
-        self.inc_edge = np.concatenate([np.arange(m), np.arange(m)])[order]
-        self.start = np.zeros(n + 1, dtype=np.int64)
-        np.cumsum(np.bincount(ends, minlength=n), out=self.start[1:])
+        # Incidence i is edge i % m seen from its end u (i < m) or v: sorted by that end.
+        self.start, order, self.inc_nbr = _counting_sort(
+            np.concatenate([self.u, self.v]), n, np.concatenate([self.v, self.u]))
+        self.inc_edge = np.where(order < m, order, order - m)
         # Degrees and live marks live in Python buffers with numpy views over them: the
         # vectorised steps use the views, the small rounds of rule 2 (:meth:`_round_small`)
         # index the buffers directly, and both always see the same state.
@@ -171,11 +232,6 @@ class _ForcedEdges:
         self.alive = np.frombuffer(self.alive_buffer, dtype=bool)
         self._lists: tuple | None = None
         self.rounds = self.deleted = 0
-        keys = np.minimum(self.u, self.v) * n + np.maximum(self.u, self.v)
-        # To look edges up by endpoints; the keys come nearly sorted, which a stable
-        # sort exploits (ten times faster here than the default on these arrays).
-        self.key_order = np.argsort(keys, kind="stable")
-        self.sorted_keys = keys[self.key_order]
         self.new_two = [np.flatnonzero(self.deg == 2)]   # degree-2 vertices not yet seen
 
     def incidences(self, vertices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -190,7 +246,7 @@ class _ForcedEdges:
         self.deleted += dead.size
         touched_ends = np.concatenate([self.u[dead], self.v[dead]])
         np.subtract.at(self.deg, touched_ends, 1)
-        touched = _unique(touched_ends)
+        touched = _unique(touched_ends, self.n)
         low = touched[self.deg[touched] < 2]
         if low.size:
             return (f"vertex {self.describe(int(low[0]))} is left with degree "
@@ -200,7 +256,7 @@ class _ForcedEdges:
         self.new_two.append(became2)
         _, idx = self.incidences(became2)
         nbrs = self.inc_nbr[idx][self.alive[self.inc_edge[idx]]]
-        return None, _unique(np.concatenate([touched, nbrs]))
+        return None, _unique(np.concatenate([touched, nbrs]), self.n)
 
     def propagate(self, frontier: np.ndarray) -> str | None:
         """Rule 2 until nothing changes; the reason there is no cycle, or None.
@@ -220,7 +276,7 @@ class _ForcedEdges:
             if np.any(fcount > 2):
                 bad = int(big[np.flatnonzero(fcount > 2)[0]])
                 return self._too_many_forced(bad, int(fcount.max()))
-            dead = _unique(e[live & ~forced & (fcount == 2)[at]])
+            dead = _unique(e[live & ~forced & (fcount == 2)[at]], len(self.edges))
             if dead.size == 0:
                 return None
             reason, frontier = self.delete(dead)
@@ -303,13 +359,9 @@ class _ForcedEdges:
         a cycle missing the rest of the graph), unless chain, p and q are all vertices."""
         short = length + 2 < self.n
         p, q = p[short], q[short]
-        wanted = np.minimum(p, q) * self.n + np.maximum(p, q)
-        keys = self.sorted_keys
-        if keys.size == 0 or wanted.size == 0:
-            return np.zeros(0, dtype=np.int64)
-        pos = np.minimum(np.searchsorted(keys, wanted), keys.size - 1)
-        found = self.key_order[pos[keys[pos] == wanted]]
-        return _unique(found[self.alive[found]])
+        at, idx = self.incidences(p)                 # the edge p–q, if any, is one of p's
+        found = self.inc_edge[idx[self.inc_nbr[idx] == q[at]]]
+        return _unique(found[self.alive[found]], len(self.edges))
 
 
 def _list_ranking(succ: np.ndarray, dist: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
@@ -344,7 +396,7 @@ class _ChainEnds:
     def update(self, graph: _ForcedEdges) -> tuple[np.ndarray, ...] | str:
         """(p, q, length) for every chain that is new or grew since the last call, or the
         reason there is no cycle (a ring of degree-2 vertices)."""
-        fresh = _unique(np.concatenate(graph.new_two))
+        fresh = _unique(np.concatenate(graph.new_two), graph.n)
         graph.new_two = []
         fresh = fresh[~self.was_chain[fresh]]
         empty = np.zeros(0, dtype=np.int64)
@@ -354,9 +406,10 @@ class _ChainEnds:
         is_fresh = np.zeros(graph.n, dtype=bool)
         is_fresh[fresh] = True
         fresh_nb = graph.live_neighbours(fresh)
-        touched_old = _unique(fresh_nb[self.was_chain[fresh_nb]])
+        touched_old = _unique(fresh_nb[self.was_chain[fresh_nb]], graph.n)
         if touched_old.size:
-            nodes = _unique(np.concatenate([fresh, touched_old, self.mate[touched_old]]))
+            nodes = _unique(np.concatenate([fresh, touched_old, self.mate[touched_old]]),
+                            graph.n)
             nb = graph.live_neighbours(nodes)                      # (k, 2)
         else:                                  # e.g. the first call: no old chain to join
             nodes, nb = fresh, fresh_nb
@@ -466,19 +519,24 @@ class _ChainWalks:
         its smaller end; ``outer[c]`` the vertices beyond its first and last member."""
         chosen = self.end > self.end[self.reverse]            # walk towards the larger end
         n = self.outer_nb.shape[0]
-        key_end = np.arange(n, dtype=np.int64)                # singletons: their own id
-        key_pos = np.zeros(n, dtype=np.int64)                 # path starts come first
-        key_end[self.tail[chosen]] = self.end[chosen]
+        # Chains ordered by the vertex they end at (a singleton: itself), each walked from
+        # its start (steps 0) to that end; every vertex's slot is computed, no sort needed.
+        key_end = np.arange(n, dtype=np.int64)
+        steps = np.zeros(n, dtype=np.int64)                   # from the end: the start's
+        key_end[self.tail[chosen]] = self.end[chosen]         # is filled in below
         key_end[self.head[chosen]] = self.end[chosen]
-        key_pos[self.head[chosen]] = n - self.dist[chosen]    # then the farthest from the end
+        steps[self.head[chosen]] = self.dist[chosen]
         cv = self.chain_vertices
-        # One key (end, position) in 0..n: a stable sort, fast on these nearly sorted keys.
-        order = np.argsort(key_end[cv] * (n + 1) + key_pos[cv], kind="stable")
-        members = cv[order]
-        ends_sorted = key_end[cv][order]
-        new_chain = np.ones(members.size, dtype=bool)
-        new_chain[1:] = ends_sorted[1:] != ends_sorted[:-1]
-        start = np.concatenate([np.flatnonzero(new_chain), [members.size]]).astype(np.int64)
+        size = np.bincount(key_end[cv], minlength=n)          # chain length, by its end
+        first = np.cumsum(size) - size
+        is_head = np.zeros(n, dtype=bool)
+        is_head[self.head[chosen]] = True
+        # The start is the one vertex of its chain that no chosen half-edge enters.
+        slot = first[key_end[cv]] + np.where(is_head[cv],
+                                             size[key_end[cv]] - 1 - steps[cv], 0)
+        members = np.empty(cv.size, dtype=np.int64)
+        members[slot] = cv
+        start = np.concatenate([first[size > 0], [members.size]]).astype(np.int64)
         firsts, lasts = members[start[:-1]], members[start[1:] - 1]
         outer = np.stack([self.outer_nb[firsts].max(axis=1),
                           self.outer_nb[lasts].max(axis=1)], axis=1)
@@ -525,21 +583,27 @@ def reduce_degree_two(num_vertices: int, edges: np.ndarray, closing: bool = True
             return no_cycle(reason)
     keep = np.flatnonzero(graph.alive)
     labels = component_labels(n, graph.u[keep], graph.v[keep])
-    pieces = _unique(labels).size
+    pieces = _unique(labels, n).size
     if pieces > 1:
         return no_cycle(f"the graph falls apart into {pieces} pieces once edges no cycle "
                         f"can use are removed")
     if np.all(graph.deg == 2):
         return _solved(graph)
-    walks = _ChainWalks.find(graph)
-    if isinstance(walks, str):            # cannot happen once the graph is connected
-        return no_cycle(walks)
-    return _contract(graph, *walks.ordered())
+    # Sizes of the reduced graph without building it: in a connected graph that is not one
+    # cycle the chains are paths, so each live edge between two degree-2 vertices lies inside
+    # a chain and merges two of its vertices; every other live edge joins two groups.
+    inner = int(np.count_nonzero(graph.alive & (graph.deg[graph.u] == 2)
+                                 & (graph.deg[graph.v] == 2)))
+    return Reduction(REDUCED, None, n - inner, keep.size - inner, _Contraction(graph), n,
+                     graph.edges, graph.rounds, graph.deleted, alive=graph.alive.copy())
 
 
-def _contract(graph: _ForcedEdges, chain_members: np.ndarray, chain_start: np.ndarray,
-              chain_outer: np.ndarray) -> Reduction:
+def _contract(graph: _ForcedEdges) -> ReducedGraph:
     """Rule 1 at once: each chain becomes one vertex; groups numbered by smallest member."""
+    walks = _ChainWalks.find(graph)
+    if isinstance(walks, str):
+        raise AssertionError(f"a ring of degree-2 vertices in a connected graph: {walks}")
+    chain_members, chain_start, chain_outer = walks.ordered()
     n = graph.n
     chain = graph.deg == 2
     singles = np.flatnonzero(~chain)
@@ -550,7 +614,10 @@ def _contract(graph: _ForcedEdges, chain_members: np.ndarray, chain_start: np.nd
     sizes = np.concatenate([chain_sizes, np.ones(singles.size, dtype=np.int64)])
     block_start = np.cumsum(sizes) - sizes
     pool = np.concatenate([chain_members, singles])
-    rank = np.argsort(keys, kind="stable")
+    # The keys are distinct vertex ids: their sorting permutation is read off a table.
+    slot_of = np.full(n, -1, dtype=np.int64)
+    slot_of[keys] = np.arange(keys.size)
+    rank = slot_of[slot_of >= 0]
     counts = sizes[rank]
     members = pool[_ragged_ranges(block_start[rank], counts)]
     group_start = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
@@ -566,8 +633,7 @@ def _contract(graph: _ForcedEdges, chain_members: np.ndarray, chain_start: np.nd
     position[rank] = np.arange(num_groups)
     long = chain_sizes > 1
     end_groups[position[np.flatnonzero(long)]] = group_of[chain_outer[long]]
-    return Reduction(REDUCED, None, num_groups, red_edges, group_start, members, end_groups,
-                     n, graph.edges, graph.rounds, graph.deleted, alive=graph.alive.copy())
+    return ReducedGraph(red_edges, group_start, members, end_groups)
 
 
 def _solved(graph: _ForcedEdges) -> Reduction:
@@ -584,7 +650,8 @@ def _solved(graph: _ForcedEdges) -> Reduction:
     group_start = np.array([0, n // 3, 2 * n // 3, n], dtype=np.int64)
     red_edges = np.array([[0, 1], [1, 2], [2, 0]], dtype=np.int64)
     end_groups = np.array([[2, 1], [0, 2], [1, 0]], dtype=np.int64)
-    return Reduction(SOLVED, None, 3, red_edges, group_start, tour.copy(), end_groups, n,
+    reduced = ReducedGraph(red_edges, group_start, tour.copy(), end_groups)
+    return Reduction(SOLVED, None, 3, 3, _Contraction(reduced=reduced), n,
                      graph.edges, graph.rounds, graph.deleted, forced_tour=tour,
                      alive=graph.alive.copy())
 

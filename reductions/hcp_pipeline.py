@@ -140,11 +140,15 @@ class HcpPipeline:
             return describe_split_vertex(self.split, vertex, name)
         return name(vertex)
 
-    def decode(self, tour) -> Grid:
+    def decode(self, tour, *, split_tour: bool = False) -> Grid:
         """A Hamiltonian cycle of the output graph → the grid it encodes (not yet verified
-        against the puzzle: with ``prune="none"`` the clues are not in the graph)."""
+        against the puzzle: with ``prune="none"`` the clues are not in the graph).
+        ``split_tour``: the cycle is one of the 3-split graph instead (a solver searched it
+        less the reduction's deleted edges); decoding starts there."""
         order = np.asarray(tour, dtype=np.int64)
-        if self.reduction is not None:
+        if split_tour and self.split is None:
+            raise HcpError("a tour of the 3-split graph given for a directed pipeline")
+        if self.reduction is not None and not split_tour:
             # The expanded tour is a tour of the split graph, checked there just below.
             order = expand_tour(self.reduction, order, check_expanded=False)
         if self.split is not None:

@@ -118,11 +118,15 @@ class BackendUnavailable(UserError):
 @dataclass
 class HcpResult:
     """``status`` in {hamiltonian, no cycle, unknown}; ``cycle`` (vertex order) when found;
-    ``stats``: backend, seconds, iterations, cuts, model size, and ``reason`` when not found."""
+    ``stats``: backend, seconds, iterations, cuts, model size, and ``reason`` when not found.
+    ``split_tour``: the cycle is a tour of a pipeline's 3-split graph, not of its reduced
+    graph (the shared model searches the 3-split less the reduction's deleted edges, see
+    :func:`solvers.hcp_puzzle.solve_on_shared_model`)."""
 
     status: CycleStatus
     cycle: np.ndarray | None = None
     stats: dict[str, Any] = field(default_factory=dict)
+    split_tour: bool = False
 
     @property
     def found(self) -> bool:

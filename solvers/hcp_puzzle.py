@@ -48,7 +48,6 @@ from typing import Any
 from reductions.errors import UserError
 from reductions.graph_reduction import NO_CYCLE as REDUCTION_NO_CYCLE
 from reductions.grid import Grid
-from reductions.graph_reduction import compress_tour
 from reductions.hcp import check_square
 from reductions.hcp_pipeline import (HcpOptions, HcpPipeline, build_hcp_pipeline,
                                      first_row_fixed, option_groups, required_pairs)
@@ -171,7 +170,8 @@ def solve_puzzle(puzzle: Grid, *, graph: str | None = None, prune: str = "paper"
                                 concorde_binary=concorde_binary, workers=workers)
     stats["solver"] = result.stats
     if result.status == CycleStatus.HAMILTONIAN:
-        grid = verified(original, pipeline.decode(result.cycle), "the hcp route")
+        grid = verified(original, pipeline.decode(result.cycle, split_tour=result.split_tour),
+                        "the hcp route")
         stats["seconds"] = round(time.perf_counter() - start, 4)
         return Outcome(Status.SOLVED, grid, stats=stats)
     stats["seconds"] = round(time.perf_counter() - start, 4)
@@ -187,10 +187,10 @@ def run_hcp_solver(pipeline: HcpPipeline, *, solver: str, time_limit: float | No
                    concorde_binary: str | None = None, workers: int = 1) -> HcpResult:
     """Hand the pipeline's output graph to the chosen solver (LKH gets the very file
     ``emit hcp`` writes for the same options)."""
-    n, edges = pipeline.num_vertices, pipeline.edges
     required = required_pairs(pipeline)
     if solver == HcpSolver.SAT and uses_shared_model(pipeline):
         return solve_on_shared_model(pipeline, required, time_limit)
+    n, edges = pipeline.num_vertices, pipeline.edges
     if solver in EXACT_SOLVERS:
         # The SAT model is told that an option's seven arcs go together (it cannot deduce
         # it by propagation; the empty 25×25 grid needs it, see solvers.hcp.together_clauses).
@@ -261,8 +261,9 @@ def solve_on_shared_model(pipeline: HcpPipeline, required, time_limit: float | N
     Directed, and undirected without reduction: the output graph itself is the subgraph.
     With the degree-2 reduction: the subgraph is the 3-split graph less the edges the
     reduction removed (``Reduction.alive``), which has exactly the reduced graph's
-    Hamiltonian cycles, walked group by group; the tour found is mapped onto the reduced
-    graph (:func:`compress_tour`, which checks it) so that the pipeline decodes it as usual."""
+    Hamiltonian cycles, walked group by group. The tour found is returned as a tour of the
+    3-split (``split_tour``), which the pipeline decodes from there (checked on the 3-split
+    graph): the reduced graph is never built, and the tour not mapped onto it and back."""
     model = process_model(pipeline.graph.size, pipeline.directed)
     if pipeline.directed:
         return model.solve(pipeline.edges, required=required, time_limit=time_limit)
@@ -271,6 +272,5 @@ def solve_on_shared_model(pipeline: HcpPipeline, required, time_limit: float | N
         return model.solve(split.edges, required=required, time_limit=time_limit)
     result = model.solve(split.edges[reduction.alive], time_limit=time_limit)
     result.stats["searched"] = "3-split graph less the reduction's deleted edges"
-    if result.found:
-        result.cycle = compress_tour(reduction, result.cycle)
+    result.split_tour = result.found
     return result

@@ -217,6 +217,8 @@ def test_the_reduction_keeps_exactly_the_hamiltonian_cycles(graph, closing):
         assert not cycles
         return
     assert red.num_vertices <= n and red.num_edges <= len(edges)
+    # The sizes, known before the reduced graph is built, are those of the graph built.
+    assert red.num_vertices == len(red.group_start) - 1 and red.num_edges == len(red.edges)
     if red.status == SOLVED:
         assert cycles == {canonical(red.forced_tour)}
         return
