@@ -26,6 +26,7 @@ from .errors import UserError
 from .exact_cover import DENSE_LIMIT_BYTES
 from .formulas import Formula
 from .grid import Shape
+from .hcp import directed_size, undirected_size
 
 MB = 2**20
 BASE = 4 * MB
@@ -299,7 +300,6 @@ def hcp_estimate(n: int, *, directed: bool, triple: bool = False, reduce: bool =
     """Haythorpe's graph of an N×N puzzle (the blank grid's size bounds every puzzle's:
     clues only remove arcs), through the pipeline of :mod:`reductions.hcp_pipeline`;
     ``solve``: also the exact SAT model of Hamiltonian cycles on it."""
-    from .hcp import directed_size, undirected_size
     vertices, arcs = directed_size(n)
     counts = (vertices, arcs)
     if directed:

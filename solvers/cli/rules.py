@@ -34,13 +34,6 @@ MAX_LEVEL = 19
 (tests/test_startup.py holds them equal)."""
 
 
-def _status(verdict) -> Status:
-    """The route status of a rules verdict."""
-    from reductions.rules import Verdict
-    return {Verdict.SOLVED: Status.SOLVED, Verdict.NO_SOLUTION: Status.NO_SOLUTION,
-            Verdict.UNKNOWN: Status.UNKNOWN}[verdict]
-
-
 def _rule_names(text: str) -> list[str]:
     return [name.strip() for name in text.split(",") if name.strip()]
 
@@ -48,12 +41,13 @@ def _rule_names(text: str) -> list[str]:
 def result_record(label: str, puzzle_text: str, result: RulesResult) -> dict:
     """The JSON record of one puzzle."""
     from reductions.rules import Verdict
+    from ..deduction import STATUS
     state = result.state
     shape = state.shape
     record = {
         "puzzle_id": label,
         "puzzle": puzzle_text,
-        "status": _status(result.verdict),
+        "status": STATUS[result.verdict],
         "grid": format_grid(state.grid(), "auto").replace("\n", " "),
         "level": result.level,
         "hardest_rule": result.hardest_rule,
@@ -90,6 +84,7 @@ def print_single(result: RulesResult) -> None:
 
 def run_rules(args: argparse.Namespace) -> int:
     from reductions.rules import RULES, Verdict, deduce, select_rules
+    from ..deduction import STATUS
     if args.list:
         for rule in sorted(RULES.values(), key=lambda r: r.level):
             print(f"{rule.level:>2}  {rule.name:<26} {rule.summary} [{rule.source}]")
@@ -118,7 +113,7 @@ def run_rules(args: argparse.Namespace) -> int:
                               "error": str(exc)}) if args.json else "error")
             continue
         result = deduce(puzzle, rules)
-        statuses.append(_status(result.verdict))
+        statuses.append(STATUS[result.verdict])
         rule_steps.update(result.rules_used())
         if result.verdict == Verdict.SOLVED:
             by_level[result.level] += 1
@@ -128,7 +123,7 @@ def run_rules(args: argparse.Namespace) -> int:
         elif many:
             grade = f"level {result.level} {result.hardest_rule or '-'}"
             grid = format_grid(result.state.grid(), "auto").replace("\n", " ")
-            print(f"{label}\t{_status(result.verdict)}\t{grade}\t{grid}")
+            print(f"{label}\t{STATUS[result.verdict]}\t{grade}\t{grid}")
         else:
             if args.explain:
                 print_explanation(result)
