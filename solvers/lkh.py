@@ -52,7 +52,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable, Mapping
 
 import numpy as np
 
@@ -109,10 +109,11 @@ def elkai_available() -> bool:
     return hasattr(_elkai, "solve_problem")
 
 
-def unavailable_reason() -> str | None:
-    """Why LKH cannot run here (None when an LKH binary is on PATH or elkai is installed):
+def unavailable_reason(options: Mapping[str, Any] | None = None) -> str | None:
+    """Why LKH cannot run here with the route's ``options`` (None when ``lkh_binary`` names
+    a program — checked when it runs — or an LKH binary is on PATH, or elkai is installed):
     the availability check of the ``lkh`` route."""
-    if find_lkh() is not None or elkai_available():
+    if (options or {}).get("lkh_binary") or find_lkh() is not None or elkai_available():
         return None
     return (f"LKH is not available: no LKH binary on PATH (tried {', '.join(LKH_NAMES)}) and "
             f"the elkai package is not installed (pip install 'sudoku-bridge[lkh]')")

@@ -64,7 +64,8 @@ class Route:
     """A Python package that must be importable (e.g. ``highspy``)."""
     needs: str | None = None
     """For anything else (e.g. LKH: a binary *or* the elkai package): a ``module:function``
-    returning why the route cannot run here, or None when it can (imported on first use)."""
+    taking the route's options and returning why the route cannot run here with them, or
+    None when it can (imported on first use)."""
     square_blocks: bool = False
     """Only for n×n blocks (Haythorpe's graph exists for N = n² only)."""
     checks_uniqueness: bool = True
@@ -80,8 +81,9 @@ class Route:
         names = {p.name for p in parameters if p.kind is inspect.Parameter.KEYWORD_ONLY}
         return frozenset(names - COMMON_OPTIONS - set(self.presets))
 
-    def unavailable(self) -> str | None:
-        """Why this route cannot run here (None when it can)."""
+    def unavailable(self, options: Mapping[str, Any] | None = None) -> str | None:
+        """Why this route cannot run here with ``options`` (None when it can): an option
+        may name the program itself (``--lkh-binary``)."""
         if self.needs_program and shutil.which(self.needs_program) is None:
             return f"route {self.name} needs the {self.needs_program!r} program on PATH"
         if self.needs_module:
@@ -91,7 +93,7 @@ class Route:
                 return (f"route {self.name} needs the Python package {self.needs_module!r} "
                         f"(see the README's optional extras)")
         if self.needs:
-            reason = _function(self.needs)()
+            reason = _function(self.needs)(options or {})
             if reason:
                 return f"route {self.name}: {reason}"
         return None
@@ -279,7 +281,7 @@ def solve(puzzle: Grid, via: str = "sat", *, unique: bool = False,
           time_limit: float | None = None, **options: Any) -> Outcome:
     """Solve ``puzzle`` on the route ``via`` (the Python API's one entry point)."""
     route = get_route(via)
-    reason = route.unavailable()
+    reason = route.unavailable(options)
     if reason:
         raise SolverUnavailable(reason)
     return route.solve(puzzle, unique=unique, time_limit=time_limit, **options)

@@ -4,6 +4,7 @@ in /proc that nothing it started is still running (tests/processes.py)."""
 
 from __future__ import annotations
 
+import importlib.util
 import multiprocessing
 import os
 import signal
@@ -246,6 +247,8 @@ def test_python_workers_die_with_their_parent(tmp_path):
                 os.kill(pid, signal.SIGKILL)
 
 
+@pytest.mark.skipif(importlib.util.find_spec("exact_cover") is None,
+                    reason="the 'exact-cover' package is not installed (extra exact-cover)")
 def test_the_exact_cover_worker_still_answers_and_is_replaced_after_a_kill():
     matrix = exact_cover.sudoku_exact_cover(
         exact_cover.Grid.empty(4), "eliminate").dense_matrix()

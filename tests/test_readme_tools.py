@@ -11,6 +11,7 @@ skips, naming them.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shlex
@@ -53,6 +54,11 @@ def programs_of(line: str) -> set[str]:
     return programs
 
 
+def python_modules_of(line: str) -> set[str]:
+    """The modules a line's ``python -c "import X; ..."`` imports (an optional extra)."""
+    return set(re.findall(r"\bimport (\w+)", line))
+
+
 LINES = readme_tool_lines()
 
 
@@ -69,6 +75,9 @@ def test_readme_tool_line(line, tmp_path):
                      if shutil.which(p) is None)
     if missing:
         pytest.skip(f"not on PATH: {', '.join(missing)}")
+    absent = sorted(m for m in python_modules_of(line) if importlib.util.find_spec(m) is None)
+    if absent:
+        pytest.skip(f"Python package not installed (an optional extra): {', '.join(absent)}")
     (tmp_path / "p.txt").write_text(PAPER_17 + "\n")
     (tmp_path / "p4.txt").write_text(SMALL + "\n")
     (tmp_path / "no.txt").write_text(format_grid(instance_puzzles("unsolvable.txt")[0]) + "\n")

@@ -110,7 +110,7 @@ def run_solve(args: argparse.Namespace) -> int:
     route.check_options(options)
     if args.unique and not route.checks_uniqueness:
         raise UserError(f"route {route.name} does not check uniqueness; use --via sat --unique")
-    reason = route.unavailable()
+    reason = route.unavailable(options)
     if reason:
         raise UserError(reason)
     texts = puzzle_texts(args.puzzle, args.box)
