@@ -2,13 +2,14 @@
 with five routes, uniqueness checked where a route can, every answer verified.
 
     python benchmarks/bench_corpus.py [--limit N] [--out RECORDS.jsonl] [--jobs 2] [--fresh]
+        [--routes R1,R2,...] [--name corpus]
 
 What runs: :func:`solvers.crosscheck.run_crosscheck` over the first ``--limit`` puzzles (all
 by default) of ``shared/data/sudoku/royle-17clue-49151.txt`` (beside the checkout or a
 parent of it; ``--file``) with the routes
-sat-incremental, exact-cover, ilp-highs, hcp-directed and hcp-undirected, ``unique=True``
-(the HCP routes cannot check uniqueness: they run without it and their grids are compared
-with the others'), on ``--jobs`` worker processes. Each route keeps its model between puzzles
+sat-incremental, exact-cover, ilp-highs, hcp-directed and hcp-undirected (or ``--routes``),
+``unique=True`` (every one of them proves uniqueness; a route that cannot would run
+without it, its grids still compared with the others'), on ``--jobs`` worker processes. Each route keeps its model between puzzles
 in each worker (the incremental CaDiCaL, the kept HiGHS model, the shared HCP SAT model);
 exact cover builds each puzzle's small instance (under 1 ms). Records stream to the JSON-lines
 file ``--out`` (default ``benchmarks/out/corpus-records-<N|all>.jsonl``, not committed): a run
@@ -23,8 +24,8 @@ CNF in one CaDiCaL, clues as assumptions, grid read back and checked) over the s
 start-up included. Per-route medians are quoted as ratios to its seconds per puzzle.
 
 Target (issue 16): the whole set, 0 mismatches, 0 errors, ≤ 1 hour wall on 2 processes.
-Results: ``benchmarks/results/corpus.md`` and ``corpus.json`` (the summary, not the records)
-and ``corpus_time_vs_size.png`` (:func:`solvers.crosscheck.plot_results`; skipped with a
+Results: ``benchmarks/results/NAME.md`` and ``NAME.json`` (the summary, not the records;
+``--name``, default ``corpus``) and ``NAME_time_vs_size.png`` (:func:`solvers.crosscheck.plot_results`; skipped with a
 message without matplotlib).
 """
 
@@ -85,10 +86,11 @@ def reference_seconds(puzzles: list[str]) -> float:
     return seconds / len(puzzles)
 
 
-def route_summary(results: list[RouteResult], reference: float) -> list[dict]:
+def route_summary(results: list[RouteResult], routes: list[str], reference: float
+                  ) -> list[dict]:
     """Per route: the crosscheck summary row, with p90, size range and the median's ratio
     to the reference's seconds per puzzle."""
-    rows = summary_rows(results, ROUTES)
+    rows = summary_rows(results, routes)
     for row in rows:
         mine = [r for r in results if r.route == row["route"]]
         times = [r.seconds for r in mine if r.status in TIMED]
@@ -114,14 +116,14 @@ def markdown(summary: dict, command: str) -> str:
              f"`{command}` — commit {summary['commit']}. `crosscheck` over "
              f"{summary['puzzles']:,} of the {summary['file_puzzles']:,} puzzles of "
              f"`{summary['file']}`, {summary['jobs']} worker processes, uniqueness checked "
-             f"by every route that can (the HCP routes cannot: 'unchecked'), every grid "
+             f"by every route that can ('unchecked' where it could not), every grid "
              f"verified against the puzzle and the rules. Load average (1 min) before / "
              f"after this invocation: {summary['load_average'][0]} / "
              f"{summary['load_average'][1]} (2 cores: above 2, other work shared them).",
              "",
              f"**Wall time {summary['wall_seconds']:,.0f} s** over {summary['invocations']} "
              f"invocation(s) ({summary['records']:,} records; {rate} puzzles/s through all "
-             f"five routes). **Mismatches: {summary['mismatches']}**, errors: "
+             f"{len(summary['routes'])} routes: {', '.join(summary['route_names'])}). **Mismatches: {summary['mismatches']}**, errors: "
              f"{summary['errors']}.", ""]
     if summary["puzzles"] < summary["file_puzzles"]:
         lines += [f"Extrapolated to all {summary['file_puzzles']:,} puzzles: "
@@ -173,11 +175,15 @@ def main() -> int:
     parser.add_argument("--out", type=Path, help="the JSON-lines records (resumed)")
     parser.add_argument("--fresh", action="store_true", help="start the records afresh")
     parser.add_argument("--results", type=Path, default=RESULTS)
+    parser.add_argument("--routes", default=",".join(ROUTES),
+                        help="comma-separated routes (default: %(default)s)")
+    parser.add_argument("--name", default="corpus", help="results file name (no suffix)")
     args = parser.parse_args()
+    routes = args.routes.split(",")
     lines = read_lines(args.file)
     puzzles = lines[:args.limit] if args.limit else lines
     tag = str(len(puzzles)) if args.limit else "all"
-    out = args.out or ROOT / "benchmarks" / "out" / f"corpus-records-{tag}.jsonl"
+    out = args.out or ROOT / "benchmarks" / "out" / f"{args.name}-records-{tag}.jsonl"
     out.parent.mkdir(parents=True, exist_ok=True)
     runs_path = out.with_name(out.name + ".runs.json")
     if args.fresh:
@@ -205,7 +211,7 @@ def main() -> int:
                   f"{this_run['wall_seconds']:,.0f} s", file=sys.stderr, flush=True)
 
     start = time.perf_counter()
-    results = run_crosscheck(texts, ROUTES, unique=True, jobs=args.jobs, results_path=out,
+    results = run_crosscheck(texts, routes, unique=True, jobs=args.jobs, results_path=out,
                              resume=not args.fresh, on_result=progress)
     note_wall()
     reference_runs.append(reference_seconds(puzzles))
@@ -232,23 +238,25 @@ def main() -> int:
         "reference_runs": reference_runs, "reference_s_per_puzzle": reference,
         "mismatches": len(mismatches), "errors": len(errors),
         "mismatch_examples": [m.reason for m in mismatches[:5]],
-        "routes": route_summary(results, reference),
+        "route_names": routes, "routes": route_summary(results, routes, reference),
     }
     args.results.mkdir(parents=True, exist_ok=True)
-    plot = args.results / "corpus_time_vs_size.png"
+    plot = args.results / f"{args.name}_time_vs_size.png"
     try:
         import matplotlib  # noqa: F401
     except ImportError:
         print("matplotlib is not installed: no plot", file=sys.stderr)
     else:
-        plot_results(results, ROUTES, plot)
+        plot_results(results, routes, plot)
         summary["plot"] = str(plot.relative_to(ROOT)) if plot.is_relative_to(ROOT) \
             else str(plot)
     command = "python benchmarks/bench_corpus.py" + (f" --limit {args.limit}"
                                                       if args.limit else "")
-    (args.results / "corpus.json").write_text(json.dumps(summary, indent=1) + "\n")
-    (args.results / "corpus.md").write_text(markdown(summary, command))
-    print((args.results / "corpus.md").read_text())
+    if routes != ROUTES:
+        command += f" --routes {args.routes} --name {args.name}"
+    (args.results / f"{args.name}.json").write_text(json.dumps(summary, indent=1) + "\n")
+    (args.results / f"{args.name}.md").write_text(markdown(summary, command))
+    print((args.results / f"{args.name}.md").read_text())
     return 1 if mismatches or errors else 0
 
 

@@ -13,6 +13,8 @@ Each measurement is a fresh process, start-up included, wall clock:
 * ``directed``: ``sudoku-bridge solve FILE --via hcp --prune peers --jobs 1``;
 * ``undirected``: ``sudoku-bridge solve FILE --via hcp-undirected --jobs 1`` (3-split,
   peers pruning, degree-2 reduction);
+* ``directed-unique``, ``undirected-unique``: the same with ``--unique`` (every 17-clue
+  puzzle must come out ``unique``: the second question on the same model);
 
 over the first ``--puzzles`` puzzles of ``instances/royle17-sample300.txt``, for this checkout
 and, with ``--baseline``, for another checkout (e.g. ``git archive main``), every answer
@@ -60,8 +62,11 @@ def run(args: list[str], checkout: Path, expect: int, what: str) -> float:
     if what == "reference":
         solved = int(proc.stdout.strip() or -1)
     else:
-        solved = sum(1 for line in proc.stdout.splitlines()
-                     if len(line.replace(' ', '')) == 81 and '.' not in line)
+        # a grid per puzzle; with --unique, a tab and the verdict after it
+        grids = [line.split("\t") for line in proc.stdout.splitlines()]
+        solved = sum(1 for grid, *verdict in grids
+                     if len(grid.replace(' ', '')) == 81 and '.' not in grid
+                     and verdict in ([], ["unique"]))
     if solved != expect:
         raise SystemExit(f"{what} in {checkout}: {solved} of {expect} solved "
                          f"(exit {proc.returncode}): {proc.stderr[-500:]}")
@@ -91,7 +96,9 @@ def main() -> None:
     if args.baseline:
         checkouts[args.baseline_label] = args.baseline.resolve()
     routes = {"directed": ["--via", "hcp", "--prune", "peers"],
-              "undirected": ["--via", "hcp-undirected"]}
+              "undirected": ["--via", "hcp-undirected"],
+              "directed-unique": ["--via", "hcp", "--prune", "peers", "--unique"],
+              "undirected-unique": ["--via", "hcp-undirected", "--unique"]}
     rounds = []
     with tempfile.TemporaryDirectory() as tmp:
         file = Path(tmp) / "puzzles.txt"

@@ -30,8 +30,8 @@ import numpy as np
 from reductions.graph_reduction import (NO_CYCLE, SOLVED, Reduction, compress_tour,
                                         expand_tour, reduce_degree_two)
 from reductions.grid import Grid, format_grid
-from reductions.hcp import (CHOICE, PRUNE_MODES, HaythorpeGraph, HcpError, blank_arcs,
-                            cycle_from_solution, directed_size, grid_from_cycle,
+from reductions.hcp import (CHOICE, PRUNE_MODES, ROW_EXIT, HaythorpeGraph, HcpError,
+                            blank_arcs, cycle_from_solution, directed_size, grid_from_cycle,
                             haythorpe_graph, option_arc_index, undirected_size)
 from reductions.hcp_undirected import (SplitGraph, describe_split_vertex,
                                        directed_cycle_from_tour, haythorpe_split,
@@ -263,6 +263,34 @@ def option_groups(pipeline: HcpPipeline) -> np.ndarray | None:
         return arcs
     split = pipeline.split
     return np.stack([split.out_id[arcs[..., 0]], split.in_id[arcs[..., 1]]], axis=2)
+
+
+def grid_pairs(pipeline: HcpPipeline, grid: Grid, *, on_split: bool = False) -> np.ndarray:
+    """The pairs of the output graph that spell out ``grid``: a cycle decodes to ``grid``
+    exactly when it uses all of them (the way back for uniqueness: a second cycle must
+    leave one out).
+
+    :func:`~reductions.hcp.grid_from_cycle` reads cell (i, j) off the arc that enters
+    ``v[i,j]``, the row exit ``x[i,j,k,0] → v[i,j]`` of the digit k+1 placed there, so the
+    N² row exits of the grid's digits are the pairs: directed, those arcs; undirected, the
+    3-split edges ``out(x[i,j,k,0]) – in(v[i,j])``; after the degree-2 reduction, the reduced
+    edges they became — a pair that went inside a group (a path every cycle walks) is on
+    every cycle and is left out, and none of them can be a deleted edge when ``grid`` is the
+    grid of a cycle of this graph. ``on_split``: the 3-split's pairs even after a
+    reduction (for a model that searches the 3-split, see ``solvers.hcp_puzzle``). Returns
+    an ``(k, 2)`` int64 array, k ≤ N²."""
+    n = pipeline.graph.size
+    i, j = np.divmod(np.arange(n * n, dtype=np.int64), n)
+    k = grid.values.ravel().astype(np.int64) - 1
+    arcs = blank_arcs(n)[option_arc_index(n, ROW_EXIT, i, j, k)]
+    if pipeline.options.directed:
+        return arcs
+    split = pipeline.split
+    pairs = np.stack([split.out_id[arcs[:, 0]], split.in_id[arcs[:, 1]]], axis=1)
+    if pipeline.reduction is None or on_split:
+        return pairs
+    group = pipeline.reduction.group_of()[pairs]
+    return group[group[:, 0] != group[:, 1]]
 
 
 def first_row_fixed(puzzle: Grid) -> Grid:

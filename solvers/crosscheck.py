@@ -544,7 +544,8 @@ SUMMARY_COLUMNS = ["route", "solved", "no solution", "unknown", "invalid", "erro
                    "not applicable", "not available", "median s", "max s", "median size"]
 UNIQUENESS_COLUMNS = ["unique", "several", "unchecked"]
 """The verdicts on the verified solved puzzles when uniqueness is checked: 'unchecked' when
-the route cannot check it (the HCP routes) or its second search was cut short."""
+the route cannot check it (a heuristic: LKH, linkern, an ``--hcp-cmd`` program) or its
+second search was cut short; the summary shows that column only when some count is not 0."""
 
 
 def summary_rows(results: list[RouteResult], routes: list[str]) -> list[dict]:
@@ -578,9 +579,11 @@ def summary_rows(results: list[RouteResult], routes: list[str]) -> list[dict]:
 
 def format_summary(rows: list[dict], unique: bool = False) -> str:
     """The summary table; with ``unique``, the uniqueness verdicts after the statuses
-    (the status columns keep their places)."""
+    (the status columns keep their places; 'unchecked' only when some route has one)."""
     statuses = SUMMARY_COLUMNS.index("median s")
-    head = SUMMARY_COLUMNS[:statuses] + (UNIQUENESS_COLUMNS if unique else []) \
+    verdicts = [c for c in UNIQUENESS_COLUMNS
+                if c != "unchecked" or any(row["unchecked"] for row in rows)]
+    head = SUMMARY_COLUMNS[:statuses] + (verdicts if unique else []) \
         + SUMMARY_COLUMNS[statuses:]
     table = [head]
     for row in rows:

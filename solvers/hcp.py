@@ -574,9 +574,12 @@ def together_clauses(num_vertices: int, pairs: np.ndarray, groups, directed: boo
 
 def _sat_loop(num_vertices: int, pairs: np.ndarray, directed: bool, required: np.ndarray,
               deadline: Deadline, solver_name: str, both_cuts: bool,
-              patching: bool, together=None) -> HcpResult:
+              patching: bool, together=None, not_all_of: np.ndarray | None = None
+              ) -> HcpResult:
     clauses, top = _model_clauses(num_vertices, pairs, directed)
     clauses += [[int(e) + 1] for e in required]
+    if not_all_of is not None:
+        clauses.append((-(not_all_of + 1)).astype(int).tolist())
     extra = [] if together is None else together_clauses(num_vertices, pairs, together,
                                                           directed)
     clauses += extra
@@ -587,25 +590,31 @@ def _sat_loop(num_vertices: int, pairs: np.ndarray, directed: bool, required: np
     solver = new_pysat_solver(solver_name, clauses)
     try:
         return _cut_loop(solver, num_vertices, pairs, pairs, directed, required, (),
-                         deadline, both_cuts, patching, stats)
+                         deadline, both_cuts, patching, stats, not_all_of)
     finally:
         solver.delete()
 
 
 def _cut_loop(solver, num_vertices: int, model_pairs: np.ndarray, pairs: np.ndarray,
               directed: bool, required: np.ndarray, assumptions, deadline: Deadline,
-              both_cuts: bool, patching: bool, stats: dict[str, Any]) -> HcpResult:
+              both_cuts: bool, patching: bool, stats: dict[str, Any],
+              not_all_of: np.ndarray | None = None) -> HcpResult:
     """Solve, cut the subtours of the model, solve again, until one cycle or a proof.
 
     ``model_pairs`` are the pairs of the solver's model (pair e is variable e + 1); ``pairs``
     the graph searched, a subset of them whose other pairs are false by ``assumptions``
     (``required``: indices into ``pairs``). Subtour cuts are over ``model_pairs``: valid for
-    every Hamiltonian cycle of that graph, so they may stay in the solver for later calls."""
+    every Hamiltonian cycle of that graph, so they may stay in the solver for later calls.
+    ``not_all_of``: indices into ``model_pairs`` that the caller has forbidden together (a
+    clause in the solver, see :meth:`SharedHcpModel.solve`); a cycle found by patching that
+    uses all of them is not an answer, only a phase hint."""
     stats.update(iterations=0, cuts=0, largest_subtours=0, patch_merges=0,
                  found_by_patching=False)
     m = len(model_pairs)
     lits = np.arange(1, m + 1, dtype=np.int64)
     required_keys = _pair_keys(num_vertices, pairs[required], directed)
+    forbidden_keys = None if not_all_of is None else \
+        _pair_keys(num_vertices, model_pairs[not_all_of], directed)
     while True:
         if deadline.passed():
             return _unknown(stats, deadline)
@@ -636,7 +645,7 @@ def _cut_loop(solver, num_vertices: int, model_pairs: np.ndarray, pairs: np.ndar
             patched, left, merges = patch_cover(num_vertices, pairs, chosen, directed,
                                                 required_keys, label)
             stats["patch_merges"] += merges
-            if left == 1:
+            if left == 1 and not _uses_all(num_vertices, patched, forbidden_keys, directed):
                 stats["seconds"] = deadline.seconds()
                 stats["found_by_patching"] = True
                 return HcpResult(CycleStatus.HAMILTONIAN,
@@ -653,6 +662,14 @@ def _cut_loop(solver, num_vertices: int, model_pairs: np.ndarray, pairs: np.ndar
         for clause in cuts:
             solver.add_clause(clause)
         stats["cuts"] += len(cuts)
+
+
+def _uses_all(num_vertices: int, chosen: np.ndarray, keys: np.ndarray | None,
+              directed: bool) -> bool:
+    """Whether the pairs ``chosen`` include every pair of ``keys`` (False when None)."""
+    if keys is None:
+        return False
+    return bool(np.all(np.isin(keys, _pair_keys(num_vertices, chosen, directed))))
 
 
 def _unknown(stats: dict[str, Any], deadline: Deadline) -> HcpResult:
@@ -853,6 +870,43 @@ def _undirected_order(num_vertices: int, chosen: np.ndarray) -> np.ndarray:
     return order.astype(np.int64)
 
 
+# ----------------------------------------------------------------------------- enumeration
+
+def hamiltonian_cycles(num_vertices: int, pairs, *, directed: bool, limit: int | None = None,
+                       time_limit: float | None = None,
+                       solver_name: str = DEFAULT_SAT_SOLVER):
+    """Every Hamiltonian cycle of the graph, each once (up to its start and, undirected,
+    its direction), as vertex orders; at most ``limit`` of them. Raises
+    :class:`TimeoutError` past ``time_limit``: a count is only exact when complete.
+
+    The SAT model of :func:`solve_directed_hcp`, asked again after each cycle with a clause
+    that forbids using all of that cycle's pairs (a cycle is determined by its pairs, so
+    exactly that cycle is excluded). Patching is off: a patched cover could be a cycle
+    already listed. For counting cycles of small graphs (is a reduction parsimonious?)."""
+    deadline = Deadline(time_limit)
+    graph = normalized_graph(num_vertices, pairs, directed)
+    if num_vertices < 3 or _degree_problem(num_vertices, graph, directed):
+        return
+    clauses, _ = _model_clauses(num_vertices, graph, directed)
+    solver = new_pysat_solver(solver_name, clauses)
+    found = 0
+    try:
+        while limit is None or found < limit:
+            result = _cut_loop(solver, num_vertices, graph, graph, directed,
+                               np.zeros(0, dtype=np.int64), (), deadline, True, False, {})
+            if result.status == CycleStatus.UNKNOWN:
+                raise TimeoutError(f"time limit reached after {found} cycles")
+            if not result.found:
+                return
+            _check_cycle(num_vertices, graph, result.cycle, directed, np.zeros(0, np.int64))
+            found += 1
+            yield result.cycle
+            used = _pair_index(num_vertices, graph, _cycle_pairs(result.cycle), directed)
+            solver.add_clause((-(used + 1)).astype(int).tolist())
+    finally:
+        solver.delete()
+
+
 # ----------------------------------------------------------------------------- shared model
 
 class SharedHcpModel:
@@ -874,8 +928,10 @@ class SharedHcpModel:
     none of (:func:`together_clauses`), true of every subgraph's cycles too."""
 
     def __init__(self, num_vertices: int, pairs, *, directed: bool,
-                 solver_name: str = DEFAULT_SAT_SOLVER, together=None):
+                 solver_name: str = DEFAULT_SAT_SOLVER, together=None,
+                 label: str = "shared"):
         self.num_vertices, self.directed, self.solver_name = num_vertices, directed, solver_name
+        self.label = label
         self.pairs = normalized_graph(num_vertices, pairs, directed)
         self.keys = _pair_keys(num_vertices, self.pairs, directed)
         clauses, self.variables = _model_clauses(num_vertices, self.pairs, directed)
@@ -883,8 +939,15 @@ class SharedHcpModel:
             clauses += together_clauses(num_vertices, self.pairs, together, directed)
         self.clauses = len(clauses)
         self.solver = new_pysat_solver(solver_name, clauses)
+        self.top = self.variables           # activation literals are numbered above it
         self.served = 0
         self.cuts = 0
+
+    def __enter__(self) -> "SharedHcpModel":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
     def close(self) -> None:
         self.solver.delete()
@@ -900,11 +963,18 @@ class SharedHcpModel:
             raise GraphInputError(f"({u}, {v}) is not a pair of the shared model's graph")
         return pos
 
-    def solve(self, pairs, *, required=None, false_pairs=None,
+    def solve(self, pairs, *, required=None, false_pairs=None, not_all_of=None,
               time_limit: float | None = None) -> HcpResult:
         """A Hamiltonian cycle of the subgraph ``pairs`` (same vertices), a proof that it has
         none, or ``unknown`` past ``time_limit``; as :func:`solve_directed_hcp` /
-        :func:`solve_undirected_hcp` would answer on that graph alone."""
+        :func:`solve_undirected_hcp` would answer on that graph alone.
+
+        ``not_all_of``: pairs of the subgraph that the cycle must not use all of — a
+        no-good, e.g. the arcs that spell out a grid already found (uniqueness). It is a
+        clause behind a fresh activation literal, assumed for this call only and retired
+        for good afterwards, so the model stays exact for every later call; "no cycle"
+        then means no Hamiltonian cycle of the subgraph avoids using all of them. The
+        subtour cuts found meanwhile are valid for every cycle and stay."""
         deadline = Deadline(time_limit)
         n, directed = self.num_vertices, self.directed
         present = np.zeros(len(self.pairs), dtype=bool)
@@ -914,7 +984,7 @@ class SharedHcpModel:
         graph = self.pairs[present]                  # normalised: a part of the model's
         self.served += 1
         stats: dict[str, Any] = {"backend": "sat", "solver": self.solver_name,
-                                 "model": "shared", "vertices": n,
+                                 "model": self.label, "vertices": n,
                                  "input_pairs": len(graph), "variables": self.variables,
                                  "clauses": self.clauses, "iterations": 0, "cuts": 0,
                                  "puzzles_on_model": self.served}
@@ -926,18 +996,36 @@ class SharedHcpModel:
                                                           "seconds": deadline.seconds()})
         assumptions = np.concatenate([-(np.flatnonzero(~present) + 1),
                                       np.flatnonzero(present)[required_idx] + 1])
-        result = _cut_loop(self.solver, n, self.pairs, graph, directed, required_idx,
-                           assumptions.astype(int).tolist(), deadline, True, True, stats)
+        assumptions = assumptions.astype(int).tolist()
+        blocked = None
+        if not_all_of is not None:
+            blocked = self._positions(_as_pairs(n, not_all_of, "blocked pairs"))
+            if not present[blocked].all():
+                raise GraphInputError("a blocked pair is not in the subgraph")
+            self.top += 1
+            activation = self.top
+            self.solver.add_clause([-activation] + (-(blocked + 1)).astype(int).tolist())
+            assumptions.append(activation)
+        try:
+            result = _cut_loop(self.solver, n, self.pairs, graph, directed, required_idx,
+                               assumptions, deadline, True, True, stats, blocked)
+        finally:
+            if blocked is not None:
+                self.solver.add_clause([-activation])      # retired for good
         self.cuts += result.stats["cuts"]
         if result.found:
             _check_cycle(n, graph, result.cycle, directed, required_idx)
+            if blocked is not None and _uses_all(n, _cycle_pairs(result.cycle),
+                                                 self.keys[blocked], directed):
+                raise RuntimeError("internal error: the cycle uses every blocked pair")
         return result
 
 
 # ----------------------------------------------------------------------------- CP-SAT
 
 def _cpsat(num_vertices: int, pairs: np.ndarray, directed: bool, required: np.ndarray,
-           deadline: Deadline, workers: int) -> HcpResult:
+           deadline: Deadline, workers: int, not_all_of: np.ndarray | None = None
+           ) -> HcpResult:
     try:
         from ortools.sat.python import cp_model
     except ImportError:
@@ -952,6 +1040,17 @@ def _cpsat(num_vertices: int, pairs: np.ndarray, directed: bool, required: np.nd
             model.add(lits[e] == 1)
         else:                                  # an edge is used in one direction or the other
             model.add_bool_or([lits[e], lits[e + len(pairs)]])
+    if not_all_of is not None:                 # some blocked pair unused
+        unused = []
+        for e in not_all_of.tolist():
+            if directed:
+                unused.append(lits[e].Not())
+                continue
+            off = model.new_bool_var(f"off{e}")     # neither direction of the edge
+            model.add_implication(off, lits[e].Not())
+            model.add_implication(off, lits[e + len(pairs)].Not())
+            unused.append(off)
+        model.add_bool_or(unused)
     stats: dict[str, Any] = {"backend": "cpsat", "variables": len(lits), "workers": workers,
                              "iterations": 1, "cuts": 0}
     solver = cp_model.CpSolver()
@@ -980,7 +1079,7 @@ def _cpsat(num_vertices: int, pairs: np.ndarray, directed: bool, required: np.nd
 
 def _solve(num_vertices: int, pairs, *, directed: bool, time_limit: float | None,
            backend: str, required, solver_name: str, workers: int, both_cuts: bool,
-           patching: bool, together=None) -> HcpResult:
+           patching: bool, together=None, not_all_of=None) -> HcpResult:
     if backend not in BACKENDS:
         raise UserError(f"unknown Hamiltonian-cycle backend {backend!r}; choose one of "
                         f"{', '.join(BACKENDS)}")
@@ -997,6 +1096,15 @@ def _solve(num_vertices: int, pairs, *, directed: bool, time_limit: float | None
             return HcpResult(CycleStatus.HAMILTONIAN, np.zeros(1, dtype=np.int64), base)
         return HcpResult(CycleStatus.NO_CYCLE, None, {**base, "reason": "one vertex without a loop"})
     required_idx = _required_indices(num_vertices, graph, required, directed)
+    blocked = None
+    if not_all_of is not None:
+        blocked = _required_indices(num_vertices, graph, not_all_of, directed)
+        if isinstance(blocked, str):
+            raise GraphInputError(blocked.replace("required", "blocked"))
+        if blocked.size == 0:
+            base["seconds"] = deadline.seconds()
+            return HcpResult(CycleStatus.NO_CYCLE, None,
+                             {**base, "reason": "no blocked pair to leave out"})
     problem = (_simple_too_small(num_vertices, directed)
                or (required_idx if isinstance(required_idx, str) else None)
                or _degree_problem(num_vertices, graph, directed))
@@ -1004,14 +1112,24 @@ def _solve(num_vertices: int, pairs, *, directed: bool, time_limit: float | None
         return HcpResult(CycleStatus.NO_CYCLE, None, {**base, "reason": problem,
                                           "seconds": deadline.seconds()})
     if backend == "cpsat":
-        result = _cpsat(num_vertices, graph, directed, required_idx, deadline, workers)
+        result = _cpsat(num_vertices, graph, directed, required_idx, deadline, workers,
+                        blocked)
     else:
         result = _sat_loop(num_vertices, graph, directed, required_idx, deadline,
-                           solver_name, both_cuts, patching, together)
+                           solver_name, both_cuts, patching, together, blocked)
     result.stats = {**base, **result.stats}
     if result.found:
         _check_cycle(num_vertices, graph, result.cycle, directed, required_idx)
+        if blocked is not None and _uses_all(num_vertices, _cycle_pairs(result.cycle),
+                                             _pair_keys(num_vertices, graph[blocked],
+                                                        directed), directed):
+            raise RuntimeError("internal error: the cycle uses every blocked pair")
     return result
+
+
+def _cycle_pairs(cycle: np.ndarray) -> np.ndarray:
+    """The consecutive pairs (u, next u) of a closed vertex order."""
+    return np.stack([cycle, np.roll(cycle, -1)], axis=1)
 
 
 def _check_cycle(num_vertices: int, pairs: np.ndarray, cycle: np.ndarray, directed: bool,
@@ -1038,7 +1156,7 @@ def solve_directed_hcp(num_vertices: int, arcs, *, time_limit: float | None = No
                        backend: str = "sat", required=None,
                        solver_name: str = DEFAULT_SAT_SOLVER, workers: int = 1,
                        both_cuts: bool = True, patching: bool = True,
-                       together=None) -> HcpResult:
+                       together=None, not_all_of=None) -> HcpResult:
     """A Hamiltonian cycle of a digraph (``arcs`` rows are (tail, head)), or a proof that
     there is none, or ``unknown`` past ``time_limit`` seconds.
 
@@ -1048,19 +1166,24 @@ def solve_directed_hcp(num_vertices: int, arcs, *, time_limit: float | None = No
     (OR-Tools circuit constraint, ``workers`` search threads). ``required``: arcs every
     returned cycle must use. ``together``: groups of arcs every Hamiltonian cycle uses all of
     or none of (:func:`together_clauses`; the ``sat`` backend adds them to its model, CP-SAT
-    does without). Loops and repeated arcs are ignored."""
+    does without). ``not_all_of``: arcs the cycle must not use all of (a no-good: "no cycle"
+    then means none that avoids at least one of them). Loops and repeated arcs are
+    ignored."""
     return _solve(num_vertices, arcs, directed=True, time_limit=time_limit, backend=backend,
                   required=required, solver_name=solver_name, workers=workers,
-                  both_cuts=both_cuts, patching=patching, together=together)
+                  both_cuts=both_cuts, patching=patching, together=together,
+                  not_all_of=not_all_of)
 
 
 def solve_undirected_hcp(num_vertices: int, edges, *, time_limit: float | None = None,
                          backend: str = "sat", required=None,
                          solver_name: str = DEFAULT_SAT_SOLVER, workers: int = 1,
-                         patching: bool = True, together=None) -> HcpResult:
+                         patching: bool = True, together=None,
+                         not_all_of=None) -> HcpResult:
     """A Hamiltonian cycle of an undirected graph (``edges`` rows (u, v)), or a proof that
     there is none, or ``unknown`` past ``time_limit`` seconds. The cycle may be read in
     either direction. See :func:`solve_directed_hcp` for the options."""
     return _solve(num_vertices, edges, directed=False, time_limit=time_limit, backend=backend,
                   required=required, solver_name=solver_name, workers=workers,
-                  both_cuts=True, patching=patching, together=together)
+                  both_cuts=True, patching=patching, together=together,
+                  not_all_of=not_all_of)

@@ -45,13 +45,15 @@ import enum
 import time
 from typing import Any
 
+import numpy as np
+
 from reductions.errors import UserError
 from reductions.graph_reduction import NO_CYCLE as REDUCTION_NO_CYCLE
 from reductions.grid import Grid
 from reductions.hcp import check_square
 from reductions.hcp_pipeline import (HcpOptions, HcpPipeline, build_hcp_pipeline,
-                                     first_row_fixed, option_groups, required_pairs)
-
+                                     first_row_fixed, grid_pairs, option_groups,
+                                     required_pairs)
 
 from .hcp import (CycleStatus, HcpResult, SharedHcpModel, solve_directed_hcp,
                   solve_undirected_hcp)
@@ -111,11 +113,14 @@ def solve_puzzle(puzzle: Grid, *, graph: str | None = None, prune: str = "paper"
     unless ``graph`` says otherwise.
     ``break_symmetry``: for a puzzle without clues, solve
     :func:`~reductions.hcp_pipeline.first_row_fixed` instead (no effect when there are
-    clues). Uniqueness is not checked by this route (``unique=True`` is refused). The grid
-    of a ``solved`` outcome has been verified against ``puzzle``."""
-    if unique:
-        raise UserError("the hcp routes do not check uniqueness; use --via sat --unique")
+    clues). ``unique`` (exact solvers only): after the first cycle, the same model is asked
+    for a cycle whose grid differs (:func:`second_cycle`). The grids of a ``solved``
+    outcome have been verified against ``puzzle``."""
     solver, workers = hcp_solver, hcp_workers
+    if unique and (hcp_cmd is not None or solver not in EXACT_SOLVERS):
+        raise UserError(f"--unique needs an exact Hamiltonian-cycle solver (--hcp-solver "
+                        f"sat or cpsat), not {'--hcp-cmd' if hcp_cmd else solver}: a "
+                        f"heuristic cannot prove that no other cycle exists")
     start = time.perf_counter()
     original = puzzle
     symmetry = None
@@ -159,7 +164,18 @@ def solve_puzzle(puzzle: Grid, *, graph: str | None = None, prune: str = "paper"
         return Outcome(Status.NO_SOLUTION, stats=stats)
     remaining = None if time_limit is None else max(time_limit - (time.perf_counter() - start),
                                                     0.0)
-    if hcp_cmd is not None:
+    if unique:
+        with ExactSearch(pipeline, solver, workers=workers) as search:
+            result = search.cycle(time_limit=remaining)
+            stats["solver"] = result.stats
+            if result.found:
+                grid = verified(original, search.decode(result), "the hcp route")
+                outcome = Outcome(Status.SOLVED, grid, stats=stats)
+                second_cycle(search, outcome, original,
+                             deadline_at=None if time_limit is None else start + time_limit)
+                stats["seconds"] = round(time.perf_counter() - start, 4)
+                return outcome
+    elif hcp_cmd is not None:
         from .hcp_command import run_hcp_command
         result = run_hcp_command(hcp_cmd, pipeline.num_vertices, pipeline.edges,
                                  directed=directed, time_limit=remaining)
@@ -216,6 +232,85 @@ def run_hcp_solver(pipeline: HcpPipeline, *, solver: str, time_limit: float | No
 
 
 
+# ----------------------------------------------------------------------------- uniqueness
+
+class ExactSearch:
+    """One exact solver's model of one pipeline's graph, asked for a Hamiltonian cycle and
+    then, for uniqueness, for one that does not spell out a given grid.
+
+    The SAT solver keeps one incremental model for both questions: this process's shared
+    blank-grid model when the pipeline uses it (:func:`uses_shared_model`), else a model of
+    this graph alone, closed afterwards. The second question adds its no-good behind an
+    activation literal (:meth:`solvers.hcp.SharedHcpModel.solve`), so a shared model stays
+    exact for the next puzzle. CP-SAT, which is not incremental, solves twice."""
+
+    def __init__(self, pipeline: HcpPipeline, solver: str, *, workers: int = 1):
+        self.pipeline, self.solver, self.workers = pipeline, solver, workers
+        self.required = required_pairs(pipeline)
+        self.shared = solver == HcpSolver.SAT and uses_shared_model(pipeline)
+        self.model: SharedHcpModel | None = None
+        if solver == HcpSolver.SAT and not self.shared:
+            self.model = SharedHcpModel(pipeline.num_vertices, pipeline.edges,
+                                        directed=pipeline.directed,
+                                        together=option_groups(pipeline), label="puzzle")
+
+    def __enter__(self) -> "ExactSearch":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.model is not None:
+            self.model.close()
+
+    def cycle(self, *, not_all_of=None, time_limit: float | None) -> HcpResult:
+        """A Hamiltonian cycle of the pipeline's graph that (with ``not_all_of``, pairs of
+        the graph searched: :meth:`pairs_of`) does not use all of those pairs."""
+        pipeline = self.pipeline
+        if self.shared:
+            return solve_on_shared_model(pipeline, self.required, time_limit,
+                                         not_all_of=not_all_of)
+        if self.model is not None:
+            return self.model.solve(pipeline.edges, required=self.required,
+                                    not_all_of=not_all_of, time_limit=time_limit)
+        solve = solve_directed_hcp if pipeline.directed else solve_undirected_hcp
+        return solve(pipeline.num_vertices, pipeline.edges, time_limit=time_limit,
+                     backend=self.solver, required=self.required, workers=self.workers,
+                     not_all_of=not_all_of)
+
+    def pairs_of(self, grid: Grid) -> np.ndarray:
+        """The pairs of the graph searched that spell out ``grid`` (the 3-split's when the
+        shared model searches it in place of the reduced graph)."""
+        on_split = self.shared and self.pipeline.reduction is not None
+        return grid_pairs(self.pipeline, grid, on_split=on_split)
+
+    def decode(self, result: HcpResult) -> Grid:
+        return self.pipeline.decode(result.cycle, split_tour=result.split_tour)
+
+
+def second_cycle(search: ExactSearch, outcome: Outcome, puzzle: Grid, *,
+                 deadline_at: float | None) -> None:
+    """Prove ``outcome``'s grid unique, or find a second one, on the model that found it.
+
+    The question asked: a Hamiltonian cycle that leaves out at least one of the pairs
+    spelling out the first grid (:func:`reductions.hcp_pipeline.grid_pairs`: the row exits
+    of its digits, mapped through the 3-split and the reduction). Every cycle of another
+    grid qualifies and no cycle of the first grid does, so "no cycle" proves the grid
+    unique, and a cycle found decodes to a second, different solution (verified). This
+    does not depend on how many cycles each grid has. Sets ``unique`` (None when the time
+    runs out), ``second`` and ``stats["uniqueness"]``."""
+    remaining = None if deadline_at is None else max(deadline_at - time.perf_counter(), 0.0)
+    result = search.cycle(not_all_of=search.pairs_of(outcome.grid), time_limit=remaining)
+    outcome.stats["uniqueness"] = result.stats
+    if result.status == CycleStatus.UNKNOWN:
+        outcome.unique = None
+    elif result.status == CycleStatus.NO_CYCLE:
+        outcome.unique = True
+    else:
+        second = verified(puzzle, search.decode(result), "the hcp route")
+        if second == outcome.grid:
+            raise RuntimeError("internal error: the second cycle spells out the first grid")
+        outcome.unique, outcome.second = False, second
+
+
 # ----------------------------------------------------------------------------- shared model
 
 SHARED_MODEL_MAX_SIZE = 9
@@ -254,8 +349,8 @@ def process_model(n: int, directed: bool) -> SharedHcpModel:
     return model
 
 
-def solve_on_shared_model(pipeline: HcpPipeline, required, time_limit: float | None
-                          ) -> HcpResult:
+def solve_on_shared_model(pipeline: HcpPipeline, required, time_limit: float | None, *,
+                          not_all_of=None) -> HcpResult:
     """Solve the pipeline's graph on :func:`process_model`.
 
     Directed, and undirected without reduction: the output graph itself is the subgraph.
@@ -266,11 +361,14 @@ def solve_on_shared_model(pipeline: HcpPipeline, required, time_limit: float | N
     graph): the reduced graph is never built, and the tour not mapped onto it and back."""
     model = process_model(pipeline.graph.size, pipeline.directed)
     if pipeline.directed:
-        return model.solve(pipeline.edges, required=required, time_limit=time_limit)
+        return model.solve(pipeline.edges, required=required, not_all_of=not_all_of,
+                           time_limit=time_limit)
     split, reduction = pipeline.split, pipeline.reduction
     if reduction is None:
-        return model.solve(split.edges, required=required, time_limit=time_limit)
-    result = model.solve(split.edges[reduction.alive], time_limit=time_limit)
+        return model.solve(split.edges, required=required, not_all_of=not_all_of,
+                           time_limit=time_limit)
+    result = model.solve(split.edges[reduction.alive], not_all_of=not_all_of,
+                         time_limit=time_limit)
     result.stats["searched"] = "3-split graph less the reduction's deleted edges"
     result.split_tour = result.found
     return result

@@ -177,13 +177,13 @@ ROUTES: dict[str, Route] = _routes(
     Route(name="scip", target=Target.ILP, run=ILP, presets={"ilp_solver": "scip"},
           needs_module="pyscipopt", summary="SCIP in process (pyscipopt, extra scip) on the "
                                             "fixed MPS file"),
-    Route(name="hcp", target=Target.HCP, run=HCP, square_blocks=True, checks_uniqueness=False,
-          summary="Haythorpe's Hamiltonian-cycle graph, any pipeline and HCP solver"),
+    Route(name="hcp", target=Target.HCP, run=HCP, square_blocks=True,
+          summary="Haythorpe's Hamiltonian-cycle graph, any pipeline and HCP solver "
+                  "(--unique with the exact ones)"),
     Route(name="hcp-directed", target=Target.HCP, run=HCP, square_blocks=True,
-          checks_uniqueness=False, presets={"graph": "directed", "prune": "peers"},
+          presets={"graph": "directed", "prune": "peers"},
           summary="Haythorpe's directed graph, peers pruning, exact SAT solver"),
     Route(name="hcp-undirected", target=Target.HCP, run=HCP, square_blocks=True,
-          checks_uniqueness=False,
           presets={"graph": "undirected", "prune": "peers", "reduce": True},
           summary="the same graph 3-split and degree-2 reduced, exact SAT solver"),
     Route(name="lkh", target=Target.HCP, run=HCP, square_blocks=True, checks_uniqueness=False,

@@ -239,7 +239,7 @@ def test_cli_time_limit_gives_unknown(run):
     (["--graph", "directed", "--triple"], "undirected graph"),
     (["--prune", "none", "--graph", "undirected", "--reduce"], "not supported"),
     (["--prune", "none", "--hcp-solver", "concorde"], "required edges"),
-    (["--unique"], "uniqueness"),
+    (["--unique", "--hcp-solver", "lkh"], "--unique needs an exact"),
     (["--hcp-solver", "concorde", "--concorde-binary", "/nonexistent/concorde"],
      "not found"),
     (["--hcp-solver", "lkh", "--lkh-binary", "/nonexistent/LKH"], "not found"),

@@ -274,34 +274,52 @@ def test_incremental_sat_route_agrees_and_checks_uniqueness(monkeypatch):
     assert all(by[f"u{i}", "sat-incremental"].status == Status.NO_SOLUTION for i in range(4))
 
 
-def test_unique_with_routes_that_cannot_check_it(capsys):
-    # --unique: the HCP routes run without the uniqueness search (unique stays None, counted
-    # 'unchecked'), the others check it; the summary shows the verdicts and names the routes
-    # that could not check; the several-solution puzzle is 'several' for sat-incremental.
+@pytest.fixture
+def heuristic_route(monkeypatch):
+    """A route that cannot check uniqueness, as a heuristic's (LKH, linkern, --hcp-cmd):
+    the built-in Algorithm X registered with ``checks_uniqueness=False``."""
+    name = "exact-cover-nocheck"
+    monkeypatch.setitem(ROUTES, name, dataclasses.replace(
+        ROUTES["exact-cover-dlx"], name=name, checks_uniqueness=False))
+    return name
+
+
+def test_unique_with_a_route_that_cannot_check_it(heuristic_route):
+    # --unique: every route checks it, the HCP routes too, except one that cannot (unique
+    # stays None, counted 'unchecked'); the several-solution puzzle is 'several'.
     puzzles = SAMPLE[:2] + [("several", SEVERAL)]
-    routes = ["sat-incremental", "exact-cover", "hcp-directed"]
+    routes = ["sat-incremental", "exact-cover", "hcp-directed", "hcp-undirected",
+              heuristic_route]
     results = run_crosscheck(puzzles, routes, unique=True)
     assert find_mismatches(results, unique=True) == []
     rows = {row["route"]: row for row in summary_rows(results, routes)}
-    for route in ("sat-incremental", "exact-cover"):
+    for route in routes[:4]:
         assert (rows[route]["unique"], rows[route]["several"], rows[route]["unchecked"]) \
-            == (2, 1, 0)
-    assert (rows["hcp-directed"]["unique"], rows["hcp-directed"]["unchecked"]) == (0, 3)
+            == (2, 1, 0), route
+    assert (rows[heuristic_route]["unique"], rows[heuristic_route]["unchecked"]) == (0, 3)
     table = crosscheck.format_summary(list(rows.values()), unique=True)
     head = table.splitlines()[0].split()
     assert head[:3] == ["route", "solved", "no"]           # the statuses keep their places
     assert head[head.index("available") + 1:][:3] == ["unique", "several", "unchecked"]
     assert "unique" not in crosscheck.format_summary(list(rows.values()))
+    checked = [rows[r] for r in routes[:4]]                 # no route needs 'unchecked'
+    head = crosscheck.format_summary(checked, unique=True).splitlines()[0].split()
+    assert head[head.index("available") + 1:][:3] == ["unique", "several", "median"]
 
 
-def test_cli_unique_names_the_routes_that_cannot_check_it(tmp_path, capsys):
+def test_cli_unique_names_the_routes_that_cannot_check_it(tmp_path, capsys,
+                                                          heuristic_route):
     path = tmp_path / "p.txt"
     path.write_text(SAMPLE[0][1] + "\n")
-    code = main(["crosscheck", str(path), "--routes", "exact-cover,hcp-undirected",
+    code = main(["crosscheck", str(path), "--routes", f"hcp-undirected,{heuristic_route}",
                  "--unique", "--jobs", "1"])
     out = capsys.readouterr().out
     assert code == ExitCode.OK
-    assert "uniqueness not checked by hcp-undirected (the route cannot)" in out
+    assert f"uniqueness not checked by {heuristic_route} (the route cannot)" in out
+    code = main(["crosscheck", str(path), "--routes", "exact-cover,hcp-undirected",
+                 "--unique", "--jobs", "1"])
+    out = capsys.readouterr().out
+    assert code == ExitCode.OK and "not checked" not in out and "unchecked" not in out
 
 
 def test_another_valid_grid_from_a_route_that_cannot_check_uniqueness_is_a_mismatch():
