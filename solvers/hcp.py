@@ -935,8 +935,11 @@ class SharedHcpModel:
         self.pairs = normalized_graph(num_vertices, pairs, directed)
         self.keys = _pair_keys(num_vertices, self.pairs, directed)
         clauses, self.variables = _model_clauses(num_vertices, self.pairs, directed)
+        self.together_clauses = None
         if together is not None:           # valid for the whole graph, so for every subgraph
-            clauses += together_clauses(num_vertices, self.pairs, together, directed)
+            extra = together_clauses(num_vertices, self.pairs, together, directed)
+            clauses += extra
+            self.together_clauses = len(extra)
         self.clauses = len(clauses)
         self.solver = new_pysat_solver(solver_name, clauses)
         self.top = self.variables           # activation literals are numbered above it
@@ -988,6 +991,8 @@ class SharedHcpModel:
                                  "input_pairs": len(graph), "variables": self.variables,
                                  "clauses": self.clauses, "iterations": 0, "cuts": 0,
                                  "puzzles_on_model": self.served}
+        if self.together_clauses is not None:
+            stats["together_clauses"] = self.together_clauses
         required_idx = _required_indices(n, graph, required, directed)
         problem = ((required_idx if isinstance(required_idx, str) else None)
                    or _simple_too_small(n, directed) or _degree_problem(n, graph, directed))

@@ -164,30 +164,30 @@ def solve_puzzle(puzzle: Grid, *, graph: str | None = None, prune: str = "paper"
         return Outcome(Status.NO_SOLUTION, stats=stats)
     remaining = None if time_limit is None else max(time_limit - (time.perf_counter() - start),
                                                     0.0)
-    if unique:
+    if hcp_cmd is not None:
+        from .hcp_command import run_hcp_command
+        result = run_hcp_command(hcp_cmd, pipeline.num_vertices, pipeline.edges,
+                                 directed=directed, time_limit=remaining)
+    elif solver in EXACT_SOLVERS:
         with ExactSearch(pipeline, solver, workers=workers) as search:
             result = search.cycle(time_limit=remaining)
             stats["solver"] = result.stats
             if result.found:
-                grid = verified(original, search.decode(result), "the hcp route")
-                outcome = Outcome(Status.SOLVED, grid, stats=stats)
-                second_cycle(search, outcome, original,
-                             deadline_at=None if time_limit is None else start + time_limit)
+                outcome = Outcome(Status.SOLVED, verified(original, search.decode(result),
+                                                          "the hcp route"), stats=stats)
+                if unique:
+                    second_cycle(search, outcome, original,
+                                 deadline_at=None if time_limit is None
+                                 else start + time_limit)
                 stats["seconds"] = round(time.perf_counter() - start, 4)
                 return outcome
-    elif hcp_cmd is not None:
-        from .hcp_command import run_hcp_command
-        result = run_hcp_command(hcp_cmd, pipeline.num_vertices, pipeline.edges,
-                                 directed=directed, time_limit=remaining)
     else:
-        result = run_hcp_solver(pipeline, solver=solver, time_limit=remaining,
-                                lkh_binary=lkh_binary, lkh_runs=lkh_runs, lkh_seed=lkh_seed,
-                                linkern_binary=linkern_binary,
-                                concorde_binary=concorde_binary, workers=workers)
+        result = run_heuristic(pipeline, solver=solver, time_limit=remaining,
+                               lkh_binary=lkh_binary, lkh_runs=lkh_runs, lkh_seed=lkh_seed,
+                               linkern_binary=linkern_binary, concorde_binary=concorde_binary)
     stats["solver"] = result.stats
     if result.status == CycleStatus.HAMILTONIAN:
-        grid = verified(original, pipeline.decode(result.cycle, split_tour=result.split_tour),
-                        "the hcp route")
+        grid = verified(original, pipeline.decode(result.cycle), "the hcp route")
         stats["seconds"] = round(time.perf_counter() - start, 4)
         return Outcome(Status.SOLVED, grid, stats=stats)
     stats["seconds"] = round(time.perf_counter() - start, 4)
@@ -197,25 +197,14 @@ def solve_puzzle(puzzle: Grid, *, graph: str | None = None, prune: str = "paper"
     return Outcome(Status.UNKNOWN, stats=stats)
 
 
-def run_hcp_solver(pipeline: HcpPipeline, *, solver: str, time_limit: float | None,
-                   lkh_binary: str | None = None, lkh_runs: int | None = None,
-                   lkh_seed: int | None = None, linkern_binary: str | None = None,
-                   concorde_binary: str | None = None, workers: int = 1) -> HcpResult:
-    """Hand the pipeline's output graph to the chosen solver (LKH gets the very file
-    ``emit hcp`` writes for the same options)."""
-    required = required_pairs(pipeline)
-    if solver == HcpSolver.SAT and uses_shared_model(pipeline):
-        return solve_on_shared_model(pipeline, required, time_limit)
+def run_heuristic(pipeline: HcpPipeline, *, solver: str, time_limit: float | None,
+                  lkh_binary: str | None = None, lkh_runs: int | None = None,
+                  lkh_seed: int | None = None, linkern_binary: str | None = None,
+                  concorde_binary: str | None = None) -> HcpResult:
+    """Hand the pipeline's output graph to LKH, linkern or Concorde (LKH gets the very file
+    ``emit hcp`` writes for the same options); the exact solvers go through
+    :class:`ExactSearch`."""
     n, edges = pipeline.num_vertices, pipeline.edges
-    if solver in EXACT_SOLVERS:
-        # The SAT model is told that an option's seven arcs go together (it cannot deduce
-        # it by propagation; the empty 25×25 grid needs it, see solvers.hcp.together_clauses).
-        together = option_groups(pipeline) if solver == HcpSolver.SAT else None
-        if pipeline.directed:
-            return solve_directed_hcp(n, edges, time_limit=time_limit, backend=solver,
-                                      required=required, workers=workers, together=together)
-        return solve_undirected_hcp(n, edges, time_limit=time_limit, backend=solver,
-                                    required=required, workers=workers, together=together)
     if solver == "lkh":
         from .formats.hcp_export import write_export
         from .lkh import DEFAULT_RUNS, DEFAULT_SEED, solve_hcp_lkh
@@ -230,8 +219,6 @@ def run_hcp_solver(pipeline: HcpPipeline, *, solver: str, time_limit: float | No
     return solve_hcp_concorde(n, edges, time_limit=time_limit, binary=concorde_binary)
 
 
-
-
 # ----------------------------------------------------------------------------- uniqueness
 
 class ExactSearch:
@@ -240,7 +227,9 @@ class ExactSearch:
 
     The SAT solver keeps one incremental model for both questions: this process's shared
     blank-grid model when the pipeline uses it (:func:`uses_shared_model`), else a model of
-    this graph alone, closed afterwards. The second question adds its no-good behind an
+    this graph alone, closed afterwards; either is told that an option's seven arcs go
+    together (it cannot deduce it by propagation; the empty 25×25 grid needs it, see
+    :func:`solvers.hcp.together_clauses`). The second question adds its no-good behind an
     activation literal (:meth:`solvers.hcp.SharedHcpModel.solve`), so a shared model stays
     exact for the next puzzle. CP-SAT, which is not incremental, solves twice."""
 
