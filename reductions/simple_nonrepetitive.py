@@ -37,6 +37,7 @@ backwards; :mod:`reductions.labelled_graph`) and does not check them: callers ch
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -157,8 +158,19 @@ class CyclicEdges:
     searches: int
 
 
-def simple_cyclic_edges(graph: LabelledGraph) -> CyclicEdges:
-    """Every edge on a simple nonrepetitive cycle (O(m²) worst case; module docstring).
+def simple_cyclic_edges(graph: LabelledGraph, *,
+                        find_cycle: Callable[[LabelledGraph, int], list[int] | None] | None
+                        = None) -> CyclicEdges:
+    """Every edge on a simple nonrepetitive cycle: one cycle test per edge, O(m²) in all for
+    undirected graphs (module docstring), with Theorem 1 and the cycles found as shortcuts.
+
+    Parameters
+    ----------
+    graph : LabelledGraph
+    find_cycle : callable, optional
+        ``find_cycle(graph, arc)`` → a simple nonrepetitive cycle starting with ``arc`` or
+        None; default :func:`simple_cycle` (undirected graphs). A directed graph needs one
+        (e.g. the SAT model of :mod:`solvers.nrpath`: the problem is NP-complete there).
 
     Examples
     --------
@@ -167,7 +179,9 @@ def simple_cyclic_edges(graph: LabelledGraph) -> CyclicEdges:
     >>> simple_cyclic_edges(g).mask.tolist()
     [True, True, True, False]
     """
-    _check_undirected(graph)
+    if find_cycle is None:
+        _check_undirected(graph)
+        find_cycle = simple_cycle
     m = graph.num_edges
     candidate = cyclic_edges(graph)            # Theorem 1: necessary, linear time
     witness = np.full(m, -1, dtype=np.int64)
@@ -177,7 +191,7 @@ def simple_cyclic_edges(graph: LabelledGraph) -> CyclicEdges:
         if witness[e] >= 0:
             continue
         searches += 1
-        cycle = simple_cycle(graph, e)
+        cycle = find_cycle(graph, e)           # arc e walks edge e
         if cycle is not None:
             edges = np.asarray(cycle, dtype=np.int64) % m
             witness[edges[witness[edges] < 0]] = len(cycles)

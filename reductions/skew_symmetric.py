@@ -189,10 +189,11 @@ def regular_path(graph: SkewSymmetricGraph, source: int) -> list[int] | None:
 
     Examples
     --------
-    >>> g = SkewSymmetricGraph.from_arcs(6, [0, 2], [2, 1])   # s=0 → 2 → σ(s)=1
-    >>> [(int(g.tails[a]), int(g.heads[a])) for a in regular_path(g, 0)]
-    [(0, 2), (2, 1)]
-    >>> regular_path(SkewSymmetricGraph.from_arcs(6, [0, 2], [2, 3]), 0) is None
+    >>> g = SkewSymmetricGraph.from_arcs(6, [0, 2], [2, 1])   # 0 → 2 → 1, or its mate path
+    >>> path = regular_path(g, 0)                              # 0 → 3 → 1
+    >>> len(path), regular_path_problems(g, 0, path)
+    (2, [])
+    >>> regular_path(SkewSymmetricGraph.from_arcs(6, [0, 2], [2, 3]), 0) is None  # 2 and 3
     True
     """
     if not 0 <= source < graph.num_vertices:
@@ -287,7 +288,16 @@ def _search(graph: SkewSymmetricGraph, s: int) -> list[int] | None:
                 return _path_to(x, s, pred, near, far) + [sink]
             y = w ^ 1
             if even[y]:
-                r = y if parent[y] < 0 else find(y)      # base_of(y), inlined
+                r = y                    # by = base_of(y), inlined with its path halving
+                p = parent[r]
+                while p >= 0:
+                    g = parent[p]
+                    if g < 0:
+                        r = p
+                        break
+                    parent[r] = g
+                    r = g
+                    p = parent[r]
                 by = root_base[r]
                 if by < 0:
                     by = r
