@@ -55,8 +55,6 @@ from functools import cached_property
 from typing import Hashable, Sequence
 
 import numpy as np
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import breadth_first_order, connected_components
 
 from .labelled_graph import GraphError, LabelledGraph
 
@@ -229,8 +227,11 @@ def nr_graph_size(graph: LabelledGraph) -> tuple[int, int]:
 
 # ----------------------------------------------------------------------------- searches
 
-def _adjacency(num_vertices: int, tails: np.ndarray, heads: np.ndarray) -> csr_matrix:
-    """The digraph as a scipy sparse matrix (parallel arcs summed: only reachability counts)."""
+def _adjacency(num_vertices: int, tails: np.ndarray, heads: np.ndarray):
+    """The digraph as a scipy sparse matrix (parallel arcs summed: only reachability counts).
+    scipy is imported here, by the searches that need it, not with the module: the simple
+    path search (:mod:`reductions.simple_nonrepetitive`) uses this module without them."""
+    from scipy.sparse import csr_matrix
     ones = np.ones(len(tails), dtype=np.int8)
     return csr_matrix((ones, (np.asarray(tails), np.asarray(heads))),
                       shape=(num_vertices, num_vertices))
@@ -242,6 +243,7 @@ def strongly_connected_components(num_vertices: int, tails: np.ndarray,
     themselves mean nothing, only which vertices share one)."""
     if num_vertices == 0:
         return np.zeros(0, dtype=np.int64)
+    from scipy.sparse.csgraph import connected_components
     _, labels = connected_components(_adjacency(num_vertices, tails, heads), directed=True,
                                      connection="strong")
     return labels.astype(np.int64, copy=False)
@@ -249,6 +251,7 @@ def strongly_connected_components(num_vertices: int, tails: np.ndarray,
 
 def _reachable(nr: NrGraph, start: int) -> np.ndarray:
     """Boolean mask of the nr(G) vertices reachable from ``start`` (scipy breadth-first)."""
+    from scipy.sparse.csgraph import breadth_first_order
     order = breadth_first_order(_adjacency(nr.num_vertices, nr.tails, nr.heads), start,
                                 directed=True, return_predecessors=False)
     seen = np.zeros(nr.num_vertices, dtype=bool)

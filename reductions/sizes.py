@@ -60,9 +60,11 @@ EDGE_LINES_PER_ROW = 800         # checked by a test): the bytes, their indices;
                                  # about 700 per line with the gadgets' names
 PATH_MODEL_PER_ARC = 4_500       # SAT model of simple paths + nr(G): measured 2,900-3,600
 NR_GRAPH_PER_ARC = 1_200         # nr(G) and its searches: measured 600-820 per arc of G
-SIMPLE_PER_SSG_ARC = 60          # undirected simple paths (Theorem 3): usp(G), ssg and the
-SIMPLE_PER_SSG_VERTEX = 40       # search's arrays, per arc / vertex of ssg(usp(G)) at the
-                                 # bound K = 2m (measured: see simple_path_estimate)
+SIMPLE_PER_SSG_ARC = 70          # undirected simple paths (Theorem 3): usp(G), ssg, its
+SIMPLE_PER_SSG_VERTEX = 50       # adjacency and the search's arrays, per arc / vertex of
+                                 # ssg(usp(G)) at the bound K = 2m: measured 1,097 MB at
+                                 # m = 10^6 with K = 2m (estimate 1.43 GB), 645 MB with
+                                 # 3 labels (K = 1.1m)
 
 # Haythorpe's graph, per arc of the directed graph (19N³ + ...).
 HCP_DIRECTED_PER_ARC = 200       # measured 97-140

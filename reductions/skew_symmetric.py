@@ -52,8 +52,8 @@ common base of a new blossom is found by climbing from both sides alternately (c
 proportional to the blossoms merged, each merged once); union by size with path halving.
 Total O((n + m) α(m, n)) for one search, near-linear. (Goldberg and Karzanov state linear time;
 Gabow and Tarjan's incremental tree set union would remove the α factor; not done here.) The
-adjacency is built by scipy's linear-time COO → CSR conversion and held in compact arrays;
-the search itself is a tight loop of plain Python over them.
+adjacency is grouped by a numpy radix sort (linear) and held in compact arrays; the search
+itself is a tight loop of plain Python over them.
 
 :func:`regular_path_problems` checks a path against the definition; tests compare the search
 with an exhaustive search and with a maximum-matching formulation (networkx).
@@ -67,8 +67,6 @@ from functools import cached_property
 from typing import Sequence
 
 import numpy as np
-from scipy.sparse import csr_matrix
-
 from .labelled_graph import GraphError
 
 
@@ -133,15 +131,12 @@ class SkewSymmetricGraph:
     def adjacency(self) -> tuple[array, array, np.ndarray]:
         """Out-adjacency for searches: ``indptr`` and ``targets`` as compact arrays (indexing
         them gives plain ints), and the arc number at each position (numpy)."""
-        n, count = self.num_vertices, self.num_arcs
-        index = _index_dtype(max(n, count) + 1)
-        # COO → CSR with the arc numbers as columns: a linear-time counting sort by tail
-        # that keeps parallel arcs apart (no two entries share a column).
-        matrix = csr_matrix((self.heads.astype(index),
-                             (self.tails.astype(index), np.arange(count, dtype=index))),
-                            shape=(n, max(count, 1)))
-        return (_compact(matrix.indptr, index), _compact(matrix.data, index),
-                matrix.indices.astype(index, copy=False))
+        n = self.num_vertices
+        index = _index_dtype(max(n, self.num_arcs) + 1)
+        order = _stable_order(self.tails, n).astype(index, copy=False)
+        indptr = np.zeros(n + 1, dtype=index)
+        np.cumsum(np.bincount(self.tails, minlength=n), out=indptr[1:])
+        return _compact(indptr, index), _compact(self.heads[order], index), order
 
     def arc_between(self, tail: int, head: int) -> int:
         """An arc ``tail → head`` (the first in adjacency order); GraphError if none."""
@@ -150,6 +145,19 @@ class SkewSymmetricGraph:
             if targets[i] == head:
                 return int(arc_ids[i])
         raise GraphError(f"no arc {tail} -> {head}")
+
+
+def _stable_order(keys: np.ndarray, bound: int) -> np.ndarray:
+    """The permutation that sorts ``keys`` (integers in 0..bound−1), equal keys in their
+    order: a least-significant-digit radix sort over 16-bit digits (numpy's stable sort of
+    uint16 values is a radix sort), so linear time for any bound below 2⁴⁸."""
+    order = np.arange(len(keys))
+    shift = 0
+    while shift == 0 or bound > 1 << shift:
+        digit = ((keys[order] >> shift) & 0xFFFF).astype(np.uint16)
+        order = order[np.argsort(digit, kind="stable")]
+        shift += 16
+    return order
 
 
 def _index_dtype(bound: int) -> type:
