@@ -91,7 +91,7 @@ def simple_path(graph: LabelledGraph, p: int, q: int) -> list[int] | None:
     if p == q:
         return []
     usp = usp_graph(graph)
-    ssg = ssg_graph(usp.graph, p, q, first_label=1, last_label=1)
+    ssg = ssg_graph(usp.graph, usp.centre(p), usp.centre(q), first_label=1, last_label=1)
     found = regular_path(ssg.graph, ssg.source)
     if found is None:
         return None

@@ -67,6 +67,7 @@ from functools import cached_property
 from typing import Sequence
 
 import numpy as np
+
 from .labelled_graph import GraphError
 
 

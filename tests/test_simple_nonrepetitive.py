@@ -93,7 +93,7 @@ def test_closed_loop_through_both_lemmas():
         if p == q or path is None:
             continue
         usp = usp_graph(g)
-        ssg = ssg_graph(usp.graph, p, q, first_label=1, last_label=1)
+        ssg = ssg_graph(usp.graph, usp.centre(p), usp.centre(q), first_label=1, last_label=1)
         image = ssg_path(ssg, usp.graph, usp_path(usp, g, path))
         assert regular_path_problems(ssg.graph, ssg.source, image) == []
         assert usp_back(usp, ssg_back(ssg, image)) == path

@@ -43,7 +43,10 @@ def test_size_and_numbering_by_hand():
     # the three gadget edges of pair (b, y)
     j = u.pair(b, y)
     assert [u.graph.edge_names(4 + 3 * j + i) for i in range(3)] == [
-        (b, low(j), 1), (b, high(j), 0), (low(j), high(j), 1)]
+        (u.centre(b), low(j), 1), (u.centre(b), high(j), 0), (low(j), high(j), 1)]
+    # each gadget is a block of consecutive vertices: a's (1 label), b's (2), c's (2)
+    assert [u.centre(v) for v in (a, b, c)] == [0, 3, 8]
+    assert sorted([low(u.pair(b, x)), high(u.pair(b, x)), low(j), high(j)]) == [4, 5, 6, 7]
     with pytest.raises(GraphError):
         u.pair(a, y)
 
@@ -63,8 +66,12 @@ def test_gadget_shape_on_random_graphs():
             labels_at[t].add(x)
             labels_at[h].add(x)
         # a centre meets 2 gadget edges per label; (v, i, 1) meets exactly two edges
-        assert degree[:g.num_vertices].tolist() == [2 * len(s) for s in labels_at]
-        assert (degree[g.num_vertices + 1::2] == 2).all()
+        assert degree[u.centres].tolist() == [2 * len(s) for s in labels_at]
+        assert (degree[[u.high(j) for j in range(u.num_pairs)]] == 2).all()
+        blocks = sorted([u.centre(v) for v in range(g.num_vertices)]
+                        + [u.low(j) for j in range(u.num_pairs)]
+                        + [u.high(j) for j in range(u.num_pairs)])
+        assert blocks == list(range(u.graph.num_vertices))
 
 
 def every_simple_path(g: LabelledGraph, limit: int = 200):
@@ -84,7 +91,7 @@ def test_forward_map_then_backward_map_is_the_identity():
         u = usp_graph(g)
         for p, q, path in every_simple_path(g, limit=20):
             image = usp_path(u, g, path)
-            assert simple_path_problems(u.graph, image, p, q) == []
+            assert simple_path_problems(u.graph, image, u.centre(p), u.centre(q)) == []
             labels = u.graph.arcs().labels[image]
             assert labels[0] == labels[-1] == 1                 # starts and ends with 1
             assert graph_path(u, image) == path
@@ -104,7 +111,7 @@ def test_paths_of_usp_decode_and_no_stays_no():
                 if p == q:
                     continue
                 in_g = next(brute_force_paths(g, p, q), None)
-                in_usp = list(brute_force_paths(u.graph, p, q))
+                in_usp = list(brute_force_paths(u.graph, u.centre(p), u.centre(q)))
                 assert (in_g is None) == (not in_usp)
                 for path in in_usp[:30]:
                     assert simple_path_problems(g, graph_path(u, path), p, q) == []
