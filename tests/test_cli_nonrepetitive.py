@@ -289,3 +289,15 @@ def test_json_records_of_the_other_tasks(capsys, tmp_path):
         assert code == (ExitCode.NO_SOLUTION if status == "none" else ExitCode.OK)
         assert record["vertices"] == 5 and record["edges"] == 5 and record["seconds"] >= 0
     assert record["summary"].startswith("no simple nonrepetitive cycle through an arc c -> d")
+
+
+def test_a_wrong_answer_is_caught_before_printing(capsys, tmp_path, monkeypatch):
+    """The command checks what the search returns (exit 4, nothing on stdout)."""
+    import reductions.simple_nonrepetitive as theorem3
+    g = graph_file(tmp_path, "undirected\np a 0\na q 1\np b 1\nb c 1\nc q 0\n")
+    monkeypatch.setattr(theorem3, "simple_path", lambda graph, p, q: [2, 3])   # p b b c
+    code, out, err = run(capsys, "nonrepetitive", g, "--path", "p", "q", "--simple")
+    assert code == ExitCode.MISMATCH and out == "" and "invalid path" in err
+    monkeypatch.setattr(theorem3, "simple_cycle", lambda graph, arc: [arc, arc])
+    code, out, err = run(capsys, "nonrepetitive", g, "--simple-cycle", "p", "a")
+    assert code == ExitCode.MISMATCH and out == "" and "invalid cycle" in err

@@ -57,7 +57,7 @@ def test_thousands_of_random_multigraphs_against_brute_force():
 def test_random_multigraphs_against_the_sat_model():
     rng = np.random.default_rng(2)
     answers = []
-    for _ in range(600):
+    for _ in range(1000):
         g = random_graph(rng, max_vertices=12)
         p, q = (int(v) for v in rng.integers(0, g.num_vertices, 2))
         answers.append(check_path(g, p, q, find_simple_path))

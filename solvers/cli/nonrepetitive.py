@@ -254,12 +254,10 @@ class Answer:
         if self.mask is not None:
             _print_edges(graph, self.mask)
             print(self.summary)
-        elif self.found:
-            print(self.summary)
-            for arc in self.arcs:
-                print(" ".join(str(x) for x in graph.arc_names(int(arc))))
-        else:
-            print(self.summary)
+            return
+        print(self.summary)
+        for tail, head, label in _arc_records(graph, self.arcs):
+            print(tail, head, label)
 
     def record(self, graph: LabelledGraph, path: str, seconds: float) -> dict:
         status = "listed" if self.found is None else "found" if self.found else "none"
