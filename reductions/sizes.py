@@ -62,8 +62,8 @@ PATH_MODEL_PER_ARC = 4_500       # SAT model of simple paths + nr(G): measured 2
 NR_GRAPH_PER_ARC = 1_200         # nr(G) and its searches: measured 600-820 per arc of G
 SIMPLE_PER_SSG_ARC = 70          # undirected simple paths (Theorem 3): usp(G), ssg, its
 SIMPLE_PER_SSG_VERTEX = 50       # adjacency and the search's arrays, per arc / vertex of
-                                 # ssg(usp(G)) at the bound K = 2m: measured 1,097 MB at
-                                 # m = 10^6 with K = 2m (estimate 1.43 GB), 645 MB with
+                                 # ssg(usp(G)) at the bound K = 2m: measured 1,022 MiB at
+                                 # m = 10^6 with K = 2m (estimate 1.34 GiB), 674 MiB with
                                  # 3 labels (K = 1.1m)
 
 # Haythorpe's graph, per arc of the directed graph (19N³ + ...).
