@@ -23,9 +23,10 @@ every other edge labelled x at u or at v are removed (they cannot follow or prec
 cycle through e), a simple nonrepetitive path v → u remains (:func:`simple_cycle`): the cycle
 is e followed by that path, whose first and last labels differ from x by construction. A
 self-loop is on no such cycle (it would follow itself). All edges: one such test per edge,
-O(m²) in all (:func:`simple_cyclic_edges`); two shortcuts keep the number of tests down, both
-exact: an edge that is on no nonrepetitive cycle at all (Theorem 1, linear time through nr(G))
-is on no simple one, and every edge of a cycle found is cyclic without a test of its own.
+O(m² α(m, n)) in all (:func:`simple_cyclic_edges`; the paper's O(m²) assumes a linear-time
+search); two shortcuts keep the number of tests down, both exact: an edge that is on no
+nonrepetitive cycle at all (Theorem 1, linear time through nr(G)) is on no simple one, and
+every edge of a cycle found is cyclic without a test of its own.
 (The paper's faster existence test for a single cycle is not implemented.)
 
 Each function returns arcs of G (arc ``a < m`` is edge ``a`` from tail to head, ``m + a``
@@ -161,8 +162,8 @@ class CyclicEdges:
 def simple_cyclic_edges(graph: LabelledGraph, *,
                         find_cycle: Callable[[LabelledGraph, int], list[int] | None] | None
                         = None) -> CyclicEdges:
-    """Every edge on a simple nonrepetitive cycle: one cycle test per edge, O(m²) in all for
-    undirected graphs (module docstring), with Theorem 1 and the cycles found as shortcuts.
+    """Every edge on a simple nonrepetitive cycle: one cycle test per edge, O(m² α(m, n)) in all
+    for undirected graphs (module docstring), with Theorem 1 and the cycles found as shortcuts.
 
     Parameters
     ----------

@@ -474,7 +474,7 @@ def register(commands: common.Commands) -> None:
                            "undirected, SAT model directed; default: the arc q -> p)")
     task.add_argument("--simple-cyclic-edges", action="store_true",
                       help="the edges on simple nonrepetitive cycles (one cycle test per "
-                           "edge: O(m^2) undirected, the SAT model directed)")
+                           "edge: polynomial undirected, the SAT model directed)")
     top.add_argument("--label", metavar="L", help="first label, with --from")
     top.add_argument("--simple", action="store_true",
                      help="with --path: the path must be simple (exact: Theorem 3 "
