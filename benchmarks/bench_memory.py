@@ -6,7 +6,8 @@ Each case runs one ``sudoku-bridge`` command in a fresh child process
 (``benchmarks/memprobe.py``: the peak RSS the command adds, after the command line is
 imported) and computes, in this process, the estimate the command checks against
 ``--max-memory``. The estimate must be above the measurement (ratio ≥ 1) and should stay
-within a small factor of it. Results: ``benchmarks/results/memory.json`` and ``memory.md``.
+within a small factor of it. Results: ``benchmarks/results/memory.json`` and ``memory.md``
+(``--only`` replaces the rows it measured and keeps the others).
 """
 
 from __future__ import annotations
@@ -20,19 +21,23 @@ import tempfile
 from datetime import date
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from reductions.formulas import random_3sat  # noqa: E402
 from reductions.grid import Shape, parse_grid  # noqa: E402
+from reductions.labelled_graph import LabelledGraph, random_labelled_graph  # noqa: E402
 from reductions.nishio_gadget import theorem3_instance  # noqa: E402
 from reductions.sizes import (cell_set_reading_estimate, cnf_estimate,  # noqa: E402
                               exact_cover_estimate, format_bytes, hcp_estimate,
                               ilp_estimate, nishio_dag_estimate, nishio_gadget_estimate,
                               nishio_validation_estimate, nr_graph_estimate,
-                              nrpath_gadget_estimate, formula_sat_estimate)
+                              nrpath_gadget_estimate, formula_sat_estimate,
+                              simple_path_estimate)
 from solvers.formats.dimacs import read_formula  # noqa: E402
-from solvers.formats.labelled_edges import read_labelled_edges  # noqa: E402
+from solvers.formats.labelled_edges import read_labelled_edges, write_labelled_edges  # noqa
 from solvers.memory import route_estimate  # noqa: E402
 from solvers.routes import ROUTES  # noqa: E402
 
@@ -64,6 +69,15 @@ def write_inputs(tmp: Path, quick: bool) -> dict[str, Path]:
         path = tmp / f"empty{n}.txt"
         path.write_text(" ".join(values) + "\n")
         files[f"empty{n}"] = path
+    for m in (10_000, 100_000) if quick else (10_000, 100_000, 1_000_000):
+        # Undirected graphs for Theorem 3: 3 labels (K ≈ 1.1m pairs), or every edge its own
+        # label (K = 2m, the estimate's bound); vertex m // 2 has no edge, so the search
+        # from vertex 0 to it explores everything it reaches.
+        graph = random_labelled_graph(m // 2, m, 3, directed=False, seed=m)
+        for kind, labels in (("u3", graph.labels), ("uniq", np.arange(m))):
+            files[f"{kind}_{m}"] = tmp / f"{kind}_{m}.txt"
+            write_labelled_edges(files[f"{kind}_{m}"], LabelledGraph(
+                m // 2 + 1, graph.tails, graph.heads, labels, directed=False))
     files["p9"] = ROOT / "instances" / "haythorpe-17clue.txt"
     for n in (16, 25):
         line = next(x for x in (ROOT / "instances" / f"{n}x{n}.txt").read_text().splitlines()
@@ -141,6 +155,17 @@ def cases(files: dict[str, Path], tmp: Path, quick: bool) -> list[tuple[str, lis
     add("nonrepetitive --path --simple n300",
         ["nonrepetitive", tmp / "G300.txt", "--path", "--simple"],
         lambda: _nr_estimate(tmp / "G300.txt", simple=True))
+    for m in (10_000, 100_000) if quick else (10_000, 100_000, 1_000_000):
+        for kind in ("u3", "uniq"):
+            if kind == "uniq" and m > 100_000:
+                continue
+            add(f"nonrepetitive undirected --path --simple {kind} m{m}",
+                ["nonrepetitive", files[f"{kind}_{m}"], "--path", "0", str(m // 2),
+                 "--simple"],
+                lambda m=m: simple_path_estimate(m // 2 + 1, m))
+    add("nonrepetitive undirected --simple-cyclic-edges u3 m10000",
+        ["nonrepetitive", files["u3_10000"], "--simple-cyclic-edges"],
+        lambda: simple_path_estimate(5001, 10_000, cycles=True))
 
     # Haythorpe's graph.
     for n in (16, 25) if quick else (16, 25, 36):
@@ -233,10 +258,18 @@ def main() -> None:
                   f"estimate {format_bytes(est.bytes):>10}  x{ratio:5.2f}  "
                   f"{measured['seconds']:7.2f} s", flush=True)
     under = [r for r in rows if r["ratio"] < 1]
+    measured_now = len(rows)
     RESULTS.mkdir(exist_ok=True)
     meta = {"date": str(date.today()), "python": platform.python_version(),
             "machine": platform.machine()}
-    if not args.only:
+    if args.only and (RESULTS / "memory.json").exists():
+        # A partial run replaces its own rows and keeps the others (and their date).
+        saved = json.loads((RESULTS / "memory.json").read_text())
+        fresh = {r["case"]: r for r in rows}
+        kept = [fresh.pop(r["case"], r) for r in saved["rows"]]
+        rows, meta = kept + list(fresh.values()), {k: saved[k] for k in meta}
+        meta["date"] = f"{meta['date']}; rows '{args.only}*' {date.today()}"
+    if rows:
         (RESULTS / "memory.json").write_text(json.dumps({**meta, "rows": rows}, indent=1) + "\n")
         lines = [f"# Memory estimates against measured peaks ({meta['date']}, Python "
                  f"{meta['python']}, {meta['machine']})", "",
@@ -248,7 +281,7 @@ def main() -> None:
                   f"{format_bytes(r['estimate_bytes'])} | {r['ratio']:.2f} | {r['seconds']} |"
                   for r in rows]
         (RESULTS / "memory.md").write_text("\n".join(lines) + "\n")
-    print(f"{len(rows)} cases; {len(under)} estimates below the measurement"
+    print(f"{measured_now} cases; {len(under)} estimates below the measurement"
           + (": " + ", ".join(r["case"] for r in under) if under else ""))
 
 

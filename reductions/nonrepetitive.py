@@ -49,14 +49,12 @@ used), a transition for every arc whose label differs — quadratic, obviously r
 
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Hashable, Sequence
 
 import numpy as np
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import breadth_first_order, connected_components
 
 from .labelled_graph import GraphError, LabelledGraph
 
@@ -179,7 +177,7 @@ class NrGraph:
         return indptr.tolist(), self.heads[order].tolist(), order.tolist()
 
 
-def _group_pairs(keys: np.ndarray, key_range: int) -> tuple[np.ndarray, np.ndarray]:
+def group_pairs(keys: np.ndarray, key_range: int) -> tuple[np.ndarray, np.ndarray]:
     """The distinct keys in increasing order and, per key, its index among them.
 
     Keys below a small ``key_range`` (at most a few times the number of keys, as with a small
@@ -202,7 +200,7 @@ def nr_graph(graph: LabelledGraph) -> NrGraph:
     num_labels = max(graph.num_labels, 1)
     tail_keys = arcs.tails * num_labels + arcs.labels
     head_keys = arcs.heads * num_labels + arcs.labels
-    pair_keys, inverse = _group_pairs(np.concatenate([tail_keys, head_keys]),
+    pair_keys, inverse = group_pairs(np.concatenate([tail_keys, head_keys]),
                                       graph.num_vertices * num_labels)
     count = len(arcs)
     arc_tail_pair = inverse[:count]
@@ -229,8 +227,11 @@ def nr_graph_size(graph: LabelledGraph) -> tuple[int, int]:
 
 # ----------------------------------------------------------------------------- searches
 
-def _adjacency(num_vertices: int, tails: np.ndarray, heads: np.ndarray) -> csr_matrix:
-    """The digraph as a scipy sparse matrix (parallel arcs summed: only reachability counts)."""
+def _adjacency(num_vertices: int, tails: np.ndarray, heads: np.ndarray):
+    """The digraph as a scipy sparse matrix (parallel arcs summed: only reachability counts).
+    scipy is imported here, by the searches that need it, not with the module: the simple
+    path search (:mod:`reductions.simple_nonrepetitive`) uses this module without them."""
+    from scipy.sparse import csr_matrix
     ones = np.ones(len(tails), dtype=np.int8)
     return csr_matrix((ones, (np.asarray(tails), np.asarray(heads))),
                       shape=(num_vertices, num_vertices))
@@ -242,6 +243,7 @@ def strongly_connected_components(num_vertices: int, tails: np.ndarray,
     themselves mean nothing, only which vertices share one)."""
     if num_vertices == 0:
         return np.zeros(0, dtype=np.int64)
+    from scipy.sparse.csgraph import connected_components
     _, labels = connected_components(_adjacency(num_vertices, tails, heads), directed=True,
                                      connection="strong")
     return labels.astype(np.int64, copy=False)
@@ -249,6 +251,7 @@ def strongly_connected_components(num_vertices: int, tails: np.ndarray,
 
 def _reachable(nr: NrGraph, start: int) -> np.ndarray:
     """Boolean mask of the nr(G) vertices reachable from ``start`` (scipy breadth-first)."""
+    from scipy.sparse.csgraph import breadth_first_order
     order = breadth_first_order(_adjacency(nr.num_vertices, nr.tails, nr.heads), start,
                                 directed=True, return_predecessors=False)
     seen = np.zeros(nr.num_vertices, dtype=bool)
@@ -372,6 +375,11 @@ def walk_vertices(graph: LabelledGraph, arcs: Sequence[int], start: int) -> list
     return [start] + [int(heads[a]) for a in arcs]
 
 
+def _repeated(vertices: list[int]) -> list[int]:
+    """The vertices that occur more than once, sorted (linear: paths may be long)."""
+    return sorted(v for v, count in Counter(vertices).items() if count > 1)
+
+
 def simple_path_problems(graph: LabelledGraph, arcs: Sequence[int], source: int,
                          target: int) -> list[str]:
     """Why ``arcs`` is not a simple nonrepetitive path from source to target; [] if it is."""
@@ -388,7 +396,7 @@ def simple_path_problems(graph: LabelledGraph, arcs: Sequence[int], source: int,
         problems.append(f"the path ends at {graph.vertex_name(int(all_arcs.heads[arcs[-1]]))!r}"
                         f", not at {graph.vertex_name(target)!r}")
     vertices = walk_vertices(graph, arcs, int(all_arcs.tails[arcs[0]]))
-    repeated = sorted({v for v in vertices if vertices.count(v) > 1})
+    repeated = _repeated(vertices)
     if repeated:
         problems.append("not simple: visits " + ", ".join(
             repr(graph.vertex_name(v)) for v in repeated[:5]) + " more than once")
@@ -403,7 +411,7 @@ def simple_cycle_problems(graph: LabelledGraph, arcs: Sequence[int]) -> list[str
     if problems:
         return problems
     vertices = [int(graph.arcs().tails[a]) for a in arcs]
-    repeated = sorted({v for v in vertices if vertices.count(v) > 1})
+    repeated = _repeated(vertices)
     if repeated:
         problems.append("not simple: visits " + ", ".join(
             repr(graph.vertex_name(v)) for v in repeated[:5]) + " more than once")
@@ -490,7 +498,8 @@ def naive_path_length(graph: LabelledGraph, source: int, target: int) -> int | N
 
 
 __all__ = [
-    "GraphError", "NrGraph", "label_gadget", "label_gadget_size", "nr_graph", "nr_graph_size",
+    "GraphError", "NrGraph", "group_pairs", "label_gadget", "label_gadget_size", "nr_graph",
+    "nr_graph_size",
     "strongly_connected_components", "cyclic_arcs", "cyclic_edges", "edges_from",
     "nonrepetitive_path", "walk_problems", "simple_path_problems", "simple_cycle_problems",
     "naive_cyclic_edges", "naive_edges_from", "naive_path_length",

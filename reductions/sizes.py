@@ -60,6 +60,11 @@ EDGE_LINES_PER_ROW = 800         # checked by a test): the bytes, their indices;
                                  # about 700 per line with the gadgets' names
 PATH_MODEL_PER_ARC = 4_500       # SAT model of simple paths + nr(G): measured 2,900-3,600
 NR_GRAPH_PER_ARC = 1_200         # nr(G) and its searches: measured 600-820 per arc of G
+SIMPLE_PER_SSG_ARC = 70          # undirected simple paths (Theorem 3): usp(G), ssg, its
+SIMPLE_PER_SSG_VERTEX = 50       # adjacency and the search's arrays, per arc / vertex of
+                                 # ssg(usp(G)) at the bound K = 2m: measured 1,022 MiB at
+                                 # m = 10^6 with K = 2m (estimate 1.34 GiB), 674 MiB with
+                                 # 3 labels (K = 1.1m)
 
 # Haythorpe's graph, per arc of the directed graph (19N³ + ...).
 HCP_DIRECTED_PER_ARC = 200       # measured 97-140
@@ -291,6 +296,26 @@ def nr_graph_estimate(num_vertices: int, num_arcs: int, *, simple: bool = False)
     return Estimate(f"{what} of a graph with {_count(num_vertices)} vertices and "
                     f"{_count(num_arcs)} arcs",
                     _bytes(per_arc * num_arcs, 100 * num_vertices))
+
+
+def simple_path_estimate(num_vertices: int, num_edges: int, *, cycles: bool = False
+                         ) -> Estimate:
+    """The polynomial search for simple nonrepetitive paths of an undirected graph with
+    ``num_edges`` edges (Theorem 3, :mod:`reductions.simple_nonrepetitive`): usp(G) of
+    n + 2K vertices and m + 3K edges and its skew-symmetric graph of 2(n + 2K) + 2 vertices and
+    2(m + 3K) + 4 arcs, with K ≤ 2m (vertex, label) pairs taken at its bound; ``cycles``: one
+    such search per edge, one at a time, after nr(G) for Theorem 1."""
+    k = 2 * num_edges
+    vertices = 2 * (num_vertices + 2 * k) + 2
+    arcs = 2 * (num_edges + 3 * k) + 4
+    search = Estimate(f"a skew-symmetric graph of at most {_count(vertices)} vertices and "
+                      f"{_count(arcs)} arcs",
+                      _bytes(SIMPLE_PER_SSG_ARC * arcs, SIMPLE_PER_SSG_VERTEX * vertices),
+                      (vertices, arcs))
+    if not cycles:
+        return search
+    theorem_1 = nr_graph_estimate(num_vertices, 2 * num_edges)
+    return search if search.bytes >= theorem_1.bytes else theorem_1
 
 
 # ----------------------------------------------------------------------------- Haythorpe

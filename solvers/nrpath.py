@@ -32,6 +32,14 @@ assignment satisfies the formula; the forward map gives a valid path; nr(G) find
 nonrepetitive (not necessarily simple) walk p → q; brute force agrees on tiny gadgets.
 Undirected graphs work too (each edge is two arcs; using both directions of one edge would
 repeat its label).
+
+**Which method answers** (:func:`simple_path`, :func:`simple_cycle`,
+:func:`simple_cyclic_edges`, what the ``nonrepetitive`` command calls): on an undirected graph
+the polynomial algorithm of Theorem 3 (:mod:`reductions.simple_nonrepetitive`: usp(G), ssg,
+one regular-path search), on a directed graph the SAT model above (Theorem 4: NP-complete).
+Either way the answer is checked with :func:`~reductions.nonrepetitive.simple_path_problems`
+or :func:`~reductions.nonrepetitive.simple_cycle_problems` before it is returned
+(:class:`~solvers.outcome.WrongAnswer` otherwise), and says which method gave it.
 """
 
 from __future__ import annotations
@@ -40,9 +48,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Iterator
 
+import numpy as np
+
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
+from reductions import simple_nonrepetitive
 from reductions.formulas import Formula, example_satisfiable, example_unsatisfiable
 from reductions.labelled_graph import LabelledGraph
 from reductions.nonrepetitive import (nonrepetitive_path, simple_cycle_problems,
@@ -172,6 +183,78 @@ def find_simple_cycle(graph: LabelledGraph, arc: int,
     if problems:
         raise WrongAnswer("the SAT model gave an invalid cycle: " + "; ".join(problems[:3]))
     return cycle
+
+
+# ----------------------------------------------------------------------------- dispatch
+
+METHOD_SKEW = "skew-symmetric"
+"""Theorem 3: usp(G) → ssg → one regular-path search (undirected graphs, polynomial)."""
+METHOD_SAT = "sat"
+"""The SAT model of this module (directed graphs: the problem is NP-complete)."""
+
+
+@dataclass(frozen=True)
+class SimpleAnswer:
+    """A checked simple nonrepetitive path or cycle (``arcs``), or None when there is none
+    (proved by the method), and the method that answered."""
+
+    arcs: list[int] | None
+    method: str
+
+
+def method_for(graph: LabelledGraph) -> str:
+    """The method that answers the simple questions on ``graph``."""
+    return METHOD_SAT if graph.directed else METHOD_SKEW
+
+
+def simple_path(graph: LabelledGraph, p: int, q: int,
+                solver_name: str = DEFAULT_SOLVER) -> SimpleAnswer:
+    """A simple nonrepetitive p → q path, checked (p = q: the empty path)."""
+    if graph.directed:
+        return SimpleAnswer(find_simple_path(graph, p, q, solver_name), METHOD_SAT)
+    path = simple_nonrepetitive.simple_path(graph, p, q)
+    if path is not None:
+        problems = simple_path_problems(graph, path, p, q)
+        if problems:
+            raise WrongAnswer("the skew-symmetric search gave an invalid path: "
+                              + "; ".join(problems[:3]))
+    return SimpleAnswer(path, METHOD_SKEW)
+
+
+def _checked_cycle(graph: LabelledGraph, arc: int) -> list[int] | None:
+    cycle = simple_nonrepetitive.simple_cycle(graph, arc)
+    if cycle is not None:
+        problems = simple_cycle_problems(graph, cycle)
+        if problems or cycle[0] != arc:
+            raise WrongAnswer("the skew-symmetric search gave an invalid cycle: "
+                              + "; ".join(problems[:3] or ["it does not start with the arc"]))
+    return cycle
+
+
+def simple_cycle(graph: LabelledGraph, arc: int,
+                 solver_name: str = DEFAULT_SOLVER) -> SimpleAnswer:
+    """A simple nonrepetitive cycle starting with ``arc``, checked, or None."""
+    if graph.directed:
+        return SimpleAnswer(find_simple_cycle(graph, arc, solver_name), METHOD_SAT)
+    return SimpleAnswer(_checked_cycle(graph, arc), METHOD_SKEW)
+
+
+def simple_cyclic_edges(graph: LabelledGraph, solver_name: str = DEFAULT_SOLVER
+                        ) -> tuple[simple_nonrepetitive.CyclicEdges, str]:
+    """The edges on simple nonrepetitive cycles, each witnessed by a checked cycle through it
+    (:func:`reductions.simple_nonrepetitive.simple_cyclic_edges`), and the method."""
+    if graph.directed:
+        result = simple_nonrepetitive.simple_cyclic_edges(
+            graph, find_cycle=lambda g, arc: find_simple_cycle(g, arc, solver_name))
+    else:
+        result = simple_nonrepetitive.simple_cyclic_edges(graph, find_cycle=_checked_cycle)
+    passes = np.zeros(graph.num_edges, dtype=bool)     # edge e is on cycle witness[e]
+    for i, cycle in enumerate(result.cycles):
+        edges = np.asarray(cycle, dtype=np.int64) % graph.num_edges
+        passes[edges[result.witness[edges] == i]] = True
+    if not np.array_equal(passes, result.mask):
+        raise WrongAnswer("an edge was listed with a cycle that does not pass through it")
+    return result, method_for(graph)
 
 
 # ----------------------------------------------------------------------------- brute force

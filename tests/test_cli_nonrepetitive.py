@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import json
+
+import numpy as np
 import pytest
 
 from reductions.formulas import Formula
+from reductions.labelled_graph import LabelledGraph
 from reductions.nonrepetitive import cyclic_edges, edges_from, simple_path_problems
 from reductions.nrpath_gadget import expected_size
 from solvers import cli
 from solvers.cli import ExitCode
-from solvers.formats.labelled_edges import read_labelled_edges
+from solvers.formats.labelled_edges import read_labelled_edges, write_labelled_edges
 
 from .conftest import INSTANCES
 
@@ -167,6 +171,9 @@ def test_wide_clauses_are_refused(capsys, tmp_path):
     (["--path"], "needs p= and q= in the header"),
     (["--path", "a"], "takes two vertices or none"),
     (["--simple-cycle", "b", "a"], "no arc from b to a"),
+    (["--simple-cyclic-edges", "--label", "0"], "--label goes with --from"),
+    (["--simple-cyclic-edges", "--simple"], "--simple goes with --path"),
+    (["--path", "a", "b", "--simple", "--max-memory", "100K"], "needs a simple-path model"),
 ])
 def test_nonrepetitive_errors_are_one_line(capsys, tmp_path, args, message):
     g = tmp_path / "g.txt"
@@ -181,3 +188,116 @@ def test_bad_graph_file_names_the_line(capsys, tmp_path):
     g.write_text("directed\na b 0\na b\n")
     code, _, err = run(capsys, "nonrepetitive", g, "--cyclic-edges")
     assert code == ExitCode.BAD_INPUT and "g.txt line 3" in err
+
+
+# ----------------------------------------------------------------------------- simple paths
+
+def graph_file(tmp_path, text: str, name: str = "g.txt"):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_simple_paths_undirected_by_theorem_3_directed_by_the_sat_model(capsys, tmp_path):
+    edges = "p a 0\na b 1\nb q 0\na q 0\np b 1\n"
+    for kind, method in (("undirected", "skew-symmetric"), ("directed", "sat")):
+        g = graph_file(tmp_path, f"{kind}\n{edges}", f"{kind}.txt")
+        code, out, _ = run(capsys, "nonrepetitive", g, "--path", "p", "q", "--simple")
+        assert code == ExitCode.OK and f"({method})" in out.splitlines()[0]
+        code, out, _ = run(capsys, "nonrepetitive", g, "--path", "p", "q", "--simple", "--json")
+        record = json.loads(out)
+        assert code == ExitCode.OK and record["method"] == method
+        assert record["status"] == "found" and record["task"] == "simple-path"
+        graph = read_labelled_edges(g).graph
+        arcs = [graph.arcs_between(graph.vertex_id(t), graph.vertex_id(h))
+                for t, h, _ in record["path"]]
+        assert all(arcs) and record["length"] == len(arcs)
+        path = []
+        for (t, h, x), candidates in zip(record["path"], arcs):
+            path.append(next(a for a in candidates if graph.arc_names(a)[2] == x))
+        assert simple_path_problems(graph, path, graph.vertex_id("p"),
+                                    graph.vertex_id("q")) == []
+    # q -0- a -1- b -0- p is the only way back from q undirected; none directed
+    g = graph_file(tmp_path, f"directed\n{edges}")
+    code, out, _ = run(capsys, "nonrepetitive", g, "--path", "q", "p", "--simple", "--json")
+    assert code == ExitCode.NO_SOLUTION and json.loads(out)["status"] == "none"
+
+
+def test_no_simple_path_is_exit_1_and_p_equal_q_is_the_empty_path(capsys, tmp_path):
+    g = graph_file(tmp_path, "undirected\np a 0\na q 0\np q 1\nq r 1\n")
+    code, out, _ = run(capsys, "nonrepetitive", g, "--path", "p", "r", "--simple")
+    assert code == ExitCode.NO_SOLUTION
+    assert out.startswith("no simple nonrepetitive path from p to r (proved: no regular path")
+    code, out, _ = run(capsys, "nonrepetitive", g, "--path", "p", "p", "--simple", "--json")
+    record = json.loads(out)
+    assert code == ExitCode.OK and record["length"] == 0 and record["path"] == []
+    for task, needs in ((["--path", "p", "r", "--simple"],
+                         "needs a skew-symmetric graph of at most 42 vertices and 60 arcs"),
+                        (["--simple-cyclic-edges"], "needs")):
+        code, out, err = run(capsys, "nonrepetitive", g, *task, "--max-memory", "100K")
+        assert code == ExitCode.BAD_INPUT and out == "" and len(err.splitlines()) == 1
+        assert needs in err
+
+
+def random_simple_graph_file(tmp_path, seed: int, directed: bool):
+    """A random graph without parallel edges (so that an edge is named by its ends), with
+    self-loops, labels 1-4, written as a file."""
+    rng = np.random.default_rng(seed)
+    n = 9
+    pairs = {tuple(sorted(e)) if not directed else tuple(e)
+             for e in rng.integers(0, n, (22, 2)).tolist()}
+    edges = [(f"v{t}", f"v{h}", str(int(rng.integers(1, 5)))) for t, h in sorted(pairs)]
+    graph = LabelledGraph.from_edges(edges, directed=directed)
+    path = tmp_path / f"r{seed}.txt"
+    write_labelled_edges(path, graph)
+    return path, edges
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_simple_cyclic_edges_agree_with_simple_cycle_edge_by_edge(capsys, tmp_path, directed):
+    listed_total = unlisted_total = 0
+    for seed in range(3):
+        g, edges = random_simple_graph_file(tmp_path, seed, directed)
+        code, out, _ = run(capsys, "nonrepetitive", g, "--simple-cyclic-edges", "--json")
+        record = json.loads(out)
+        assert code == ExitCode.OK and record["status"] == "listed"
+        assert record["method"] == ("sat" if directed else "skew-symmetric")
+        listed = {tuple(e) for e in record["listed"]}
+        assert record["count"] == len(listed)
+        for t, h, x in edges:
+            code, out, _ = run(capsys, "nonrepetitive", g, "--simple-cycle", t, h)
+            assert code == (ExitCode.OK if (t, h, x) in listed else ExitCode.NO_SOLUTION)
+        listed_total += len(listed)
+        unlisted_total += len(edges) - len(listed)
+        code, out, _ = run(capsys, "nonrepetitive", g, "--simple-cyclic-edges")
+        assert set(edge_lines(out)) == listed
+        assert f"# {len(listed)} of {len(edges)} edges lie on simple nonrepetitive" in out
+    assert listed_total > 10 and unlisted_total > 5
+
+
+def test_json_records_of_the_other_tasks(capsys, tmp_path):
+    g = graph_file(tmp_path, "undirected\na b 0\nb c 1\nc a 2\nc d 0\nd e 1\n")
+    for argv, task, method, status in (
+            (["--cyclic-edges"], "cyclic-edges", "nr(G)", "listed"),
+            (["--from", "e", "--label", "1"], "from", "nr(G)", "listed"),
+            (["--path", "a", "e"], "path", "nr(G)", "found"),
+            (["--simple-cycle", "a", "b"], "simple-cycle", "skew-symmetric", "found"),
+            (["--simple-cycle", "c", "d"], "simple-cycle", "skew-symmetric", "none")):
+        code, out, _ = run(capsys, "nonrepetitive", g, *argv, "--json")
+        record = json.loads(out)
+        assert (record["task"], record["method"], record["status"]) == (task, method, status)
+        assert code == (ExitCode.NO_SOLUTION if status == "none" else ExitCode.OK)
+        assert record["vertices"] == 5 and record["edges"] == 5 and record["seconds"] >= 0
+    assert record["summary"].startswith("no simple nonrepetitive cycle through an arc c -> d")
+
+
+def test_a_wrong_answer_is_caught_before_printing(capsys, tmp_path, monkeypatch):
+    """The command checks what the search returns (exit 4, nothing on stdout)."""
+    import reductions.simple_nonrepetitive as theorem3
+    g = graph_file(tmp_path, "undirected\np a 0\na q 1\np b 1\nb c 1\nc q 0\n")
+    monkeypatch.setattr(theorem3, "simple_path", lambda graph, p, q: [2, 3])   # p b b c
+    code, out, err = run(capsys, "nonrepetitive", g, "--path", "p", "q", "--simple")
+    assert code == ExitCode.MISMATCH and out == "" and "invalid path" in err
+    monkeypatch.setattr(theorem3, "simple_cycle", lambda graph, arc: [arc, arc])
+    code, out, err = run(capsys, "nonrepetitive", g, "--simple-cycle", "p", "a")
+    assert code == ExitCode.MISMATCH and out == "" and "invalid cycle" in err

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reductions.labelled_graph import LabelledGraph, random_labelled_graph
-from reductions.nonrepetitive import (_group_pairs, _label_gadgets, cyclic_edges, edges_from,
+from reductions.nonrepetitive import (group_pairs, _label_gadgets, cyclic_edges, edges_from,
                                       label_gadget, label_gadget_size, naive_cyclic_edges,
                                       naive_edges_from,
                                       naive_path_length, nonrepetitive_path, nr_graph,
@@ -109,8 +109,8 @@ def test_nr_graph_arcs_of_g_leave_out_vertices_and_enter_in_vertices():
 def test_pair_grouping_by_table_and_by_sort_agree():
     rng = np.random.default_rng(3)
     keys = rng.integers(0, 5000, 3000)
-    by_table = _group_pairs(keys, 5000)          # 5000 <= 4 * 3000 + 1024: table
-    by_sort = _group_pairs(keys, 10 ** 9)        # a huge range: sort
+    by_table = group_pairs(keys, 5000)          # 5000 <= 4 * 3000 + 1024: table
+    by_sort = group_pairs(keys, 10 ** 9)        # a huge range: sort
     assert np.array_equal(by_table[0], by_sort[0]) and np.array_equal(by_table[1], by_sort[1])
     assert np.array_equal(by_table[0][by_table[1]], keys)
 

@@ -11,19 +11,26 @@
   formula could be validated at all (exit 2).
 * ``nonrepetitive G.txt --cyclic-edges`` (Theorem 1), ``--from V --label L`` (Theorem 2),
   ``--path [P Q]`` (a nonrepetitive walk with fewest edges, via nr(G); ``--simple`` asks for
-  a *simple* path instead, exactly, with the SAT model), ``--simple-cycle [U V]`` (is an arc
-  U → V on a simple nonrepetitive cycle?). P Q / U V default to the file's p, q (resp. q, p).
-  ``--dot OUT`` draws the graph with the answer highlighted.
+  a *simple* path instead), ``--simple-cycle [U V]`` (is an arc U → V on a simple
+  nonrepetitive cycle?), ``--simple-cyclic-edges`` (every edge on one). The simple questions
+  go to :mod:`solvers.nrpath`: Theorem 3's polynomial search on an undirected graph, the SAT
+  model on a directed one. P Q / U V default to the file's p, q (resp. q, p). ``--dot OUT``
+  draws the graph with the answer highlighted; ``--json`` prints one record (``task``,
+  ``method``: nr(G), skew-symmetric or sat, ``status``: found, none or listed, the path,
+  cycle or edges, ``seconds``). Exit codes as everywhere: 0 found or listed, 1 none (proved).
 
-Every command takes ``--max-memory SIZE``: the gadget, nr(G) or the SAT model of simple paths
-is estimated first (:mod:`reductions.sizes`) and refused in one line (exit 2) over the limit.
+Every command takes ``--max-memory SIZE``: the gadget, nr(G), the SAT model of simple paths
+or Theorem 3's skew-symmetric graph is estimated first (:mod:`reductions.sizes`) and refused in
+one line (exit 2) over the limit.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,8 +39,9 @@ import numpy as np
 from reductions.errors import UserError
 from reductions.formulas import Formula, random_3sat
 from reductions.labelled_graph import LabelledGraph
-from reductions.sizes import (TooLarge, declared_variables_note, ensure_fits, format_bytes,
-                              nr_graph_estimate, nrpath_gadget_estimate)
+from reductions.sizes import (Estimate, TooLarge, declared_variables_note, ensure_fits,
+                              format_bytes, nr_graph_estimate, nrpath_gadget_estimate,
+                              simple_path_estimate)
 
 from . import common
 from .common import ExitCode
@@ -207,11 +215,6 @@ def _two_vertices(graph: LabelledGraph, path: str, names: list[str],
     return default[0], default[1]
 
 
-def _print_arcs(graph: LabelledGraph, arcs) -> None:
-    for a in arcs:
-        print(" ".join(str(x) for x in graph.arc_names(int(a))))
-
-
 def _print_edges(graph: LabelledGraph, mask: np.ndarray) -> None:
     """The edges of ``mask``, one ``TAIL HEAD LABEL`` line each, written in large pieces."""
     from ..formats.labelled_edges import edge_lines
@@ -219,90 +222,193 @@ def _print_edges(graph: LabelledGraph, mask: np.ndarray) -> None:
         sys.stdout.write(piece)
 
 
-def run_nonrepetitive(args: argparse.Namespace) -> int:
-    from reductions.nonrepetitive import (cyclic_edges, edges_from, nonrepetitive_path,
-                                          simple_path_problems)
-    from ..formats.labelled_edges import read_labelled_edges, write_dot
-    from ..nrpath import find_simple_cycle, find_simple_path
-    check_outputs({"--dot": args.dot})
-    limit = common.memory_limit(args)
-    data = read_labelled_edges(args.graph)
-    graph = data.graph
-    simple = bool(args.simple) or args.simple_cycle is not None
-    ensure_fits(nr_graph_estimate(graph.num_vertices, graph.num_arcs, simple=simple), limit,
-                f"nonrepetitive: {args.graph}")
-    name = graph.vertex_name
-    highlight: list[int] = []
-    code = ExitCode.OK
+def _arc_records(graph: LabelledGraph, arcs) -> list[list[str]]:
+    return [[str(x) for x in graph.arc_names(int(a))] for a in arcs]
+
+
+@dataclass
+class Answer:
+    """What one ``nonrepetitive`` task found, before it is printed as text or as JSON.
+
+    ``found``: a path or cycle was found (None for the listing tasks); ``arcs``: that path or
+    cycle, in order; ``mask``: the edges listed; ``summary``: the text line that goes with it
+    (a ``#`` line above a path, below a listing; the whole answer when nothing was found)."""
+
+    task: str
+    method: str
+    summary: str
+    found: bool | None = None
+    arcs: list[int] = field(default_factory=list)
+    mask: np.ndarray | None = None
+    details: dict = field(default_factory=dict)
+
+    @property
+    def code(self) -> int:
+        return ExitCode.NO_SOLUTION if self.found is False else ExitCode.OK
+
+    @property
+    def highlight(self) -> list[int]:
+        return np.flatnonzero(self.mask).tolist() if self.mask is not None else self.arcs
+
+    def print_text(self, graph: LabelledGraph) -> None:
+        if self.mask is not None:
+            _print_edges(graph, self.mask)
+            print(self.summary)
+            return
+        print(self.summary)
+        for tail, head, label in _arc_records(graph, self.arcs):
+            print(tail, head, label)
+
+    def record(self, graph: LabelledGraph, path: str, seconds: float) -> dict:
+        status = "listed" if self.found is None else "found" if self.found else "none"
+        record = {"task": self.task, "method": self.method, "status": status,
+                  "graph": path, "directed": graph.directed,
+                  "vertices": graph.num_vertices, "edges": graph.num_edges, **self.details}
+        if self.mask is not None:
+            listed = np.flatnonzero(self.mask)
+            record["count"] = len(listed)
+            record["listed"] = [list(map(str, graph.edge_names(int(e)))) for e in listed]
+        elif self.found:
+            record["length"] = len(self.arcs)
+            record["path" if "path" in self.task else "cycle"] = _arc_records(graph, self.arcs)
+        record["summary"] = self.summary.lstrip("# ")
+        record["seconds"] = round(seconds, 6)
+        return record
+
+
+METHOD_NR = "nr(G)"
+
+
+def _proof(method: str) -> str:
+    """Why "none" is proved, by the method that said so."""
+    from ..nrpath import METHOD_SAT
+    return ("proved: the SAT model is unsatisfiable" if method == METHOD_SAT else
+            "proved: no regular path in the skew-symmetric graph, Theorem 3")
+
+
+def _task(args: argparse.Namespace) -> str:
     if args.label is not None and args.start is None:
         raise UserError("--label goes with --from V")
     if args.simple and args.path is None:
         raise UserError("--simple goes with --path")
     if args.cyclic_edges:
-        mask = cyclic_edges(graph)
-        _print_edges(graph, mask)
-        print(f"# {int(mask.sum())} of {graph.num_edges} edges lie on nonrepetitive cycles")
-        highlight = np.flatnonzero(mask).tolist()
-    elif args.start is not None:
+        return "cyclic-edges"
+    if args.simple_cyclic_edges:
+        return "simple-cyclic-edges"
+    if args.start is not None:
         if args.label is None:
             raise UserError("--from V needs --label L")
-        vertex = _vertex(graph, args.start, args.graph)
-        try:
-            label = graph.label_id(args.label)
-        except UserError as exc:
-            raise UserError(f"{args.graph}: {exc}") from None
-        mask = edges_from(graph, vertex, label)
-        _print_edges(graph, mask)
-        print(f"# {int(mask.sum())} of {graph.num_edges} edges lie on nonrepetitive walks "
-              f"from {args.start} starting with label {args.label}")
-        highlight = np.flatnonzero(mask).tolist()
-    elif args.path is not None:
-        p, q = _two_vertices(graph, args.graph, args.path, (data.p, data.q), "--path",
-                             "p and q")
-        if args.simple:
-            path = find_simple_path(graph, p, q, args.solver)
-            if path is None:
-                print(f"no simple nonrepetitive path from {name(p)} to {name(q)} "
-                      f"(proved: the SAT model is unsatisfiable)")
-                code = ExitCode.NO_SOLUTION
-            else:
-                print(f"# simple nonrepetitive path from {name(p)} to {name(q)}: "
-                      f"{len(path)} edges")
-                _print_arcs(graph, path)
-        else:
-            path = nonrepetitive_path(graph, p, q)
-            if path is None:
-                print(f"no nonrepetitive path from {name(p)} to {name(q)}")
-                code = ExitCode.NO_SOLUTION
-            else:
-                simple = not simple_path_problems(graph, path, p, q)
-                print(f"# nonrepetitive path from {name(p)} to {name(q)} with fewest edges: "
-                      f"{len(path)} edges, {'simple' if simple else 'not simple'}")
-                _print_arcs(graph, path)
-        highlight = path or []
+        return "from"
+    if args.path is not None:
+        return "simple-path" if args.simple else "path"
+    return "simple-cycle"
+
+
+def _estimate(graph: LabelledGraph, task: str) -> Estimate:
+    """What the task builds: nr(G), the SAT model (digraphs) or Theorem 3's search."""
+    simple = task.startswith("simple")
+    if simple and not graph.directed:
+        return simple_path_estimate(graph.num_vertices, graph.num_edges,
+                                    cycles=task == "simple-cyclic-edges")
+    return nr_graph_estimate(graph.num_vertices, graph.num_arcs, simple=simple)
+
+
+def _listing(graph: LabelledGraph, args: argparse.Namespace, task: str) -> Answer:
+    from reductions.nonrepetitive import cyclic_edges, edges_from
+    from ..nrpath import simple_cyclic_edges
+    m = graph.num_edges
+    if task == "cyclic-edges":
+        mask = cyclic_edges(graph)
+        return Answer(task, METHOD_NR, f"# {int(mask.sum())} of {m} edges lie on "
+                      f"nonrepetitive cycles", mask=mask)
+    if task == "simple-cyclic-edges":
+        result, method = simple_cyclic_edges(graph, args.solver)
+        return Answer(task, method, f"# {int(result.mask.sum())} of {m} edges lie on simple "
+                      f"nonrepetitive cycles ({method}: {result.searches} "
+                      f"search{'' if result.searches == 1 else 'es'})",
+                      mask=result.mask, details={"searches": result.searches})
+    vertex = _vertex(graph, args.start, args.graph)
+    try:
+        label = graph.label_id(args.label)
+    except UserError as exc:
+        raise UserError(f"{args.graph}: {exc}") from None
+    mask = edges_from(graph, vertex, label)
+    return Answer(task, METHOD_NR, f"# {int(mask.sum())} of {m} edges lie on nonrepetitive "
+                  f"walks from {args.start} starting with label {args.label}", mask=mask,
+                  details={"from": args.start, "label": args.label})
+
+
+def _path(graph: LabelledGraph, data, args: argparse.Namespace, task: str) -> Answer:
+    from reductions.nonrepetitive import nonrepetitive_path, simple_path_problems
+    from ..nrpath import simple_path
+    name = graph.vertex_name
+    p, q = _two_vertices(graph, args.graph, args.path, (data.p, data.q), "--path", "p and q")
+    ends = {"source": str(name(p)), "target": str(name(q))}
+    if task == "simple-path":
+        answer = simple_path(graph, p, q, args.solver)
+        if answer.arcs is None:
+            return Answer(task, answer.method, f"no simple nonrepetitive path from {name(p)} "
+                          f"to {name(q)} ({_proof(answer.method)})", False, details=ends)
+        return Answer(task, answer.method, f"# simple nonrepetitive path from {name(p)} to "
+                      f"{name(q)}: {len(answer.arcs)} edges ({answer.method})", True,
+                      answer.arcs, details=ends)
+    path = nonrepetitive_path(graph, p, q)
+    if path is None:
+        return Answer(task, METHOD_NR, f"no nonrepetitive path from {name(p)} to {name(q)}",
+                      False, details=ends)
+    simple = not simple_path_problems(graph, path, p, q)
+    return Answer(task, METHOD_NR, f"# nonrepetitive path from {name(p)} to {name(q)} with "
+                  f"fewest edges: {len(path)} edges, {'simple' if simple else 'not simple'}",
+                  True, path, details={**ends, "simple": simple})
+
+
+def _cycle(graph: LabelledGraph, data, args: argparse.Namespace, task: str) -> Answer:
+    from ..nrpath import method_for, simple_cycle
+    name = graph.vertex_name
+    u, v = _two_vertices(graph, args.graph, args.simple_cycle, (data.q, data.p),
+                         "--simple-cycle", "the arc from q to p")
+    candidates = graph.arcs_between(u, v)
+    if not candidates:
+        raise UserError(f"no arc from {name(u)} to {name(v)} in {args.graph}")
+    if not graph.directed:
+        # Parallel edges with one label have the same answer (the test removes them all).
+        labels = graph.arcs().labels
+        candidates = list({int(labels[a]): a for a in reversed(candidates)}.values())[::-1]
+    ends = {"source": str(name(u)), "target": str(name(v))}
+    method = method_for(graph)
+    for arc in candidates:
+        answer = simple_cycle(graph, arc, args.solver)
+        if answer.arcs is not None:
+            return Answer(task, method, f"# simple nonrepetitive cycle through {name(u)} -> "
+                          f"{name(v)}: {len(answer.arcs)} edges ({method})", True,
+                          answer.arcs, details=ends)
+    return Answer(task, method, f"no simple nonrepetitive cycle through an arc {name(u)} -> "
+                  f"{name(v)} ({_proof(method)})", False, details=ends)
+
+
+def run_nonrepetitive(args: argparse.Namespace) -> int:
+    from ..formats.labelled_edges import read_labelled_edges, write_dot
+    check_outputs({"--dot": args.dot})
+    limit = common.memory_limit(args)
+    data = read_labelled_edges(args.graph)
+    graph = data.graph
+    task = _task(args)
+    ensure_fits(_estimate(graph, task), limit, f"nonrepetitive: {args.graph}")
+    start = time.perf_counter()
+    if task in ("cyclic-edges", "simple-cyclic-edges", "from"):
+        answer = _listing(graph, args, task)
+    elif task in ("path", "simple-path"):
+        answer = _path(graph, data, args, task)
     else:
-        u, v = _two_vertices(graph, args.graph, args.simple_cycle, (data.q, data.p),
-                             "--simple-cycle", "the arc from q to p")
-        candidates = graph.arcs_between(u, v)
-        if not candidates:
-            raise UserError(f"no arc from {name(u)} to {name(v)} in {args.graph}")
-        cycle = None
-        for arc in candidates:
-            cycle = find_simple_cycle(graph, arc, args.solver)
-            if cycle is not None:
-                break
-        if cycle is None:
-            print(f"no simple nonrepetitive cycle through an arc {name(u)} -> {name(v)} "
-                  f"(proved: the SAT model is unsatisfiable)")
-            code = ExitCode.NO_SOLUTION
-        else:
-            print(f"# simple nonrepetitive cycle through {name(u)} -> {name(v)}: "
-                  f"{len(cycle)} edges")
-            _print_arcs(graph, cycle)
-            highlight = cycle
+        answer = _cycle(graph, data, args, task)
+    seconds = time.perf_counter() - start
+    if args.json:
+        print(json.dumps(answer.record(graph, args.graph, seconds)))
+    else:
+        answer.print_text(graph)
     if args.dot:
-        write_dot(args.dot, graph, data.p, data.q, highlight)
-    return code
+        write_dot(args.dot, graph, data.p, data.q, answer.highlight)
+    return answer.code
 
 
 # ----------------------------------------------------------------------------- register
@@ -349,8 +455,11 @@ def register(commands: common.Commands) -> None:
     top = commands.top.add_parser(
         "nonrepetitive", help="nonrepetitive paths and cycles in a labelled graph",
         description="Questions about walks whose consecutive edges have different labels, "
-                    "answered through nr(G) in linear time (Eppstein 2005, §2.1), or exactly "
-                    "with a SAT model when the path must be simple (NP-complete, Thm 4).")
+                    "answered through nr(G) in linear time (Eppstein 2005, §2.1). When the "
+                    "path or cycle must be simple: on an undirected graph by the polynomial "
+                    "algorithm of Theorem 3 (usp(G), a skew-symmetric graph, one regular-path "
+                    "search); on a directed graph exactly with a SAT model (NP-complete, "
+                    "Thm 4).")
     top.add_argument("graph", metavar="G.txt", help="labelled edge list (see 'gadget nrpath')")
     task = top.add_mutually_exclusive_group(required=True)
     task.add_argument("--cyclic-edges", action="store_true",
@@ -361,14 +470,21 @@ def register(commands: common.Commands) -> None:
                       help="a nonrepetitive walk P -> Q with fewest edges (default: the file's "
                            "p and q)")
     task.add_argument("--simple-cycle", nargs="*", metavar="U V",
-                      help="is an arc U -> V on a simple nonrepetitive cycle? (SAT model; "
-                           "default: the arc q -> p)")
+                      help="is an arc U -> V on a simple nonrepetitive cycle? (Theorem 3 "
+                           "undirected, SAT model directed; default: the arc q -> p)")
+    task.add_argument("--simple-cyclic-edges", action="store_true",
+                      help="the edges on simple nonrepetitive cycles (one cycle test per "
+                           "edge: polynomial undirected, the SAT model directed)")
     top.add_argument("--label", metavar="L", help="first label, with --from")
     top.add_argument("--simple", action="store_true",
-                     help="with --path: the path must be simple (exact, SAT model)")
+                     help="with --path: the path must be simple (exact: Theorem 3 "
+                          "undirected, SAT model directed)")
+    top.add_argument("--json", action="store_true",
+                     help="print one JSON record (task, method that answered, status, the "
+                          "path or the edges, seconds) instead of text")
     top.add_argument("--dot", metavar="OUT.dot", help="write DOT with the answer highlighted")
     top.add_argument("--solver", default=DEFAULT_SOLVER,
-                     help=f"pysat solver for --simple and --simple-cycle "
+                     help=f"pysat solver for the simple questions on directed graphs "
                           f"(default: {DEFAULT_SOLVER})")
     common.add_memory_option(top)
     top.set_defaults(run=run_nonrepetitive)
