@@ -1,21 +1,36 @@
 """The candidate state of a generalized N×N Sudoku (any a×b blocks) during deduction.
 
-``cand`` is an ``(N, N, N)`` bool array: ``cand[r, c, d]`` is True while digit d + 1 may still
-go in cell (r, c) (digits are 0-based along the last axis, 1-based everywhere a person reads
-them). ``values`` is the ``(N, N)`` int16 grid of placed digits (0 = open). A placed cell keeps
-exactly its own digit as candidate, so unit-wise counts treat placed and open cells alike.
+The state is held as Python integers used as bit masks, which at 9×9 beat numpy's per-call
+overhead for the small, frequent operations of the rule engine (issue 27), and stay exact at
+any N (an integer has as many bits as it needs):
 
-Updates are whole-array numpy operations: a batch of placements removes its digits from all
-peers at once through the ``(N², N²)`` peer matrix (one small matrix product), so a rule that
-finds twenty singles applies them in one step rather than per candidate.
+* ``cells[c]`` — the candidates of flat cell c = r·N + col, bit d−1 for digit d;
+* ``where[d]`` — the cells where digit d + 1 is a candidate, bit c for flat cell c (the same
+  N³ facts as ``cells``, kept in step with it: rules scan by digit or by cell);
+* ``placed[c]`` — the digit placed in cell c (0 = open); ``open`` the mask of open cells.
+
+A placed cell keeps exactly its own digit as candidate, so unit-wise counts treat placed and
+open cells alike. The only ways to change a state are :meth:`CandidateState.place` and
+:meth:`CandidateState.eliminate` (and building one); every change clears the state's memo
+(:meth:`CandidateState.memo`), where rules keep what several of them derive from one state
+(the chain graphs, the unit tallies). ``cand`` and ``values`` give the familiar numpy views,
+computed on demand and read-only.
+
+**Packed form and tallies.** For work on every unit and digit at once the ``where`` masks are
+laid side by side in one integer, digit d's N² bits from bit d·N² (:meth:`CandidateState.packed`).
+A unit is named by its *origin*, its first cell (row r: r·N, column c: c, block: its top-left
+cell); shifting the packed integer right by each in-unit offset in turn brings every cell of
+every unit onto its origin, and two running masks record which (unit, digit) bits were seen
+once and which twice (:func:`tallies`): ``once & ~twice`` marks the digits with exactly one
+cell in a unit (hidden singles), ``~once`` those with none (contradictions). The offsets never
+reach from one digit's bits into the next digit's origins, so no guard bits are needed.
 
 Units are numbered as in :mod:`reductions.grid`: 0..N-1 rows, N..2N-1 columns, 2N..3N-1
-blocks; ``units[u]`` lists the flat cells r·N + c of unit u. :meth:`CandidateState.by_unit`
-gives the ``(3N, N cells, N digits)`` view rules scan.
+blocks; ``units[u]`` lists the flat cells of unit u in increasing order.
 
 Contradictions (:meth:`CandidateState.contradiction`) are the ways a state *proves* there is
-no solution by itself: an open cell without candidates, a unit where a digit has no cell left,
-or a digit placed twice in a unit (two singles of one batch). A state without any is merely
+no solution by itself: a cell without candidates, a unit where a digit has no cell left, or a
+digit placed twice in a unit (two singles of one batch). A state without any is merely
 unknown.
 """
 
@@ -23,18 +38,20 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import Callable, Iterable, Iterator, TypeVar
 
 import numpy as np
 
-from .grid import Grid, Shape, clue_exclusions
+from .grid import Grid, Shape
 
 UNIT_KINDS = ("row", "column", "block")
+T = TypeVar("T")
 
 
 @functools.lru_cache(maxsize=16)
 def peer_matrix(shape: Shape) -> np.ndarray:
     """``(N², N²)`` float32: 1 where two distinct cells share a row, column or block (float so
-    that the batch update is one BLAS product)."""
+    that a batch update is one BLAS product)."""
     n = shape.size
     units = shape.units()
     member = np.zeros((3 * n, n * n), dtype=np.uint8)
@@ -49,25 +66,12 @@ def peer_matrix(shape: Shape) -> np.ndarray:
 @functools.lru_cache(maxsize=16)
 def unit_matrix(shape: Shape) -> np.ndarray:
     """``(3N, N²)`` float32: 1 where the cell belongs to the unit. ``unit_matrix @ cand``
-    counts each digit's cells per unit in one BLAS product; ``unit_matrix @ (cand × (cell +
-    1))`` sums their flat indices + 1, which names the cell where the count is one."""
+    counts each digit's cells per unit in one BLAS product."""
     n = shape.size
     member = np.zeros((3 * n, n * n), dtype=np.float32)
     member[np.repeat(np.arange(3 * n), n), shape.units().ravel()] = 1
     member.setflags(write=False)
     return member
-
-
-@functools.lru_cache(maxsize=16)
-def cell_units(shape: Shape) -> np.ndarray:
-    """``(N², 3)``: the row, column and block unit numbers of every flat cell."""
-    n = shape.size
-    flat = np.arange(n * n)
-    rows, cols = flat // n, flat % n
-    blocks = shape.block_index_array().ravel()
-    out = np.stack([rows, n + cols, 2 * n + blocks], axis=1)
-    out.setflags(write=False)
-    return out
 
 
 def cell_name(shape: Shape, flat: int) -> str:
@@ -79,6 +83,94 @@ def cell_name(shape: Shape, flat: int) -> str:
 def unit_name(shape: Shape, unit: int) -> str:
     kind, index = divmod(int(unit), shape.size)
     return f"{UNIT_KINDS[kind]} {index + 1}"
+
+
+def bits(mask: int) -> Iterator[int]:
+    """The positions of the one-bits of ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+@dataclass(frozen=True, eq=False)
+class Layout:
+    """Bit-mask tables of one shape (built once per shape, :func:`layout`).
+
+    ``units[u]`` the cells of unit u (increasing), ``unit_masks[u]`` as a mask; ``peers[c]``
+    the mask of the cells sharing a unit with c (not c itself); ``unit_of[c]`` its row, column
+    and block unit. For the packed form (see the module docstring): ``origins[k]`` marks the
+    origin of every unit of kind k (rows, columns, blocks) for every digit, ``offsets[k]`` the
+    in-unit offsets of that kind, ``origin_unit[k]`` maps an origin cell to its unit number.
+    """
+
+    shape: Shape
+    n: int
+    cells: int
+    all_cells: int
+    all_digits: int
+    units: tuple[tuple[int, ...], ...]
+    unit_masks: tuple[int, ...]
+    peers: tuple[int, ...]
+    unit_of: tuple[tuple[int, int, int], ...]
+    origins: tuple[int, int, int]
+    offsets: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+    origin_unit: tuple[dict[int, int], dict[int, int], dict[int, int]]
+    cell_names: tuple[str, ...]
+    unit_names: tuple[str, ...]
+
+    def origin_bit(self, kind: int, cell: int, digit: int) -> int:
+        """The packed bit of (the kind-``kind`` unit of ``cell``, 0-based ``digit``)."""
+        unit = self.unit_of[cell][kind]
+        return 1 << (digit * self.cells + self.units[unit][0])
+
+
+@functools.lru_cache(maxsize=16)
+def layout(shape: Shape) -> Layout:
+    n, a, b = shape.size, shape.box_rows, shape.box_cols
+    cells = n * n
+    units = tuple(tuple(int(c) for c in row) for row in shape.units())
+    unit_masks = tuple(sum(1 << c for c in unit) for unit in units)
+    unit_of = [[0, 0, 0] for _ in range(cells)]
+    for u, unit in enumerate(units):
+        for c in unit:
+            unit_of[c][u // n] = u
+    peers = tuple((unit_masks[row] | unit_masks[col] | unit_masks[block]) & ~(1 << c)
+                  for c, (row, col, block) in enumerate(unit_of))
+    origins, offsets, origin_unit = [], [], []
+    kind_offsets = (tuple(range(n)), tuple(n * i for i in range(n)),
+                    tuple(n * i + j for i in range(a) for j in range(b)))
+    for kind in range(3):
+        first = [units[kind * n + k][0] for k in range(n)]
+        origins.append(sum(1 << (d * cells + c) for d in range(n) for c in first))
+        offsets.append(kind_offsets[kind])
+        origin_unit.append({c: kind * n + k for k, c in enumerate(first)})
+    return Layout(shape, n, cells, (1 << cells) - 1, (1 << n) - 1, units, unit_masks, peers,
+                  tuple(tuple(u) for u in unit_of), tuple(origins), tuple(offsets),
+                  tuple(origin_unit), tuple(cell_name(shape, c) for c in range(cells)),
+                  tuple(unit_name(shape, u) for u in range(3 * n)))
+
+
+def tallies(lay: Layout, packed: int) -> tuple[tuple[int, int], ...]:
+    """Per unit kind (rows, columns, blocks): ``(once, twice)`` over the packed form — the
+    (unit origin, digit) bits where a unit has at least one, and at least two, of the
+    digit's cells (see the module docstring)."""
+    out = []
+    for origin, offsets in zip(lay.origins, lay.offsets):
+        once = twice = 0
+        for shift in offsets:
+            x = (packed >> shift) & origin
+            twice |= once & x
+            once |= x
+        out.append((once, twice))
+    return tuple(out)
+
+
+def unit_hits(lay: Layout, kind: int, mask: int) -> list[tuple[int, int]]:
+    """The (unit, 0-based digit) pairs of origin bits in ``mask`` (of unit kind ``kind``),
+    sorted by unit, then digit."""
+    cells, names = lay.cells, lay.origin_unit[kind]
+    return sorted((names[p % cells], p // cells) for p in bits(mask))
 
 
 @dataclass(frozen=True)
@@ -103,131 +195,238 @@ class Contradiction:
 class CandidateState:
     """Candidates and placed digits of one puzzle (see the module docstring)."""
 
-    __slots__ = ("shape", "cand", "values")
+    __slots__ = ("shape", "lay", "cells", "where", "placed", "open", "done", "lasting",
+                 "_memo")
 
-    def __init__(self, shape: Shape, cand: np.ndarray, values: np.ndarray):
+    def __init__(self, shape: Shape, cells: list[int], placed: list[int]):
+        """From per-cell candidate masks and placed digits (:meth:`from_puzzle` is the usual
+        way in). A placed cell's only candidate is its digit, whatever ``cells`` says."""
+        lay = layout(shape)
         self.shape = shape
-        self.cand = cand
-        self.values = values
+        self.lay = lay
+        self.placed = [int(v) for v in placed]
+        self.cells = [1 << (v - 1) if v else int(mask) for mask, v in zip(cells, self.placed)]
+        where = [0] * lay.n
+        for c, mask in enumerate(self.cells):
+            for d in bits(mask):
+                where[d] |= 1 << c
+        self.where = where
+        self.open = sum(1 << c for c, v in enumerate(self.placed) if not v)
+        done = [0, 0, 0]
+        for c, v in enumerate(self.placed):
+            if v:
+                for kind in range(3):
+                    done[kind] |= lay.origin_bit(kind, c, v - 1)
+        self.done = done
+        self.lasting: dict = {}
+        self._memo: dict = {}
 
     @classmethod
     def from_puzzle(cls, puzzle: Grid) -> "CandidateState":
-        """Every digit everywhere, minus what the clues exclude; clue cells hold their clue."""
-        n = puzzle.size
-        cand = ~clue_exclusions(puzzle)
-        rows, cols = np.nonzero(puzzle.values)
-        digits = puzzle.values[rows, cols].astype(np.int64) - 1
-        cand[rows, cols, :] = False
-        cand[rows, cols, digits] = True
-        return cls(puzzle.shape, cand, puzzle.values.astype(np.int16).copy().reshape(n, n))
+        """Every digit everywhere, minus what the clues exclude (a clue's digit leaves its
+        row, column and block); clue cells hold their clue."""
+        lay = layout(puzzle.shape)
+        values = puzzle.values.ravel().tolist()
+        used = [0] * (3 * lay.n)
+        for c, v in enumerate(values):
+            if v:
+                for u in lay.unit_of[c]:
+                    used[u] |= 1 << (v - 1)
+        cells = []
+        for c, v in enumerate(values):
+            if v:
+                cells.append(1 << (v - 1))
+            else:
+                r, k, b = lay.unit_of[c]
+                cells.append(lay.all_digits & ~(used[r] | used[k] | used[b]))
+        return cls(puzzle.shape, cells, values)
+
+    @classmethod
+    def from_candidates(cls, shape: Shape, cand: np.ndarray,
+                        values: np.ndarray | None = None) -> "CandidateState":
+        """From an ``(N, N, N)`` bool array (and the placed digits, default none), as tests
+        and the numpy reference build states."""
+        n = shape.size
+        flat = np.asarray(cand, dtype=bool).reshape(n * n, n)
+        cells = [sum(1 << d for d in np.flatnonzero(row).tolist()) for row in flat]
+        placed = ([0] * (n * n) if values is None
+                  else np.asarray(values).ravel().astype(int).tolist())
+        return cls(shape, cells, placed)
 
     def copy(self) -> "CandidateState":
-        return CandidateState(self.shape, self.cand.copy(), self.values.copy())
+        new = CandidateState.__new__(CandidateState)
+        new.shape, new.lay = self.shape, self.lay
+        new.cells, new.where, new.placed = self.cells[:], self.where[:], self.placed[:]
+        new.open, new.done, new._memo = self.open, self.done[:], {}
+        new.lasting = self.lasting
+        return new
 
     @property
     def size(self) -> int:
         return self.shape.size
 
+    def memo(self, key, compute: Callable[[], T]) -> T:
+        """``compute()`` once per state version: what several rules derive from one state
+        (forgotten at the next change). Results keyed by the very content they depend on (a
+        digit's cells, a unit's graph) go to ``lasting`` instead, kept for the state's life
+        and shared with its copies."""
+        memo = self._memo
+        if key not in memo:
+            memo[key] = compute()
+        return memo[key]
+
     # ------------------------------------------------------------------ views
+    @property
+    def cand(self) -> np.ndarray:
+        """``(N, N, N)`` bool, read-only: ``cand[r, c, d]`` while digit d + 1 may go in (r, c)."""
+        n = self.size
+        masks = np.array(self.cells, dtype=object if n > 62 else np.int64)
+        out = ((masks[:, None] >> np.arange(n)) & 1).astype(bool).reshape(n, n, n)
+        out.setflags(write=False)
+        return out
+
+    @property
+    def values(self) -> np.ndarray:
+        """``(N, N)`` int16, read-only: the placed digits (0 = open)."""
+        out = np.array(self.placed, dtype=np.int16).reshape(self.size, self.size)
+        out.setflags(write=False)
+        return out
+
     def flat_cand(self) -> np.ndarray:
-        """``(N², N)`` view: candidates per flat cell."""
+        """``(N², N)`` read-only view: candidates per flat cell."""
         n = self.size
         return self.cand.reshape(n * n, n)
 
-    def by_unit(self) -> np.ndarray:
-        """``(3N, N, N)`` copy: [unit, position in unit, digit]."""
-        return self.flat_cand()[self.shape.units()]
+    def packed(self) -> int:
+        """The ``where`` masks side by side, digit d's from bit d·N² (the module docstring)."""
+        out, step = 0, self.lay.cells
+        for d, mask in enumerate(self.where):
+            out |= mask << (d * step)
+        return out
+
+    def tallies(self) -> tuple[tuple[int, int], ...]:
+        """:func:`tallies` of this state, memoised (hidden singles and the contradiction
+        check of the same state share it)."""
+        return self.memo("tallies", lambda: tallies(self.lay, self.packed()))
 
     def open_cells(self) -> np.ndarray:
         """Flat indices of the cells without a placed digit."""
-        return np.flatnonzero(self.values.ravel() == 0)
+        return np.array(list(bits(self.open)), dtype=np.int64)
 
     def candidates_of(self, flat: int) -> list[int]:
         """1-based candidate digits of a cell."""
-        return (np.flatnonzero(self.flat_cand()[flat]) + 1).tolist()
+        return [d + 1 for d in bits(self.cells[flat])]
 
     def has(self, flat: int, digit: int) -> bool:
         """Is 1-based ``digit`` a candidate of flat cell ``flat``?"""
-        return bool(self.flat_cand()[flat, digit - 1])
+        return bool(self.cells[flat] >> (digit - 1) & 1)
 
     def candidate_count(self) -> int:
-        return int(np.count_nonzero(self.cand))
+        return sum(mask.bit_count() for mask in self.where)
 
     def is_solved(self) -> bool:
-        return bool(np.all(self.values))
+        return not self.open
 
     def grid(self) -> Grid:
         """The placed digits as a (partial) grid."""
         return Grid(self.values, self.shape)
 
     # ------------------------------------------------------------------ updates
-    def place(self, cells: np.ndarray, digits: np.ndarray) -> int:
-        """Place 1-based ``digits`` in flat ``cells`` (arrays of equal length) and remove each
-        digit from its cell's peers. A placement whose digit is no longer a candidate, or
-        whose cell is already placed, is skipped (the contradiction check then finds what is
-        wrong). Returns the number of candidates removed plus placements made."""
-        cells = np.asarray(cells, dtype=np.int64)
-        digits = np.asarray(digits, dtype=np.int64) - 1
-        flat = self.flat_cand()
-        values = self.values.reshape(-1)
-        keep = flat[cells, digits] & (values[cells] == 0)
-        if not keep.all():
-            cells, digits = cells[keep], digits[keep]
-        if not len(cells):
+    def place(self, cells: Iterable[int], digits: Iterable[int]) -> int:
+        """Place 1-based ``digits`` in flat ``cells`` and remove each digit from its cell's
+        peers. A placement whose digit is no longer a candidate, or whose cell is already
+        placed, is skipped (the contradiction check then finds what is wrong); of two for one
+        cell the first counts. All peers lose the digits first, then the cells take them, so
+        two placements of one digit in one unit both land (:meth:`placed_twice` finds them).
+        Returns the number of candidates removed plus placements made."""
+        lay, cand, where, placed = self.lay, self.cells, self.where, self.placed
+        chosen: dict[int, int] = {}
+        for c, d in zip(cells, digits):
+            c, d = int(c), int(d) - 1
+            if not placed[c] and cand[c] >> d & 1 and c not in chosen:
+                chosen[c] = d
+        if not chosen:
             return 0
-        cells, first = np.unique(cells, return_index=True)   # two digits for one cell: first
-        digits = digits[first]
-        n = self.size
-        before = int(np.count_nonzero(flat))
-        chosen = np.zeros((n * n, n), dtype=np.float32)
-        chosen[cells, digits] = 1
-        hit = (peer_matrix(self.shape) @ chosen) > 0            # peers lose the digit
-        flat &= ~hit
-        flat[cells, :] = False
-        flat[cells, digits] = True
-        values[cells] = digits + 1
-        return before - int(np.count_nonzero(flat)) + len(cells)
+        self._memo = {}
+        removed = 0
+        peers = lay.peers
+        for c, d in chosen.items():
+            hit = where[d] & peers[c]
+            if hit:
+                where[d] ^= hit
+                removed += hit.bit_count()
+                keep = ~(1 << d)
+                while hit:
+                    low = hit & -hit
+                    cand[low.bit_length() - 1] &= keep
+                    hit ^= low
+        done, step = self.done, lay.cells
+        for c, d in chosen.items():
+            bit, cell_bit = 1 << d, 1 << c
+            others = cand[c] & ~bit
+            removed += others.bit_count()
+            while others:
+                low = others & -others
+                where[low.bit_length() - 1] &= ~cell_bit
+                others ^= low
+            if not cand[c] & bit:               # lost to a peer of the same batch: back
+                removed -= 1
+                where[d] |= cell_bit
+            cand[c] = bit
+            placed[c] = d + 1
+            for kind, unit in enumerate(lay.unit_of[c]):
+                done[kind] |= 1 << (d * step + lay.units[unit][0])
+        self.open &= ~sum(1 << c for c in chosen)
+        return removed + len(chosen)
 
-    def eliminate(self, cells: np.ndarray, digits: np.ndarray) -> int:
+    def eliminate(self, cells: Iterable[int], digits: Iterable[int]) -> int:
         """Remove candidates (flat cells, 1-based digits) from open cells; returns how many
         were present. A placed cell's own digit is never removed (rules only eliminate
         candidates of open cells; this keeps a wrong rule from corrupting the grid)."""
-        cells = np.asarray(cells, dtype=np.int64)
-        digits = np.asarray(digits, dtype=np.int64) - 1
-        if not len(cells):
-            return 0
-        flat = self.flat_cand()
-        present = flat[cells, digits] & (self.values.reshape(-1)[cells] == 0)
-        flat[cells[present], digits[present]] = False
-        return int(np.count_nonzero(present))
+        pairs = [(int(c), int(d) - 1) for c, d in zip(cells, digits)]
+        cand, placed = self.cells, self.placed
+        present = [(c, d) for c, d in pairs if not placed[c] and cand[c] >> d & 1]
+        if present:
+            self._memo = {}
+            where = self.where
+            for c, d in present:
+                cand[c] &= ~(1 << d)
+                where[d] &= ~(1 << c)
+        return len(present)
 
     # ------------------------------------------------------------------ contradictions
     def contradiction(self) -> Contradiction | None:
-        """An open cell without candidates, or a unit where a digit has no cell; else None."""
-        flat = self.flat_cand()
-        has_any = flat.any(axis=1)
-        if not has_any.all():
-            return Contradiction(cell=int(np.flatnonzero(~has_any)[0]))
-        counts = self.unit_counts()                              # (3N, N digits)
-        if not counts.all():
-            unit, digit = np.argwhere(counts == 0)[0]
-            return Contradiction(unit=int(unit), digit=int(digit) + 1)
+        """A cell without candidates (the first), or a unit where a digit has no cell (the
+        first by unit, then digit); else None."""
+        lay = self.lay
+        anywhere = 0
+        for mask in self.where:
+            anywhere |= mask
+        empty = lay.all_cells & ~anywhere
+        if empty:
+            return Contradiction(cell=(empty & -empty).bit_length() - 1)
+        missing = [hit for kind, (once, _) in enumerate(self.tallies())
+                   for hit in unit_hits(lay, kind, lay.origins[kind] & ~once)]
+        if missing:
+            unit, digit = min(missing)
+            return Contradiction(unit=unit, digit=digit + 1)
         return None
 
     def placed_twice(self) -> Contradiction | None:
-        """A digit placed twice in a unit (only a batch of placements can do this)."""
-        n = self.size
-        placed = np.zeros((n * n, n + 1), dtype=np.float32)
-        placed[np.arange(n * n), self.values.reshape(-1)] = 1
-        twice = np.argwhere(unit_matrix(self.shape) @ placed[:, 1:] > 1)
-        if len(twice):
-            unit, digit = twice[0]
-            return Contradiction(unit=int(unit), digit=int(digit) + 1, twice=True)
+        """A digit placed twice in a unit (only a batch of placements can do this): the
+        first by unit, then digit."""
+        placed = self.placed
+        for u, unit in enumerate(self.lay.units):
+            seen = twice = 0
+            for c in unit:
+                if placed[c]:
+                    bit = 1 << placed[c]
+                    twice |= seen & bit
+                    seen |= bit
+            if twice:
+                return Contradiction(unit=u, digit=(twice & -twice).bit_length() - 1,
+                                     twice=True)
         return None
-
-    def unit_counts(self) -> np.ndarray:
-        """``(3N, N)`` int: how many cells of each unit have each digit as candidate."""
-        return (unit_matrix(self.shape) @ self.flat_cand().astype(np.float32)).astype(np.int64)
 
     # ------------------------------------------------------------------ text
     def candidates_text(self) -> str:
@@ -236,7 +435,7 @@ class CandidateState:
         n = self.size
         cells = []
         for flat in range(n * n):
-            value = int(self.values.reshape(-1)[flat])
+            value = self.placed[flat]
             if value:
                 cells.append(str(value))
             else:
