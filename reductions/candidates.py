@@ -99,30 +99,36 @@ class Layout:
 
     ``units[u]`` the cells of unit u (increasing), ``unit_masks[u]`` as a mask; ``peers[c]``
     the mask of the cells sharing a unit with c (not c itself); ``unit_of[c]`` its row, column
-    and block unit. For the packed form (see the module docstring): ``origins[k]`` marks the
+    and block unit, ``origin_cells[c]`` their first cells. For the packed form (see the module
+    docstring): ``column`` has bit 0 of every digit's plane (shifted by c: cell c at every
+    digit), ``origins[k]`` marks the
     origin of every unit of kind k (rows, columns, blocks) for every digit, ``offsets[k]`` the
-    in-unit offsets of that kind, ``origin_unit[k]`` maps an origin cell to its unit number.
+    in-unit offsets of that kind (``runs[k]`` the same as (step, length) runs: a row is N
+    steps of 1, a block a steps of N over b steps of 1), ``origin_unit[k]`` maps an origin
+    cell to its unit number.
     """
 
     shape: Shape
     n: int
-    cells: int
+    area: int
     all_cells: int
     all_digits: int
     units: tuple[tuple[int, ...], ...]
     unit_masks: tuple[int, ...]
     peers: tuple[int, ...]
     unit_of: tuple[tuple[int, int, int], ...]
+    origin_cells: tuple[tuple[int, int, int], ...]
+    column: int
     origins: tuple[int, int, int]
     offsets: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+    runs: tuple[tuple[tuple[int, int], ...], ...]
     origin_unit: tuple[dict[int, int], dict[int, int], dict[int, int]]
     cell_names: tuple[str, ...]
     unit_names: tuple[str, ...]
 
     def origin_bit(self, kind: int, cell: int, digit: int) -> int:
         """The packed bit of (the kind-``kind`` unit of ``cell``, 0-based ``digit``)."""
-        unit = self.unit_of[cell][kind]
-        return 1 << (digit * self.cells + self.units[unit][0])
+        return 1 << (digit * self.area + self.origin_cells[cell][kind])
 
 
 @functools.lru_cache(maxsize=16)
@@ -146,7 +152,10 @@ def layout(shape: Shape) -> Layout:
         offsets.append(kind_offsets[kind])
         origin_unit.append({c: kind * n + k for k, c in enumerate(first)})
     return Layout(shape, n, cells, (1 << cells) - 1, (1 << n) - 1, units, unit_masks, peers,
-                  tuple(tuple(u) for u in unit_of), tuple(origins), tuple(offsets),
+                  tuple(tuple(u) for u in unit_of),
+                  tuple(tuple(units[u][0] for u in kinds) for kinds in unit_of),
+                  sum(1 << (d * cells) for d in range(n)),
+                  tuple(origins), tuple(offsets), (((1, n),), ((n, n),), ((1, b), (n, a))),
                   tuple(origin_unit), tuple(cell_name(shape, c) for c in range(cells)),
                   tuple(unit_name(shape, u) for u in range(3 * n)))
 
@@ -154,23 +163,54 @@ def layout(shape: Shape) -> Layout:
 def tallies(lay: Layout, packed: int) -> tuple[tuple[int, int], ...]:
     """Per unit kind (rows, columns, blocks): ``(once, twice)`` over the packed form — the
     (unit origin, digit) bits where a unit has at least one, and at least two, of the
-    digit's cells (see the module docstring)."""
+    digit's cells (see the module docstring). The offsets of a kind are runs of equal steps
+    (blocks: a run of runs), each folded in O(log length) shifts (:func:`_fold`)."""
     out = []
-    for origin, offsets in zip(lay.origins, lay.offsets):
-        once = twice = 0
-        for shift in offsets:
-            x = (packed >> shift) & origin
-            twice |= once & x
-            once |= x
-        out.append((once, twice))
+    for origin, runs in zip(lay.origins, lay.runs):
+        once, twice = packed, 0
+        for step, length in runs:
+            once, twice = _fold(once, twice, step, length)
+        out.append((once & origin, twice & origin))
     return tuple(out)
+
+
+def _fold(once: int, twice: int, step: int, length: int) -> tuple[int, int]:
+    """Tallies over windows of ``length`` positions ``step`` apart: at every bit p, whether
+    positions p, p + step, ... of ``once`` had a bit at least once, and (with ``twice``)
+    at least twice. Windows of 1, 2, 4, ... positions are built by doubling; the window of
+    ``length`` joins those of its binary digits side by side. Two disjoint windows join as
+    once = o1 | o2, twice = t1 | t2 | (o1 & o2)."""
+    result = None
+    offset, size = 0, 1
+    while True:
+        if length & size:
+            if result is None:
+                result = (once, twice)
+            else:
+                shift = offset * step
+                o2, t2 = once >> shift, twice >> shift
+                result = (result[0] | o2, result[1] | t2 | (result[0] & o2))
+            offset += size
+        if 2 * size > length:
+            return result
+        shift = size * step
+        o2, t2 = once >> shift, twice >> shift
+        once, twice = once | o2, twice | t2 | (once & o2)
+        size *= 2
 
 
 def unit_hits(lay: Layout, kind: int, mask: int) -> list[tuple[int, int]]:
     """The (unit, 0-based digit) pairs of origin bits in ``mask`` (of unit kind ``kind``),
     sorted by unit, then digit."""
-    cells, names = lay.cells, lay.origin_unit[kind]
-    return sorted((names[p % cells], p // cells) for p in bits(mask))
+    area, names = lay.area, lay.origin_unit[kind]
+    hits = []
+    while mask:
+        low = mask & -mask
+        p = low.bit_length() - 1
+        hits.append((names[p % area], p // area))
+        mask ^= low
+    hits.sort()
+    return hits
 
 
 @dataclass(frozen=True)
@@ -195,31 +235,44 @@ class Contradiction:
 class CandidateState:
     """Candidates and placed digits of one puzzle (see the module docstring)."""
 
-    __slots__ = ("shape", "lay", "cells", "where", "placed", "open", "done", "lasting",
+    __slots__ = ("shape", "lay", "packed", "placed", "open", "done", "twice", "lasting",
                  "_memo")
 
-    def __init__(self, shape: Shape, cells: list[int], placed: list[int]):
-        """From per-cell candidate masks and placed digits (:meth:`from_puzzle` is the usual
-        way in). A placed cell's only candidate is its digit, whatever ``cells`` says."""
+    def __init__(self, shape: Shape, where: list[int], placed: list[int]):
+        """From per-digit cell masks and placed digits (:meth:`from_puzzle` is the usual way
+        in). A placed cell's only candidate is its digit, whatever ``where`` says."""
         lay = layout(shape)
         self.shape = shape
         self.lay = lay
         self.placed = [int(v) for v in placed]
-        self.cells = [1 << (v - 1) if v else int(mask) for mask, v in zip(cells, self.placed)]
-        where = [0] * lay.n
-        for c, mask in enumerate(self.cells):
-            for d in bits(mask):
-                where[d] |= 1 << c
-        self.where = where
-        self.open = sum(1 << c for c, v in enumerate(self.placed) if not v)
-        done = [0, 0, 0]
-        for c, v in enumerate(self.placed):
-            if v:
-                for kind in range(3):
-                    done[kind] |= lay.origin_bit(kind, c, v - 1)
-        self.done = done
+        self.packed = 0
+        for d, mask in enumerate(where):
+            self.packed |= (int(mask) & lay.all_cells) << (d * lay.area)
+        self.open = lay.all_cells
+        self.done = [0, 0, 0]
+        self.twice = False
         self.lasting: dict = {}
         self._memo: dict = {}
+        for c, v in enumerate(self.placed):
+            if v:
+                self._settle(c, v - 1)
+
+    def _settle(self, c: int, d: int) -> None:
+        """Cell c holds 0-based digit d: its other candidates go, its units note the digit
+        (``twice`` when one had it already). Peers are the caller's business."""
+        lay = self.lay
+        base = d * lay.area
+        self.packed = (self.packed & ~(lay.column << c)) | (1 << (base + c))
+        self.placed[c] = d + 1
+        self.open &= ~(1 << c)
+        done = self.done
+        row, col, block = lay.origin_cells[c]
+        marks = (1 << (base + row), 1 << (base + col), 1 << (base + block))
+        if done[0] & marks[0] or done[1] & marks[1] or done[2] & marks[2]:
+            self.twice = True
+        done[0] |= marks[0]
+        done[1] |= marks[1]
+        done[2] |= marks[2]
 
     @classmethod
     def from_puzzle(cls, puzzle: Grid) -> "CandidateState":
@@ -227,19 +280,11 @@ class CandidateState:
         row, column and block); clue cells hold their clue."""
         lay = layout(puzzle.shape)
         values = puzzle.values.ravel().tolist()
-        used = [0] * (3 * lay.n)
+        seen = [0] * lay.n                  # cells that see a clue of the digit
         for c, v in enumerate(values):
             if v:
-                for u in lay.unit_of[c]:
-                    used[u] |= 1 << (v - 1)
-        cells = []
-        for c, v in enumerate(values):
-            if v:
-                cells.append(1 << (v - 1))
-            else:
-                r, k, b = lay.unit_of[c]
-                cells.append(lay.all_digits & ~(used[r] | used[k] | used[b]))
-        return cls(puzzle.shape, cells, values)
+                seen[v - 1] |= lay.peers[c]
+        return cls(puzzle.shape, [lay.all_cells & ~mask for mask in seen], values)
 
     @classmethod
     def from_candidates(cls, shape: Shape, cand: np.ndarray,
@@ -248,17 +293,17 @@ class CandidateState:
         and the numpy reference build states."""
         n = shape.size
         flat = np.asarray(cand, dtype=bool).reshape(n * n, n)
-        cells = [sum(1 << d for d in np.flatnonzero(row).tolist()) for row in flat]
+        where = [sum(1 << c for c in np.flatnonzero(flat[:, d]).tolist()) for d in range(n)]
         placed = ([0] * (n * n) if values is None
                   else np.asarray(values).ravel().astype(int).tolist())
-        return cls(shape, cells, placed)
+        return cls(shape, where, placed)
 
     def copy(self) -> "CandidateState":
         new = CandidateState.__new__(CandidateState)
         new.shape, new.lay = self.shape, self.lay
-        new.cells, new.where, new.placed = self.cells[:], self.where[:], self.placed[:]
-        new.open, new.done, new._memo = self.open, self.done[:], {}
-        new.lasting = self.lasting
+        new.packed, new.placed = self.packed, self.placed[:]
+        new.open, new.done, new.twice = self.open, self.done[:], self.twice
+        new.lasting, new._memo = self.lasting, {}
         return new
 
     @property
@@ -276,6 +321,40 @@ class CandidateState:
         return memo[key]
 
     # ------------------------------------------------------------------ views
+    @property
+    def where(self) -> list[int]:
+        """Per 0-based digit d, the mask of the cells where d + 1 is a candidate (a slice of
+        ``packed``), once per state version. Read, do not write."""
+        return self.memo("where", self._digit_masks)
+
+    def _digit_masks(self) -> list[int]:
+        lay, packed = self.lay, self.packed
+        return [(packed >> (d * lay.area)) & lay.all_cells for d in range(lay.n)]
+
+    @property
+    def cells(self) -> list[int]:
+        """Per flat cell, the mask of its candidates (bit d − 1 for digit d), once per state
+        version (the singles never need it). Read, do not write."""
+        return self.memo("cells", self._cell_masks)
+
+    def _cell_masks(self) -> list[int]:
+        cells = [0] * self.lay.area
+        for d, mask in enumerate(self.where):
+            bit = 1 << d
+            while mask:
+                low = mask & -mask
+                cells[low.bit_length() - 1] |= bit
+                mask ^= low
+        return cells
+
+    def digit_tallies(self) -> tuple[int, int]:
+        """(once, twice): the cells with at least one, and at least two, candidates (the
+        planes of ``packed`` folded onto plane 0), once per state version."""
+        def fold() -> tuple[int, int]:
+            once, twice = _fold(self.packed, 0, self.lay.area, self.lay.n)
+            return once & self.lay.all_cells, twice & self.lay.all_cells
+        return self.memo("digit tallies", fold)
+
     @property
     def cand(self) -> np.ndarray:
         """``(N, N, N)`` bool, read-only: ``cand[r, c, d]`` while digit d + 1 may go in (r, c)."""
@@ -297,17 +376,10 @@ class CandidateState:
         n = self.size
         return self.cand.reshape(n * n, n)
 
-    def packed(self) -> int:
-        """The ``where`` masks side by side, digit d's from bit d·N² (the module docstring)."""
-        out, step = 0, self.lay.cells
-        for d, mask in enumerate(self.where):
-            out |= mask << (d * step)
-        return out
-
     def tallies(self) -> tuple[tuple[int, int], ...]:
         """:func:`tallies` of this state, memoised (hidden singles and the contradiction
         check of the same state share it)."""
-        return self.memo("tallies", lambda: tallies(self.lay, self.packed()))
+        return self.memo("tallies", lambda: tallies(self.lay, self.packed))
 
     def open_cells(self) -> np.ndarray:
         """Flat indices of the cells without a placed digit."""
@@ -315,14 +387,14 @@ class CandidateState:
 
     def candidates_of(self, flat: int) -> list[int]:
         """1-based candidate digits of a cell."""
-        return [d + 1 for d in bits(self.cells[flat])]
+        return [d + 1 for d, mask in enumerate(self.where) if mask >> flat & 1]
 
     def has(self, flat: int, digit: int) -> bool:
         """Is 1-based ``digit`` a candidate of flat cell ``flat``?"""
-        return bool(self.cells[flat] >> (digit - 1) & 1)
+        return bool(self.packed >> ((digit - 1) * self.lay.area + flat) & 1)
 
     def candidate_count(self) -> int:
-        return sum(mask.bit_count() for mask in self.where)
+        return self.packed.bit_count()
 
     def is_solved(self) -> bool:
         return not self.open
@@ -337,61 +409,41 @@ class CandidateState:
         peers. A placement whose digit is no longer a candidate, or whose cell is already
         placed, is skipped (the contradiction check then finds what is wrong); of two for one
         cell the first counts. All peers lose the digits first, then the cells take them, so
-        two placements of one digit in one unit both land (:meth:`placed_twice` finds them).
-        Returns the number of candidates removed plus placements made."""
-        lay, cand, where, placed = self.lay, self.cells, self.where, self.placed
+        two placements of one digit in one unit both land (``twice`` notes it, for
+        :meth:`placed_twice`). Returns the number of candidates removed plus placements
+        made."""
+        lay = self.lay
+        area, peers, placed = lay.area, lay.peers, self.placed
+        packed = self.packed
         chosen: dict[int, int] = {}
         for c, d in zip(cells, digits):
             c, d = int(c), int(d) - 1
-            if not placed[c] and cand[c] >> d & 1 and c not in chosen:
+            if not placed[c] and packed >> (d * area + c) & 1 and c not in chosen:
                 chosen[c] = d
         if not chosen:
             return 0
         self._memo = {}
-        removed = 0
-        peers = lay.peers
+        before = packed.bit_count()
         for c, d in chosen.items():
-            hit = where[d] & peers[c]
-            if hit:
-                where[d] ^= hit
-                removed += hit.bit_count()
-                keep = ~(1 << d)
-                while hit:
-                    low = hit & -hit
-                    cand[low.bit_length() - 1] &= keep
-                    hit ^= low
-        done, step = self.done, lay.cells
+            packed &= ~(peers[c] << (d * area))
+        self.packed = packed
         for c, d in chosen.items():
-            bit, cell_bit = 1 << d, 1 << c
-            others = cand[c] & ~bit
-            removed += others.bit_count()
-            while others:
-                low = others & -others
-                where[low.bit_length() - 1] &= ~cell_bit
-                others ^= low
-            if not cand[c] & bit:               # lost to a peer of the same batch: back
-                removed -= 1
-                where[d] |= cell_bit
-            cand[c] = bit
-            placed[c] = d + 1
-            for kind, unit in enumerate(lay.unit_of[c]):
-                done[kind] |= 1 << (d * step + lay.units[unit][0])
-        self.open &= ~sum(1 << c for c in chosen)
-        return removed + len(chosen)
+            self._settle(c, d)
+        return before - self.packed.bit_count() + len(chosen)
 
     def eliminate(self, cells: Iterable[int], digits: Iterable[int]) -> int:
         """Remove candidates (flat cells, 1-based digits) from open cells; returns how many
         were present. A placed cell's own digit is never removed (rules only eliminate
         candidates of open cells; this keeps a wrong rule from corrupting the grid)."""
-        pairs = [(int(c), int(d) - 1) for c, d in zip(cells, digits)]
-        cand, placed = self.cells, self.placed
-        present = [(c, d) for c, d in pairs if not placed[c] and cand[c] >> d & 1]
+        area, placed, packed = self.lay.area, self.placed, self.packed
+        bits_ = [1 << ((int(d) - 1) * area + int(c)) for c, d in zip(cells, digits)
+                 if not placed[int(c)]]
+        present = [b for b in bits_ if packed & b]
         if present:
             self._memo = {}
-            where = self.where
-            for c, d in present:
-                cand[c] &= ~(1 << d)
-                where[d] &= ~(1 << c)
+            for b in present:
+                packed &= ~b
+            self.packed = packed
         return len(present)
 
     # ------------------------------------------------------------------ contradictions
@@ -399,22 +451,27 @@ class CandidateState:
         """A cell without candidates (the first), or a unit where a digit has no cell (the
         first by unit, then digit); else None."""
         lay = self.lay
-        anywhere = 0
-        for mask in self.where:
-            anywhere |= mask
+        anywhere, span = self.packed, lay.area
+        while span < lay.n * lay.area:          # OR every digit's plane onto plane 0
+            anywhere |= anywhere >> span
+            span *= 2
         empty = lay.all_cells & ~anywhere
         if empty:
             return Contradiction(cell=(empty & -empty).bit_length() - 1)
-        missing = [hit for kind, (once, _) in enumerate(self.tallies())
-                   for hit in unit_hits(lay, kind, lay.origins[kind] & ~once)]
+        missing = []
+        for kind, (once, _) in enumerate(self.tallies()):
+            if once != lay.origins[kind]:
+                missing += unit_hits(lay, kind, lay.origins[kind] & ~once)
         if missing:
             unit, digit = min(missing)
             return Contradiction(unit=unit, digit=digit + 1)
         return None
 
     def placed_twice(self) -> Contradiction | None:
-        """A digit placed twice in a unit (only a batch of placements can do this): the
-        first by unit, then digit."""
+        """A digit placed twice in a unit (only a batch of placements, or clues, can do this):
+        the first by unit, then digit."""
+        if not self.twice:
+            return None
         placed = self.placed
         for u, unit in enumerate(self.lay.units):
             seen = twice = 0

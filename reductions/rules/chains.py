@@ -265,14 +265,14 @@ class Reach:
 def bundle(lay: Layout, cell: int, digit: int) -> int:
     """The bundle of one forced pair (0-based digit): the pair, the digit's bits at the
     cell's peers, the other digits' bits at the cell."""
-    m, width = lay.cells, lay.cells * lay.n
+    m, width = lay.area, lay.area * lay.n
     pair = 1 << (digit * m + cell)
     column = _cell_column(lay) << cell
     return pair | (lay.peers[cell] << (digit * m + width)) | ((column ^ pair) << (2 * width))
 
 
 def split(lay: Layout, value: int) -> tuple[int, int, int]:
-    width = lay.cells * lay.n
+    width = lay.area * lay.n
     full = (1 << width) - 1
     return value & full, (value >> width) & full, value >> (2 * width)
 
@@ -280,7 +280,7 @@ def split(lay: Layout, value: int) -> tuple[int, int, int]:
 @functools.lru_cache(maxsize=16)
 def _cell_column(lay: Layout) -> int:
     """Bit c·0 of every digit's plane: cell 0 at all digits (shift by c for cell c)."""
-    return sum(1 << (d * lay.cells) for d in range(lay.n))
+    return sum(1 << (d * lay.area) for d in range(lay.n))
 
 
 def _components_and_closure(succ: list[list[int]], own: list[int]
@@ -435,7 +435,7 @@ def bilocal_repetitive_cycle(state: CandidateState) -> list[Deduction]:
     graphs = _graphs(state, "bilocal")
     if graphs is None:
         return []
-    shape, m = state.shape, state.lay.cells
+    shape, m = state.shape, state.lay.area
     reach = graphs.reach
     for cell, digit, start in reach.starts:
         if not reach.closure[start] >> ((digit - 1) * m + cell) & 1:
@@ -574,7 +574,7 @@ def bivalue_repetitive_cycle(state: CandidateState) -> list[Deduction]:
     graphs = _graphs(state, "bivalue")
     if graphs is None:
         return []
-    shape, m = state.shape, state.lay.cells
+    shape, m = state.shape, state.lay.area
     reach = graphs.reach
     for cell, digit, start in reach.starts:
         # entering cell by digit pulls its other value there
@@ -690,7 +690,7 @@ def bilocal_path(state: CandidateState) -> list[Deduction]:
     for cell, digit, start in reach.starts:
         if not lay.peers[cell] & state.where[digit - 1]:
             continue
-        ends = (reach.closure[start] >> ((digit - 1) * lay.cells)) & lay.all_cells
+        ends = (reach.closure[start] >> ((digit - 1) * lay.area)) & lay.all_cells
         if not _news(state, cell, digit, ends & ~(1 << cell), claimed):
             continue
         chain = graphs.chain
@@ -727,7 +727,7 @@ def bivalue_path(state: CandidateState) -> list[Deduction]:
         digit = _other_digit(state, cell, label)
         if not lay.peers[cell] & state.where[digit - 1]:
             continue
-        ends = (reach.closure[start] >> ((digit - 1) * lay.cells)) & lay.all_cells
+        ends = (reach.closure[start] >> ((digit - 1) * lay.area)) & lay.all_cells
         if not _news(state, cell, digit, ends & ~(1 << cell), claimed):
             continue
         chain = graphs.chain
@@ -841,7 +841,7 @@ def _blocks_everything(lay: Layout, packed: int, blocked: int, open_cells: int) 
             return True
     anywhere = 0
     for d in range(lay.n):
-        anywhere |= left >> (d * lay.cells)
+        anywhere |= left >> (d * lay.area)
     return bool(open_cells & ~anywhere)
 
 
@@ -855,7 +855,7 @@ def mixed_conflicting_paths(state: CandidateState) -> list[Deduction]:
     if bilocal is None and bivalue is None:
         return []
     lay = state.lay
-    packed = state.packed()
+    packed = state.packed
     for cell in bits(state.open):
         for d in bits(state.cells[cell]):
             if not _mixed_fires(state, bilocal, bivalue, packed, cell, d + 1):

@@ -170,11 +170,11 @@ def place_batch(state: CandidateState, found: list[Deduction]) -> list[Deduction
     """Apply placement-only deductions together (one peer update); returns those that placed
     their digit (a cell found twice keeps the first). Two placements of one digit in one unit
     both land and the contradiction check reports them."""
-    before = state.values.reshape(-1).copy()
+    before = state.placed[:]
     cells = [c for d in found for c, _ in d.placements]
     digits = [v for d in found for _, v in d.placements]
     state.place(cells, digits)
-    after = state.values.reshape(-1)
+    after = state.placed
     applied, seen = [], set()
     for d in found:
         (cell, digit), = d.placements

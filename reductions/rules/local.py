@@ -25,20 +25,16 @@ numpy implementation they replaced (tests/rules_reference), unit by unit, digit 
 
 from __future__ import annotations
 
-from ..candidates import CandidateState, Layout, bits, unit_hits
+from ..candidates import CandidateState, Layout, bits
 from .base import Deduction, numbers_text
 
 
 def naked_singles(state: CandidateState) -> list[Deduction]:
-    once = twice = 0
-    for mask in state.where:
-        twice |= once & mask
-        once |= mask
+    once, twice = state.digit_tallies()
     names = state.lay.cell_names
-    cells = state.cells
     out = []
     for c in bits(once & ~twice & state.open):
-        d = cells[c].bit_length()
+        d = next(e for e, mask in enumerate(state.where, 1) if mask >> c & 1)
         out.append(Deduction("naked-single", placements=((c, d),),
                              witness={"cell": c, "digit": d},
                              why=f"{names[c]} has only the candidate {d} left"))
@@ -47,20 +43,29 @@ def naked_singles(state: CandidateState) -> list[Deduction]:
 
 def hidden_singles(state: CandidateState) -> list[Deduction]:
     """Digits with exactly one cell in a unit (``once & ~twice`` of the tallies), except
-    where the unit has the digit placed already (``state.done``)."""
+    where the unit has the digit placed already (``state.done``); by unit, then digit."""
     lay = state.lay
+    area, done = lay.area, state.done
     hits = []
     for kind, (once, twice) in enumerate(state.tallies()):
-        hits += unit_hits(lay, kind, once & ~twice & ~state.done[kind])
-    where, unit_masks = state.where, lay.unit_masks
+        single = once & ~twice & ~done[kind]
+        names = lay.origin_unit[kind]
+        while single:
+            low = single & -single
+            p = low.bit_length() - 1
+            hits.append((names[p % area], p // area))
+            single ^= low
+    hits.sort()
+    packed, unit_masks = state.packed, lay.unit_masks
     cell_names, unit_names = lay.cell_names, lay.unit_names
     out, seen = [], set()
     for u, d in hits:
-        c = (where[d] & unit_masks[u]).bit_length() - 1
-        d += 1
-        if (c, d) in seen:
+        c = ((packed >> (d * area)) & unit_masks[u]).bit_length() - 1
+        key = c * area + d
+        if key in seen:
             continue
-        seen.add((c, d))
+        seen.add(key)
+        d += 1
         out.append(Deduction("hidden-single", placements=((c, d),),
                              witness={"unit": u, "digit": d, "cell": c},
                              why=f"{cell_names[c]} is the only place for {d} in "
@@ -132,7 +137,7 @@ _GEOMETRY: dict = {}
 
 
 def _build_geometry(lay: Layout) -> dict[str, dict]:
-    n, a, b, m = lay.n, lay.shape.box_rows, lay.shape.box_cols, lay.cells
+    n, a, b, m = lay.n, lay.shape.box_rows, lay.shape.box_cols, lay.area
     stacks = n // b
 
     def packed(cells) -> int:
@@ -177,7 +182,7 @@ def _build_geometry(lay: Layout) -> dict[str, dict]:
 
 def _line_deductions(state: CandidateState, rule: str) -> list[Deduction]:
     lay = state.lay
-    hits = state.memo("segments", lambda: _segment_hits(lay, state.packed()))
+    hits = state.memo("segments", lambda: _segment_hits(lay, state.packed))
     n = lay.n
     out = []
     for kind in ("row", "column"):
