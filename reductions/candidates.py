@@ -101,7 +101,9 @@ class Layout:
     the mask of the cells sharing a unit with c (not c itself); ``unit_of[c]`` its row, column
     and block unit, ``origin_cells[c]`` their first cells. For the packed form (see the module
     docstring): ``column`` has bit 0 of every digit's plane (shifted by c: cell c at every
-    digit), ``origins[k]`` marks the
+    digit; ``cell_clear[c]`` is its complement), ``marks[c]`` the origins of c's three units
+    in a mask of three packed widths, rows, columns, blocks (shifted by d·N² for digit d: the
+    units that have d placed, ``CandidateState.done``), ``origins[k]`` marks the
     origin of every unit of kind k (rows, columns, blocks) for every digit, ``offsets[k]`` the
     in-unit offsets of that kind (``runs[k]`` the same as (step, length) runs: a row is N
     steps of 1, a block a steps of N over b steps of 1), ``origin_unit[k]`` maps an origin
@@ -119,6 +121,8 @@ class Layout:
     unit_of: tuple[tuple[int, int, int], ...]
     origin_cells: tuple[tuple[int, int, int], ...]
     column: int
+    cell_clear: tuple[int, ...]
+    marks: tuple[int, ...]
     origins: tuple[int, int, int]
     offsets: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
     runs: tuple[tuple[tuple[int, int], ...], ...]
@@ -126,9 +130,6 @@ class Layout:
     cell_names: tuple[str, ...]
     unit_names: tuple[str, ...]
 
-    def origin_bit(self, kind: int, cell: int, digit: int) -> int:
-        """The packed bit of (the kind-``kind`` unit of ``cell``, 0-based ``digit``)."""
-        return 1 << (digit * self.area + self.origin_cells[cell][kind])
 
 
 @functools.lru_cache(maxsize=16)
@@ -143,6 +144,8 @@ def layout(shape: Shape) -> Layout:
             unit_of[c][u // n] = u
     peers = tuple((unit_masks[row] | unit_masks[col] | unit_masks[block]) & ~(1 << c)
                   for c, (row, col, block) in enumerate(unit_of))
+    column = sum(1 << (d * cells) for d in range(n))
+    origin_cells = tuple(tuple(units[u][0] for u in kinds) for kinds in unit_of)
     origins, offsets, origin_unit = [], [], []
     kind_offsets = (tuple(range(n)), tuple(n * i for i in range(n)),
                     tuple(n * i + j for i in range(a) for j in range(b)))
@@ -153,8 +156,9 @@ def layout(shape: Shape) -> Layout:
         origin_unit.append({c: kind * n + k for k, c in enumerate(first)})
     return Layout(shape, n, cells, (1 << cells) - 1, (1 << n) - 1, units, unit_masks, peers,
                   tuple(tuple(u) for u in unit_of),
-                  tuple(tuple(units[u][0] for u in kinds) for kinds in unit_of),
-                  sum(1 << (d * cells) for d in range(n)),
+                  origin_cells, column, tuple(~(column << c) for c in range(cells)),
+                  tuple(sum(1 << (kind * n * cells + origin) for kind, origin in enumerate(o))
+                        for o in origin_cells),
                   tuple(origins), tuple(offsets), (((1, n),), ((n, n),), ((1, b), (n, a))),
                   tuple(origin_unit), tuple(cell_name(shape, c) for c in range(cells)),
                   tuple(unit_name(shape, u) for u in range(3 * n)))
@@ -245,34 +249,37 @@ class CandidateState:
         self.shape = shape
         self.lay = lay
         self.placed = [int(v) for v in placed]
-        self.packed = 0
-        for d, mask in enumerate(where):
-            self.packed |= (int(mask) & lay.all_cells) << (d * lay.area)
-        self.open = lay.all_cells
-        self.done = [0, 0, 0]
+        where = [int(mask) & lay.all_cells for mask in where]
+        self.done = 0
         self.twice = False
-        self.lasting: dict = {}
-        self._memo: dict = {}
+        holding = [0] * lay.n                    # placed cells, per digit
         for c, v in enumerate(self.placed):
             if v:
-                self._settle(c, v - 1)
+                holding[v - 1] |= 1 << c
+                self._mark(c, v - 1)
+        filled = sum(holding)
+        self.open = lay.all_cells & ~filled
+        self.packed = 0
+        for d, mask in enumerate(where):
+            self.packed |= ((mask & ~filled) | holding[d]) << (d * lay.area)
+        self.lasting: dict = {}
+        self._memo: dict = {}
+
+    def _mark(self, c: int, d: int) -> None:
+        """Note 0-based digit d placed in the units of cell c (``twice`` if one had it)."""
+        marks = self.lay.marks[c] << (d * self.lay.area)
+        if self.done & marks:
+            self.twice = True
+        self.done |= marks
 
     def _settle(self, c: int, d: int) -> None:
-        """Cell c holds 0-based digit d: its other candidates go, its units note the digit
-        (``twice`` when one had it already). Peers are the caller's business."""
+        """Cell c holds 0-based digit d: its other candidates go, its units note the digit.
+        Peers are the caller's business."""
         lay = self.lay
-        base = d * lay.area
-        self.packed = (self.packed & ~(lay.column << c)) | (1 << (base + c))
+        self.packed = (self.packed & lay.cell_clear[c]) | (1 << (d * lay.area + c))
         self.placed[c] = d + 1
         self.open &= ~(1 << c)
-        done = self.done
-        row, col, block = lay.origin_cells[c]
-        marks = (1 << (base + row), 1 << (base + col), 1 << (base + block))
-        if done[0] & marks[0] or done[1] & marks[1] or done[2] & marks[2]:
-            self.twice = True
-        done[0] |= marks[0]
-        done[1] |= marks[1]
-        done[2] |= marks[2]
+        self._mark(c, d)
 
     @classmethod
     def from_puzzle(cls, puzzle: Grid) -> "CandidateState":
@@ -302,7 +309,7 @@ class CandidateState:
         new = CandidateState.__new__(CandidateState)
         new.shape, new.lay = self.shape, self.lay
         new.packed, new.placed = self.packed, self.placed[:]
-        new.open, new.done, new.twice = self.open, self.done[:], self.twice
+        new.open, new.done, new.twice = self.open, self.done, self.twice
         new.lasting, new._memo = self.lasting, {}
         return new
 
@@ -412,24 +419,28 @@ class CandidateState:
         two placements of one digit in one unit both land (``twice`` notes it, for
         :meth:`placed_twice`). Returns the number of candidates removed plus placements
         made."""
+        before = self.packed.bit_count()
+        chosen = self.place_pairs(zip(map(int, cells), map(int, digits)))
+        return before - self.packed.bit_count() + len(chosen) if chosen else 0
+
+    def place_pairs(self, pairs: Iterable[tuple[int, int]]) -> dict[int, int]:
+        """:meth:`place` for (cell, 1-based digit) pairs; returns the placements made, cell ->
+        1-based digit."""
         lay = self.lay
         area, peers, placed = lay.area, lay.peers, self.placed
         packed = self.packed
         chosen: dict[int, int] = {}
-        for c, d in zip(cells, digits):
-            c, d = int(c), int(d) - 1
-            if not placed[c] and packed >> (d * area + c) & 1 and c not in chosen:
+        for c, d in pairs:
+            if not placed[c] and packed >> ((d - 1) * area + c) & 1 and c not in chosen:
                 chosen[c] = d
-        if not chosen:
-            return 0
-        self._memo = {}
-        before = packed.bit_count()
-        for c, d in chosen.items():
-            packed &= ~(peers[c] << (d * area))
-        self.packed = packed
-        for c, d in chosen.items():
-            self._settle(c, d)
-        return before - self.packed.bit_count() + len(chosen)
+        if chosen:
+            self._memo = {}
+            for c, d in chosen.items():
+                packed &= ~(peers[c] << ((d - 1) * area))
+            self.packed = packed
+            for c, d in chosen.items():
+                self._settle(c, d - 1)
+        return chosen
 
     def eliminate(self, cells: Iterable[int], digits: Iterable[int]) -> int:
         """Remove candidates (flat cells, 1-based digits) from open cells; returns how many

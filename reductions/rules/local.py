@@ -45,10 +45,10 @@ def hidden_singles(state: CandidateState) -> list[Deduction]:
     """Digits with exactly one cell in a unit (``once & ~twice`` of the tallies), except
     where the unit has the digit placed already (``state.done``); by unit, then digit."""
     lay = state.lay
-    area, done = lay.area, state.done
+    area, done, width = lay.area, state.done, lay.area * lay.n
     hits = []
     for kind, (once, twice) in enumerate(state.tallies()):
-        single = once & ~twice & ~done[kind]
+        single = once & ~twice & ~(done >> (kind * width))
         names = lay.origin_unit[kind]
         while single:
             low = single & -single
