@@ -1,29 +1,32 @@
 """The candidate state of a generalized N×N Sudoku (any a×b blocks) during deduction.
 
-The state is held as Python integers used as bit masks, which at 9×9 beat numpy's per-call
-overhead for the small, frequent operations of the rule engine (issue 27), and stay exact at
+The state is held in Python integers used as bit masks, which at 9×9 beat numpy's per-call
+overhead for the small, frequent operations of the rule engine (issue 27) and stay exact at
 any N (an integer has as many bits as it needs):
 
-* ``cells[c]`` — the candidates of flat cell c = r·N + col, bit d−1 for digit d;
-* ``where[d]`` — the cells where digit d + 1 is a candidate, bit c for flat cell c (the same
-  N³ facts as ``cells``, kept in step with it: rules scan by digit or by cell);
-* ``placed[c]`` — the digit placed in cell c (0 = open); ``open`` the mask of open cells.
+* ``packed`` — one integer for all N³ (cell, digit) facts: bit d·N² + c is set while digit
+  d + 1 may go in flat cell c = r·N + col (digit d's *plane* is the N² bits from d·N²);
+* ``placed[c]`` — the digit placed in cell c (0 = open); ``open`` the mask of open cells;
+* ``done`` — which units have which digit placed (three planes-wide masks, rows, columns,
+  blocks, at the unit's origin; see below), and ``twice`` whether a placement ever found its
+  digit there already.
 
 A placed cell keeps exactly its own digit as candidate, so unit-wise counts treat placed and
-open cells alike. The only ways to change a state are :meth:`CandidateState.place` and
-:meth:`CandidateState.eliminate` (and building one); every change clears the state's memo
-(:meth:`CandidateState.memo`), where rules keep what several of them derive from one state
-(the chain graphs, the unit tallies). ``cand`` and ``values`` give the familiar numpy views,
-computed on demand and read-only.
+open cells alike. Placing a digit clears its plane at the cell's peers and the cell's bit in
+every other plane: two mask operations. The only ways to change a state are
+:meth:`CandidateState.place` and :meth:`CandidateState.eliminate` (and building one); every
+change clears the state's memo (:meth:`CandidateState.memo`), where rules keep what several of
+them derive from one state: ``where`` (per digit, the cells), ``cells`` (per cell, the
+digits), the unit tallies, the chain graphs. ``cand`` and ``values`` give the familiar numpy
+views, computed on demand and read-only.
 
-**Packed form and tallies.** For work on every unit and digit at once the ``where`` masks are
-laid side by side in one integer, digit d's N² bits from bit d·N² (:meth:`CandidateState.packed`).
-A unit is named by its *origin*, its first cell (row r: r·N, column c: c, block: its top-left
-cell); shifting the packed integer right by each in-unit offset in turn brings every cell of
-every unit onto its origin, and two running masks record which (unit, digit) bits were seen
-once and which twice (:func:`tallies`): ``once & ~twice`` marks the digits with exactly one
-cell in a unit (hidden singles), ``~once`` those with none (contradictions). The offsets never
-reach from one digit's bits into the next digit's origins, so no guard bits are needed.
+**Tallies.** A unit is named by its *origin*, its first cell (row r: r·N, column c: c, block:
+its top-left cell). Shifting ``packed`` right by a unit's in-cell offsets brings each of its
+cells onto its origin, in every plane at once; two running masks record which (unit, digit)
+bits were seen once and which twice (:func:`tallies`, with O(log N) shifts per unit kind):
+``once & ~twice`` marks the digits with exactly one cell in a unit (hidden singles),
+``~once`` those with none (contradictions). The offsets never reach from one plane into the
+next plane's origins, so no guard bits are needed.
 
 Units are numbered as in :mod:`reductions.grid`: 0..N-1 rows, N..2N-1 columns, 2N..3N-1
 blocks; ``units[u]`` lists the flat cells of unit u in increasing order.
@@ -95,19 +98,18 @@ def bits(mask: int) -> Iterator[int]:
 
 @dataclass(frozen=True, eq=False)
 class Layout:
-    """Bit-mask tables of one shape (built once per shape, :func:`layout`).
+    """Bit-mask tables of one shape (built once per shape by :func:`layout`).
 
-    ``units[u]`` the cells of unit u (increasing), ``unit_masks[u]`` as a mask; ``peers[c]``
-    the mask of the cells sharing a unit with c (not c itself); ``unit_of[c]`` its row, column
-    and block unit, ``origin_cells[c]`` their first cells. For the packed form (see the module
-    docstring): ``column`` has bit 0 of every digit's plane (shifted by c: cell c at every
-    digit; ``cell_clear[c]`` is its complement), ``marks[c]`` the origins of c's three units
-    in a mask of three packed widths, rows, columns, blocks (shifted by d·N² for digit d: the
-    units that have d placed, ``CandidateState.done``), ``origins[k]`` marks the
-    origin of every unit of kind k (rows, columns, blocks) for every digit, ``offsets[k]`` the
-    in-unit offsets of that kind (``runs[k]`` the same as (step, length) runs: a row is N
-    steps of 1, a block a steps of N over b steps of 1), ``origin_unit[k]`` maps an origin
-    cell to its unit number.
+    * ``units[u]`` the cells of unit u (increasing), ``unit_masks[u]`` as a mask; ``peers[c]``
+      the cells sharing a unit with c (not c); ``unit_of[c]`` its row, column and block unit,
+      ``origin_cells[c]`` their first cells;
+    * for ``packed``: ``column`` has bit 0 of every plane (shifted by c: cell c at every digit;
+      ``cell_clear[c]`` is its complement); ``origins[k]`` the origins of every unit of kind
+      k (rows, columns, blocks) in every plane, ``runs[k]`` their in-unit offsets as
+      (step, length) runs (a row: N steps of 1; a column: N steps of N; a block: b steps of
+      1, then a steps of N), ``origin_unit[k]`` an origin cell's unit number;
+    * for ``done``: ``marks[c]`` the origins of c's three units side by side, rows, columns,
+      blocks, each kind one packed width apart (shifted by d·N² for digit d).
     """
 
     shape: Shape
@@ -122,53 +124,50 @@ class Layout:
     origin_cells: tuple[tuple[int, int, int], ...]
     column: int
     cell_clear: tuple[int, ...]
-    marks: tuple[int, ...]
     origins: tuple[int, int, int]
-    offsets: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
     runs: tuple[tuple[tuple[int, int], ...], ...]
     origin_unit: tuple[dict[int, int], dict[int, int], dict[int, int]]
+    marks: tuple[int, ...]
     cell_names: tuple[str, ...]
     unit_names: tuple[str, ...]
-
 
 
 @functools.lru_cache(maxsize=16)
 def layout(shape: Shape) -> Layout:
     n, a, b = shape.size, shape.box_rows, shape.box_cols
-    cells = n * n
+    area = n * n
     units = tuple(tuple(int(c) for c in row) for row in shape.units())
     unit_masks = tuple(sum(1 << c for c in unit) for unit in units)
-    unit_of = [[0, 0, 0] for _ in range(cells)]
+    unit_of = [[0, 0, 0] for _ in range(area)]
     for u, unit in enumerate(units):
         for c in unit:
             unit_of[c][u // n] = u
-    peers = tuple((unit_masks[row] | unit_masks[col] | unit_masks[block]) & ~(1 << c)
-                  for c, (row, col, block) in enumerate(unit_of))
-    column = sum(1 << (d * cells) for d in range(n))
     origin_cells = tuple(tuple(units[u][0] for u in kinds) for kinds in unit_of)
-    origins, offsets, origin_unit = [], [], []
-    kind_offsets = (tuple(range(n)), tuple(n * i for i in range(n)),
-                    tuple(n * i + j for i in range(a) for j in range(b)))
-    for kind in range(3):
-        first = [units[kind * n + k][0] for k in range(n)]
-        origins.append(sum(1 << (d * cells + c) for d in range(n) for c in first))
-        offsets.append(kind_offsets[kind])
-        origin_unit.append({c: kind * n + k for k, c in enumerate(first)})
-    return Layout(shape, n, cells, (1 << cells) - 1, (1 << n) - 1, units, unit_masks, peers,
-                  tuple(tuple(u) for u in unit_of),
-                  origin_cells, column, tuple(~(column << c) for c in range(cells)),
-                  tuple(sum(1 << (kind * n * cells + origin) for kind, origin in enumerate(o))
-                        for o in origin_cells),
-                  tuple(origins), tuple(offsets), (((1, n),), ((n, n),), ((1, b), (n, a))),
-                  tuple(origin_unit), tuple(cell_name(shape, c) for c in range(cells)),
-                  tuple(unit_name(shape, u) for u in range(3 * n)))
+    column = sum(1 << (d * area) for d in range(n))
+    firsts = [[units[kind * n + k][0] for k in range(n)] for kind in range(3)]
+    return Layout(
+        shape=shape, n=n, area=area, all_cells=(1 << area) - 1, all_digits=(1 << n) - 1,
+        units=units, unit_masks=unit_masks,
+        peers=tuple((unit_masks[row] | unit_masks[col] | unit_masks[block]) & ~(1 << c)
+                    for c, (row, col, block) in enumerate(unit_of)),
+        unit_of=tuple(tuple(kinds) for kinds in unit_of), origin_cells=origin_cells,
+        column=column, cell_clear=tuple(~(column << c) for c in range(area)),
+        origins=tuple(sum(1 << (d * area + c) for d in range(n) for c in first)
+                      for first in firsts),
+        runs=(((1, n),), ((n, n),), ((1, b), (n, a))),
+        origin_unit=tuple({c: kind * n + k for k, c in enumerate(first)}
+                          for kind, first in enumerate(firsts)),
+        marks=tuple(sum(1 << (kind * n * area + origin) for kind, origin in enumerate(cell))
+                    for cell in origin_cells),
+        cell_names=tuple(cell_name(shape, c) for c in range(area)),
+        unit_names=tuple(unit_name(shape, u) for u in range(3 * n)))
 
 
 def tallies(lay: Layout, packed: int) -> tuple[tuple[int, int], ...]:
     """Per unit kind (rows, columns, blocks): ``(once, twice)`` over the packed form — the
     (unit origin, digit) bits where a unit has at least one, and at least two, of the
-    digit's cells (see the module docstring). The offsets of a kind are runs of equal steps
-    (blocks: a run of runs), each folded in O(log length) shifts (:func:`_fold`)."""
+    digit's cells (see the module docstring); each run of offsets is folded in O(log
+    length) shifts (:func:`_fold`)."""
     out = []
     for origin, runs in zip(lay.origins, lay.runs):
         once, twice = packed, 0
@@ -201,6 +200,23 @@ def _fold(once: int, twice: int, step: int, length: int) -> tuple[int, int]:
         o2, t2 = once >> shift, twice >> shift
         once, twice = once | o2, twice | t2 | (once & o2)
         size *= 2
+
+
+def coverage(lay: Layout, packed: int) -> tuple[int, int, int]:
+    """Per unit kind: the (unit origin, digit) bits where the unit has at least one of the
+    digit's cells (the ``once`` of :func:`tallies`, by OR alone: overlapping windows do)."""
+    out = []
+    for origin, runs in zip(lay.origins, lay.runs):
+        seen = packed
+        for step, length in runs:
+            size = 1
+            while 2 * size <= length:
+                seen |= seen >> (size * step)
+                size *= 2
+            if size < length:
+                seen |= seen >> ((length - size) * step)
+        out.append(seen & origin)
+    return tuple(out)
 
 
 def unit_hits(lay: Layout, kind: int, mask: int) -> list[tuple[int, int]]:

@@ -70,15 +70,14 @@ deductions are the ones the per-start searches gave (tests/rules_reference).
 
 from __future__ import annotations
 
-import functools
 from functools import cached_property
 
 import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import breadth_first_order, connected_components
 
-from ..candidates import (CandidateState, Layout, bits, cell_name, peer_matrix, unit_matrix,
-                          unit_name)
+from ..candidates import (CandidateState, Layout, bits, cell_name, coverage, peer_matrix,
+                          unit_matrix, unit_name)
 from ..labelled_graph import LabelledGraph
 from ..nonrepetitive import nr_graph
 from .base import Deduction
@@ -267,7 +266,7 @@ def bundle(lay: Layout, cell: int, digit: int) -> int:
     cell's peers, the other digits' bits at the cell."""
     m, width = lay.area, lay.area * lay.n
     pair = 1 << (digit * m + cell)
-    column = _cell_column(lay) << cell
+    column = lay.column << cell
     return pair | (lay.peers[cell] << (digit * m + width)) | ((column ^ pair) << (2 * width))
 
 
@@ -275,12 +274,6 @@ def split(lay: Layout, value: int) -> tuple[int, int, int]:
     width = lay.area * lay.n
     full = (1 << width) - 1
     return value & full, (value >> width) & full, value >> (2 * width)
-
-
-@functools.lru_cache(maxsize=16)
-def _cell_column(lay: Layout) -> int:
-    """Bit c·0 of every digit's plane: cell 0 at all digits (shift by c for cell c)."""
-    return sum(1 << (d * lay.area) for d in range(lay.n))
 
 
 def _components_and_closure(succ: list[list[int]], own: list[int]
@@ -833,15 +826,12 @@ def _blocks_everything(lay: Layout, packed: int, blocked: int, open_cells: int) 
     """With the ``blocked`` (digit, cell) bits gone from the packed candidates, has some
     unit lost every place of a digit, or some open cell every candidate?"""
     left = packed & ~blocked
-    for origin, offsets in zip(lay.origins, lay.offsets):
-        seen = 0
-        for shift in offsets:
-            seen |= left >> shift
-        if (seen & origin) != origin:
-            return True
-    anywhere = 0
-    for d in range(lay.n):
-        anywhere |= left >> (d * lay.area)
+    if coverage(lay, left) != lay.origins:
+        return True
+    anywhere, span = left, lay.area
+    while span < lay.n * lay.area:                # OR every digit's plane onto plane 0
+        anywhere |= anywhere >> span
+        span *= 2
     return bool(open_cells & ~anywhere)
 
 

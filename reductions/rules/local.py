@@ -25,7 +25,10 @@ numpy implementation they replaced (tests/rules_reference), unit by unit, digit 
 
 from __future__ import annotations
 
-from ..candidates import CandidateState, Layout, bits
+import functools
+
+from ..candidates import CandidateState, Layout, bits, layout
+from ..grid import Shape
 from .base import Deduction, numbers_text
 
 
@@ -88,7 +91,7 @@ def _segment_hits(lay: Layout, packed: int) -> dict[str, list[tuple[int, int, in
     Returns, per rule and line kind ("pointing row", ...), the (digit, line, block) triples
     (0-based digit; line = row or column number; block number) in the order the rule
     reports them."""
-    geometry = _segment_geometry(lay)
+    geometry = _geometry(lay.shape)
     out: dict[str, list[tuple[int, int, int]]] = {}
     for kind, g in geometry.items():
         segments = 0
@@ -128,16 +131,11 @@ def _spread(mask: int, steps: tuple[int, ...]) -> int:
     return out
 
 
-def _segment_geometry(lay: Layout) -> dict[str, dict]:
-    """Shifts and origin masks of the segments (cached on the layout's shape)."""
-    return _GEOMETRY.get(lay.shape) or _GEOMETRY.setdefault(lay.shape, _build_geometry(lay))
-
-
-_GEOMETRY: dict = {}
-
-
-def _build_geometry(lay: Layout) -> dict[str, dict]:
-    n, a, b, m = lay.n, lay.shape.box_rows, lay.shape.box_cols, lay.area
+@functools.lru_cache(maxsize=16)
+def _geometry(shape: Shape) -> dict[str, dict]:
+    """Shifts and origin masks of the segments of one shape, per line kind."""
+    lay = layout(shape)
+    n, a, b, m = lay.n, shape.box_rows, shape.box_cols, lay.area
     stacks = n // b
 
     def packed(cells) -> int:
@@ -297,7 +295,7 @@ def line_block_triples(state: CandidateState) -> list[Deduction]:
     lay = state.lay
     cand, unit_masks, units = state.cells, lay.unit_masks, lay.units
     out = []
-    for line, block, meet in _meets(lay):
+    for line, block, meet in _meetings(lay.shape):
         inside = meet & state.open
         if not inside & (inside - 1):
             continue
@@ -317,17 +315,12 @@ def line_block_triples(state: CandidateState) -> list[Deduction]:
     return out
 
 
-def _meets(lay: Layout) -> list[tuple[int, int, int]]:
+@functools.lru_cache(maxsize=16)
+def _meetings(shape: Shape) -> list[tuple[int, int, int]]:
     """(line unit, block unit, cells of both as a mask) for every line and block that meet,
     by line, then block."""
-    found = _MEETS.get(lay.shape)
-    if found is None:
-        n = lay.n
-        found = [(line, 2 * n + k, lay.unit_masks[line] & lay.unit_masks[2 * n + k])
-                 for line in range(2 * n) for k in range(n)
-                 if lay.unit_masks[line] & lay.unit_masks[2 * n + k]]
-        _MEETS[lay.shape] = found
-    return found
-
-
-_MEETS: dict = {}
+    lay = layout(shape)
+    n = lay.n
+    return [(line, 2 * n + k, lay.unit_masks[line] & lay.unit_masks[2 * n + k])
+            for line in range(2 * n) for k in range(n)
+            if lay.unit_masks[line] & lay.unit_masks[2 * n + k]]
