@@ -288,15 +288,6 @@ class CandidateState:
             self.twice = True
         self.done |= marks
 
-    def _settle(self, c: int, d: int) -> None:
-        """Cell c holds 0-based digit d: its other candidates go, its units note the digit.
-        Peers are the caller's business."""
-        lay = self.lay
-        self.packed = (self.packed & lay.cell_clear[c]) | (1 << (d * lay.area + c))
-        self.placed[c] = d + 1
-        self.open &= ~(1 << c)
-        self._mark(c, d)
-
     @classmethod
     def from_puzzle(cls, puzzle: Grid) -> "CandidateState":
         """Every digit everywhere, minus what the clues exclude (a clue's digit leaves its
@@ -453,9 +444,18 @@ class CandidateState:
             self._memo = {}
             for c, d in chosen.items():
                 packed &= ~(peers[c] << ((d - 1) * area))
-            self.packed = packed
+            # then each cell takes its digit: its other candidates go, its units note it
+            cell_clear, marks, done = lay.cell_clear, lay.marks, self.done
             for c, d in chosen.items():
-                self._settle(c, d - 1)
+                base = (d - 1) * area
+                packed = (packed & cell_clear[c]) | (1 << (base + c))
+                placed[c] = d
+                mark = marks[c] << base
+                if done & mark:
+                    self.twice = True
+                done |= mark
+            self.packed, self.done = packed, done
+            self.open &= ~sum(1 << c for c in chosen)
         return chosen
 
     def eliminate(self, cells: Iterable[int], digits: Iterable[int]) -> int:

@@ -32,15 +32,29 @@ from ..grid import Shape
 from .base import Deduction, numbers_text
 
 
+@functools.lru_cache(maxsize=16)
+def _singles(shape: Shape, rule: str) -> dict[int, Deduction]:
+    """The single deductions of one shape made so far. A hidden single's deduction depends on
+    (unit, digit, cell) alone, a naked single's on (cell, digit) — effect, witness and words
+    — so one frozen object serves every puzzle: a 9×9 puzzle has some sixty singles, and
+    making each anew was a fifth of the time of an easy one."""
+    return {}
+
+
 def naked_singles(state: CandidateState) -> list[Deduction]:
     once, twice = state.digit_tallies()
-    names = state.lay.cell_names
+    lay = state.lay
+    made = _singles(lay.shape, "naked-single")
     out = []
     for c in bits(once & ~twice & state.open):
         d = next(e for e, mask in enumerate(state.where, 1) if mask >> c & 1)
-        out.append(Deduction("naked-single", placements=((c, d),),
-                             witness={"cell": c, "digit": d},
-                             why=f"{names[c]} has only the candidate {d} left"))
+        key = c * lay.n + d
+        ded = made.get(key)
+        if ded is None:
+            ded = made[key] = Deduction(
+                "naked-single", placements=((c, d),), witness={"cell": c, "digit": d},
+                why=f"{lay.cell_names[c]} has only the candidate {d} left")
+        out.append(ded)
     return out
 
 
@@ -59,20 +73,23 @@ def hidden_singles(state: CandidateState) -> list[Deduction]:
             hits.append((names[p % area], p // area))
             single ^= low
     hits.sort()
-    packed, unit_masks = state.packed, lay.unit_masks
-    cell_names, unit_names = lay.cell_names, lay.unit_names
+    packed, unit_masks, n = state.packed, lay.unit_masks, lay.n
+    made = _singles(lay.shape, "hidden-single")
     out, seen = [], set()
     for u, d in hits:
         c = ((packed >> (d * area)) & unit_masks[u]).bit_length() - 1
-        key = c * area + d
-        if key in seen:
+        if c * n + d in seen:
             continue
-        seen.add(key)
-        d += 1
-        out.append(Deduction("hidden-single", placements=((c, d),),
-                             witness={"unit": u, "digit": d, "cell": c},
-                             why=f"{cell_names[c]} is the only place for {d} in "
-                                 f"{unit_names[u]}"))
+        seen.add(c * n + d)
+        key = (u * n + d) * area + c
+        ded = made.get(key)
+        if ded is None:
+            ded = made[key] = Deduction(
+                "hidden-single", placements=((c, d + 1),),
+                witness={"unit": u, "digit": d + 1, "cell": c},
+                why=f"{lay.cell_names[c]} is the only place for {d + 1} in "
+                    f"{lay.unit_names[u]}")
+        out.append(ded)
     return out
 
 
