@@ -73,13 +73,9 @@ from __future__ import annotations
 from functools import cached_property
 
 import numpy as np
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import breadth_first_order, connected_components
 
 from ..candidates import (CandidateState, Layout, bits, cell_name, coverage, peer_matrix,
                           unit_matrix, unit_name)
-from ..labelled_graph import LabelledGraph
-from ..nonrepetitive import nr_graph
 from .base import Deduction
 
 NO_PREDECESSOR = -9999
@@ -148,10 +144,16 @@ class ChainGraph:
 
     ``edges`` as from :func:`bilocation_edges`; vertices are the flat cells, labels the
     0-based digits. nr(G) numbering: pair p = (vertex, label) has in-vertex 2p and out-vertex
-    2p + 1; nr-arc a < 2m is G's arc a.
+    2p + 1; nr-arc a < 2m is G's arc a. scipy and :mod:`reductions.nonrepetitive` are
+    imported here, on first use: most puzzles never get this far, and the ``rules`` command
+    starts without them.
     """
 
     def __init__(self, state: CandidateState, edges: np.ndarray):
+        from scipy.sparse import csr_matrix
+
+        from ..labelled_graph import LabelledGraph
+        from ..nonrepetitive import nr_graph
         n = state.size
         self.state = state
         self.edges = edges
@@ -176,11 +178,13 @@ class ChainGraph:
     @cached_property
     def cyclic(self) -> np.ndarray:
         """Per G arc: on a nonrepetitive closed walk (Theorem 1, scipy strong components)."""
+        from scipy.sparse.csgraph import connected_components
         _, comp = connected_components(self.matrix, directed=True, connection="strong")
         return comp[self.out_vertex] == comp[self.in_vertex]
 
     def search(self, start: int) -> np.ndarray:
         """Predecessors of a breadth-first search in nr(G) from nr-vertex ``start``."""
+        from scipy.sparse.csgraph import breadth_first_order
         _, pred = breadth_first_order(self.matrix, start, directed=True,
                                       return_predecessors=True)
         return pred

@@ -25,9 +25,10 @@ A missing perfect matching is a proof of no solution (witness: the deficient set
 **Most units and digits have nothing to report** (:func:`flexible`): at 9×9 a perfect
 matching by augmenting paths over bit masks, and the alternating-cycle test of every other
 edge, take a few microseconds in plain Python, where scipy's calls cost a hundred; only a unit
-or digit that fails the test goes through :func:`hall_analysis` for its Hall sets. Placed
-cells are left out of the test (each is a lone edge to its digit, in every perfect matching),
-and a (digit, cells) graph already tested in the same run is not tested again.
+or digit that fails the test goes through :func:`hall_analysis` for its Hall sets (scipy is
+imported there, on first use). Placed cells are left out of the test (each is a lone edge to
+its digit, in every perfect matching), and a graph already tested in the same run is not
+tested again.
 
 **Nishio** (:mod:`reductions.nishio`, the almost-balanced-matrix DAG): per digit, the cells of
 the candidate set S outside Nishio(S) (no valid placement of the digit inside S uses them) are
@@ -38,22 +39,26 @@ the rule finds nothing.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import (breadth_first_order, connected_components,
-                                  maximum_bipartite_matching)
 
 from ..candidates import CandidateState, bits, unit_name
 from ..nishio import DAG_VERTEX_LIMIT, CellSet, almost_balanced_count, nishio_dag_sweep
 from .base import Deduction, cells_text, numbers_text
 
+if TYPE_CHECKING:
+    from scipy.sparse import csr_matrix
+
 
 def _digraph(count: int, tails: np.ndarray, heads: np.ndarray) -> csr_matrix:
+    from scipy.sparse import csr_matrix
     return csr_matrix((np.ones(len(tails), dtype=np.int8), (tails, heads)),
                       shape=(count, count))
 
 
 def _reach(graph: csr_matrix, start: int) -> np.ndarray:
+    from scipy.sparse.csgraph import breadth_first_order
     return breadth_first_order(graph, start, directed=True, return_predecessors=False)
 
 
@@ -61,9 +66,10 @@ def hall_analysis(adj: np.ndarray):
     """For a square bool matrix: ``("deficient", S, N(S))`` when there is no perfect matching,
     else ``("hall", [(S, T, edges), ...])`` covering every edge in no perfect matching (S left
     vertices, T right vertices, edges = the (i, j) with i in S, j outside T), possibly empty."""
+    from scipy.sparse.csgraph import connected_components, maximum_bipartite_matching
     k = adj.shape[0]
     rows, cols = np.nonzero(adj)
-    graph = csr_matrix((np.ones(len(rows), dtype=np.int8), (rows, cols)), shape=(k, k))
+    graph = _digraph(k, rows, cols)
     match = maximum_bipartite_matching(graph, perm_type="column")   # left -> right or -1
     if (match < 0).any():
         start = int(np.flatnonzero(match < 0)[0])
