@@ -226,7 +226,6 @@ class Reach:
         self.pairs = pairs
         index = {pair: j for j, pair in enumerate(pairs)}
         self.index = index
-        m = len(edges)
         # G's arcs as LabelledGraph numbers them: the edges forwards, then backwards
         self.arcs = [(a, b, d - 1) for a, b, d in edges] + [(b, a, d - 1) for a, b, d in edges]
         succ: list[list[int]] = [[] for _ in range(2 * len(pairs))]
@@ -241,9 +240,7 @@ class Reach:
             succ[2 * j] = [2 * k + 1 for k in labels_at[c] if k != j]
             forced = x if kind == "bilocal" else (cand[c] & ~(1 << x)).bit_length() - 1
             own[2 * j] = bundle(lay, c, forced)
-        self.succ = succ
         self.comp, self.closure = _components_and_closure(succ, own)
-        self.num_arcs = 2 * m
 
     @property
     def starts(self) -> list[tuple[int, int, int]]:
@@ -848,7 +845,6 @@ def mixed_conflicting_paths(state: CandidateState) -> list[Deduction]:
     bilocal, bivalue = _graphs(state, "bilocal"), _graphs(state, "bivalue")
     if bilocal is None and bivalue is None:
         return []
-    lay = state.lay
     packed = state.packed
     for cell in bits(state.open):
         for d in bits(state.cells[cell]):

@@ -310,7 +310,7 @@ def line_block_triples(state: CandidateState) -> list[Deduction]:
     column; three at 9×9). A placed cell of the intersection counts as outside it; a digit is
     confined when no cell of the unit outside the open intersection has it."""
     lay = state.lay
-    cand, unit_masks, units = state.cells, lay.unit_masks, lay.units
+    cand, units = state.cells, lay.units
     out = []
     for line, block, meet in _meetings(lay.shape):
         inside = meet & state.open

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from reductions.candidates import Contradiction, peer_matrix, unit_matrix
-from reductions.grid import Grid, clue_exclusions
+from reductions.grid import Grid, Shape, clue_exclusions
 
 
 class CandidateState:
