@@ -91,7 +91,8 @@ def print_single(result: RulesResult) -> None:
 @dataclass
 class Graded:
     """One puzzle of a file as the command prints and counts it (made in a worker process
-    with ``--jobs``): ``status`` None when the text could not be read (``error`` says why)."""
+    with ``--jobs``): ``status`` None when the text could not be read (``error`` says why);
+    the grade (``level``, ``hardest_rule``) counts for solved puzzles only."""
 
     status: Status | None
     printed: str
@@ -104,7 +105,7 @@ class Graded:
 def grade_text(label: str, text: str, *, box: Shape | None, names: list[str] | None,
                max_level: int | None, as_json: bool) -> Graded:
     """Read and deduce one puzzle of a file; its output line (or JSON record) and counts."""
-    from reductions.rules import Verdict, deduce, select_rules
+    from reductions.rules import deduce, select_rules
     from ..deduction import STATUS
     where = "" if label == "puzzle" else f"{label}: "
     try:
@@ -122,8 +123,7 @@ def grade_text(label: str, text: str, *, box: Shape | None, names: list[str] | N
         grid = format_grid(result.state.grid(), "auto").replace("\n", " ")
         printed = f"{label}\t{status}\t{grade}\t{grid}"
     return Graded(status, printed, None, result.level, result.hardest_rule,
-                  result.rules_used()) if result.verdict == Verdict.SOLVED else \
-        Graded(status, printed, None, rules_used=result.rules_used())
+                  result.rules_used())
 
 
 def run_rules(args: argparse.Namespace) -> int:
