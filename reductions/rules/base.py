@@ -24,9 +24,10 @@ class Deduction:
     """One step: ``placements`` and ``eliminations`` as (flat cell, digit) pairs, the
     ``witness`` it rests on, and ``why`` in words (cells in r1c1 notation).
 
-    Frozen; ``__init__`` fills the slots through their descriptors, which costs half of what
-    the generated frozen ``__init__`` does (it goes through ``object.__setattr__`` per field),
-    and a 9×9 puzzle makes some sixty of these."""
+    Frozen, and to be treated as such whole: a rule may hand out one object more than once
+    (the singles keep one per (unit, digit, cell)), so ``witness`` is not to be changed.
+    ``__init__`` fills the slots through their descriptors, which costs half of what the
+    generated frozen ``__init__`` does (it goes through ``object.__setattr__`` per field)."""
 
     rule: str
     placements: tuple[tuple[int, int], ...] = ()

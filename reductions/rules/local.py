@@ -37,7 +37,7 @@ def _singles(shape: Shape, rule: str) -> dict[int, Deduction]:
     """The single deductions of one shape made so far. A hidden single's deduction depends on
     (unit, digit, cell) alone, a naked single's on (cell, digit) — effect, witness and words
     — so one frozen object serves every puzzle: a 9×9 puzzle has some sixty singles, and
-    making each anew was a fifth of the time of an easy one."""
+    making each anew was a fifth of the time of an easy one. At most 3N³ + N³ of them."""
     return {}
 
 
