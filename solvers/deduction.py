@@ -17,6 +17,7 @@ rules are stuck, uniqueness is unknown (None).
 from __future__ import annotations
 
 import time
+from typing import Callable, Iterator, Sequence, TypeVar
 
 from reductions.grid import Grid
 from reductions.rules import Verdict, deduce, select_rules
@@ -25,6 +26,13 @@ from .outcome import Outcome, Status, verified
 
 STATUS = {Verdict.SOLVED: Status.SOLVED, Verdict.NO_SOLUTION: Status.NO_SOLUTION,
           Verdict.UNKNOWN: Status.UNKNOWN}
+
+CHUNK_MIN, CHUNK_MAX = 16, 256
+"""Puzzles per pool task of :func:`grade_in_order`: a few dozen milliseconds of work at least
+(a 9×9 puzzle takes about 1-10 ms), and at least eight tasks per worker up to CHUNK_MAX, so
+that the workers finish close together."""
+
+R = TypeVar("R")
 
 
 class _OutOfTime(Exception):
@@ -60,3 +68,35 @@ def solve_puzzle(puzzle: Grid, *, unique: bool = False, time_limit: float | None
         return Outcome(status, stats=stats)
     grid = verified(puzzle, result.state.grid(), "rules")
     return Outcome(Status.SOLVED, grid, True if unique else None, None, stats)
+
+
+def grade_in_order(texts: Sequence[tuple[str, str]], grade: Callable[[str, str], R], *,
+                   jobs: int = 1) -> Iterator[R]:
+    """``grade(label, text)`` for every (label, puzzle text) of a file, in input order.
+
+    With ``jobs`` > 1 and at least two chunks of :data:`CHUNK_MIN` texts, the chunks go to
+    ``jobs`` worker processes (:func:`solvers.external.worker_pool`: they die with this
+    process, and Ctrl-C or SIGTERM here stops them at once); ``grade`` must then pickle (a
+    module-level function, or a ``functools.partial`` of one) and so must what it returns.
+    """
+    size = max(CHUNK_MIN, min(CHUNK_MAX, len(texts) // (8 * max(jobs, 1))))
+    chunks = [list(texts[start:start + size]) for start in range(0, len(texts), size)]
+    if jobs <= 1 or len(chunks) <= 1:
+        for label, text in texts:
+            yield grade(label, text)
+        return
+    from concurrent.futures.process import BrokenProcessPool
+
+    from .external import worker_pool
+    with worker_pool(min(jobs, len(chunks))) as pool:
+        try:
+            for results in pool.map(_grade_chunk, [(grade, chunk) for chunk in chunks]):
+                yield from results
+        except BrokenProcessPool:
+            raise RuntimeError("a worker process died (killed from outside, or out of "
+                               "memory)") from None
+
+
+def _grade_chunk(task: tuple[Callable[[str, str], R], list[tuple[str, str]]]) -> list[R]:
+    grade, chunk = task
+    return [grade(label, text) for label, text in chunk]

@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
 
 from reductions.grid import format_grid, parse_grid
 from reductions.rules import RULES
 from solvers import cli
 from solvers.sat import solve_puzzle
 
-from .conftest import INSTANCES, instance_puzzles
+from .conftest import INSTANCES, ROOT, instance_puzzles
+from .processes import is_running, wait_until
 
 
 def run(capsys, *argv):
@@ -81,3 +89,58 @@ def test_file_lines_and_list(capsys):
     assert all("\tno solution\t" in line for line in out.splitlines())
     code, out, _ = run(capsys, "rules", "--list")
     assert code == 0 and "bilocal-conflicting-paths" in out and out.startswith(" 1  hidden")
+
+
+def test_file_on_worker_processes_in_input_order(capsys, tmp_path):
+    """--jobs 2 (three chunks, two workers) prints what --jobs 1 prints, line for line, a
+    bad line in the middle included."""
+    lines = [format_grid(p) for p in instance_puzzles("royle17-sample300.txt", 40)]
+    lines.insert(17, "12345")
+    path = tmp_path / "p.txt"
+    path.write_text("\n".join(lines) + "\n")
+    for extra in ([], ["--json"]):
+        alone = run(capsys, "rules", path, "--jobs", "1", *extra)
+        pooled = run(capsys, "rules", path, "--jobs", "2", *extra)
+        assert alone == pooled
+        assert alone[0] == 2 and len(alone[1].splitlines()) == 41
+        assert "bad input 1" in alone[2]
+
+
+def _children(pid: int) -> list[int]:
+    """The children of ``pid`` (threads come and go while we read)."""
+    found = []
+    with contextlib.suppress(FileNotFoundError):
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with contextlib.suppress(FileNotFoundError):
+                with open(f"/proc/{pid}/task/{task}/children") as handle:
+                    found += [int(child) for child in handle.read().split()]
+    return found
+
+
+@pytest.mark.parametrize("signum, code, word", [(signal.SIGINT, 130, "interrupted"),
+                                                (signal.SIGTERM, 143, "terminated")])
+def test_ctrl_c_stops_the_workers(tmp_path, signum, code, word):
+    """A file on two workers, interrupted: the command exits 130 (143), one line, and its
+    workers are gone within two seconds."""
+    lines = [format_grid(p) for p in instance_puzzles("hardest1905-sample100.txt")] * 30
+    path = tmp_path / "p.txt"
+    path.write_text("\n".join(lines) + "\n")
+    proc = subprocess.Popen([sys.executable, "-m", "solvers.cli", "rules", str(path),
+                             "--jobs", "2"], cwd=ROOT,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        assert wait_until(lambda: len(_children(proc.pid)) == 2 or proc.poll() is not None,
+                          20)
+        workers = _children(proc.pid)
+        assert proc.poll() is None and len(workers) == 2
+        proc.send_signal(signum)
+        _, err = proc.communicate(timeout=10)
+        assert proc.returncode == code and err.decode().strip() == f"sudoku-bridge: {word}"
+        assert wait_until(lambda: not any(is_running(pid) for pid in workers), 2)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()

@@ -33,8 +33,8 @@ def cell(r: int, c: int, n: int = 9) -> int:
 
 
 def remove(state: CandidateState, cells, digit: int) -> None:
-    for flat in cells:
-        state.flat_cand()[flat, digit - 1] = False
+    cells = list(cells)
+    state.eliminate(cells, [digit] * len(cells))
 
 
 def effects(deductions):
@@ -59,8 +59,7 @@ def test_no_rule_fires_on_the_empty_grid(name):
 
 def test_naked_single():
     state = empty_state()
-    state.flat_cand()[cell(5, 5), :] = False
-    state.flat_cand()[cell(5, 5), 6] = True
+    only(state, cell(5, 5), [7])
     assert effects(checked(state, "naked-single"))[0] == {(cell(5, 5), 7)}
 
 
@@ -127,13 +126,13 @@ def test_digit_matching_x_wing_and_deficiency():
 def test_unit_matching_naked_set_and_deficiency():
     state = empty_state()
     for c in (2, 5, 9):                 # three cells of row 1 hold only 1, 2, 3
-        state.flat_cand()[cell(1, c), 3:] = False
+        only(state, cell(1, c), [1, 2, 3])
     _, elims = effects(checked(state, "unit-matching"))
     row_part = {(cell(1, c), d) for c in range(1, 10) if c not in (2, 5, 9) for d in (1, 2, 3)}
     assert row_part <= elims
     state = empty_state()
     for c in (1, 2, 3):                 # three cells of row 1 hold only 1, 2
-        state.flat_cand()[cell(1, c), 2:] = False
+        only(state, cell(1, c), [1, 2])
     found = checked(state, "unit-matching")
     assert found and found[0].contradiction
 
@@ -164,7 +163,7 @@ def test_digit_rule_misses_what_nishio_finds():
     no valid placement (one per row, column and block) uses; Nishio removes them."""
     mask = np.array([[ch == "#" for ch in line] for line in BLOG_PATTERN.split()])
     state = empty_state()
-    state.cand[:, :, 0] = mask
+    remove(state, np.flatnonzero(~mask.ravel()).tolist(), 1)
     assert checked(state, "digit-matching") == []
     _, elims = effects(checked(state, "nishio"))
     kept = nishio_overlay(CellSet(mask, N9)).mask
@@ -177,8 +176,7 @@ def test_bilocation_and_bivalue_graphs():
     remove(state, [cell(1, c) for c in range(1, 10) if c not in (2, 8)], 7)
     assert [tuple(e) for e in bilocation_edges(state)] == [(cell(1, 2), cell(1, 8), 7)]
     for c in (1, 4):
-        state.flat_cand()[cell(2, c), :] = False
-        state.flat_cand()[cell(2, c), [2, 5]] = True
+        only(state, cell(2, c), [3, 6])
     assert {tuple(e) for e in bivalue_edges(state)} == {(cell(2, 1), cell(2, 4), 3),
                                                         (cell(2, 1), cell(2, 4), 6)}
 
@@ -287,8 +285,8 @@ def test_apply_never_removes_a_placed_digit():
 
 def only(state: CandidateState, flat: int, digits) -> None:
     """Leave ``digits`` as the only candidates of cell ``flat``."""
-    state.flat_cand()[flat, :] = False
-    state.flat_cand()[flat, [d - 1 for d in digits]] = True
+    others = [d for d in state.candidates_of(flat) if d not in digits]
+    state.eliminate([flat] * len(others), others)
 
 
 def keep_places(state: CandidateState, unit_cells, kept, digit: int) -> None:

@@ -19,10 +19,15 @@ from typing import Any, Callable
 from ..candidates import CandidateState, cell_name
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Deduction:
     """One step: ``placements`` and ``eliminations`` as (flat cell, digit) pairs, the
-    ``witness`` it rests on, and ``why`` in words (cells in r1c1 notation)."""
+    ``witness`` it rests on, and ``why`` in words (cells in r1c1 notation).
+
+    Frozen, and to be treated as such whole: a rule may hand out one object more than once
+    (the singles keep one per (unit, digit, cell)), so ``witness`` is not to be changed.
+    ``__init__`` fills the slots through their descriptors, which costs half of what the
+    generated frozen ``__init__`` does (it goes through ``object.__setattr__`` per field)."""
 
     rule: str
     placements: tuple[tuple[int, int], ...] = ()
@@ -30,6 +35,17 @@ class Deduction:
     witness: dict[str, Any] = field(default_factory=dict)
     why: str = ""
     contradiction: bool = False
+
+    def __init__(self, rule: str, placements: tuple[tuple[int, int], ...] = (),
+                 eliminations: tuple[tuple[int, int], ...] = (),
+                 witness: dict[str, Any] | None = None, why: str = "",
+                 contradiction: bool = False):
+        _set_rule(self, rule)
+        _set_placements(self, placements)
+        _set_eliminations(self, eliminations)
+        _set_witness(self, {} if witness is None else witness)
+        _set_why(self, why)
+        _set_contradiction(self, contradiction)
 
     def summary(self, state_shape) -> str:
         """The effect in short notation: ``r1c2=5``, ``r3c4-7``, or ``no solution``."""
@@ -48,6 +64,11 @@ class Deduction:
                 "why": self.why,
                 "witness": self.witness}
 
+
+(_set_rule, _set_placements, _set_eliminations, _set_witness, _set_why,
+ _set_contradiction) = (Deduction.__dict__[name].__set__ for name in
+                        ("rule", "placements", "eliminations", "witness", "why",
+                         "contradiction"))
 
 RuleFunction = Callable[[CandidateState], list[Deduction]]
 

@@ -49,6 +49,23 @@ nonrepetitive condition by plain loops. Paths are shortest in nr(G) (scipy bread
 search), so the explanations stay short. The paper's bipartite, flag-labelled bivalue graph
 only changes the worst-case time bound, not what the rules find; the plain bivalue graph is
 used here.
+
+**Finding, then explaining** (issue 27). Rules 11–19 ask the same questions of the same two
+graphs: which (cell, digit) pairs do the walks from each start force, and which edges lie on
+nonrepetitive cycles. :class:`Reach` answers them for every start at once, once per state
+(memoised on the state and shared by all nine rules): the *pair graph* has a vertex for
+"enter cell v by label x" and one for "leave v by x" — the in- and out-vertices of nr(G)'s
+pairs, with the same numbers, and an arc in → out for every other label at v instead of the
+Lemma 1 gadget (a vertex has few labels here) — so its reachability between pair vertices and
+its strong components are nr(G)'s. One strong-components pass (Tarjan, in reverse topological
+order) gives each vertex the union of what every vertex it reaches forces, as bit masks over
+(digit, cell): the forced pairs themselves, the candidates their digits take from their
+peers, and the other candidates of their cells. A clash is then one AND (a forced pair that
+another one blocks), an emptied unit or cell a few shifts over the packed masks
+(:mod:`reductions.candidates`). Graphs here have at most a few hundred pair vertices (9×9), so
+this is plain Python. Only for a start where a rule fires is nr(G) built (:class:`ChainGraph`)
+and searched breadth-first for the shortest walks of the witness, exactly as before; the
+deductions are the ones the per-start searches gave (tests/rules_reference).
 """
 
 from __future__ import annotations
@@ -56,62 +73,87 @@ from __future__ import annotations
 from functools import cached_property
 
 import numpy as np
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import breadth_first_order, connected_components
 
-from ..candidates import CandidateState, cell_name, peer_matrix, unit_matrix, unit_name
-from ..labelled_graph import LabelledGraph
-from ..nonrepetitive import nr_graph
+from ..candidates import (CandidateState, Layout, bits, cell_name, coverage, peer_matrix,
+                          unit_matrix, unit_name)
 from .base import Deduction
 
 NO_PREDECESSOR = -9999
 
 
+# ----------------------------------------------------------------------------- the graphs
+
+def _bilocation_edges(state: CandidateState) -> list[tuple[int, int, int]]:
+    """(cell, cell, digit) with cell < cell, digit 1-based, sorted, each once: two cells that
+    are the only places of the digit in some unit."""
+    edges = set()
+    where = state.where
+    for unit in state.lay.unit_masks:
+        for d, mask in enumerate(where):
+            cells = mask & unit
+            if cells.bit_count() == 2:
+                low = cells & -cells
+                edges.add((low.bit_length() - 1, (cells ^ low).bit_length() - 1, d + 1))
+    return sorted(edges)
+
+
+def _bivalue_cells(state: CandidateState) -> int:
+    """The mask of the open cells with exactly two candidates."""
+    once = twice = thrice = 0
+    for mask in state.where:
+        thrice |= twice & mask
+        twice |= once & mask
+        once |= mask
+    return twice & ~thrice & state.open
+
+
+def _bivalue_edges(state: CandidateState) -> list[tuple[int, int, int]]:
+    """(cell, cell, digit), cell < cell, sorted, each once: two bivalue open cells of a
+    common unit sharing the digit."""
+    bivalue = _bivalue_cells(state)
+    edges = set()
+    for unit in state.lay.unit_masks:
+        mine = unit & bivalue
+        if not mine & (mine - 1):
+            continue
+        for d, mask in enumerate(state.where):
+            having = list(bits(mask & mine))
+            for i, a in enumerate(having):
+                for b in having[i + 1:]:
+                    edges.add((a, b, d + 1))
+    return sorted(edges)
+
+
 def bilocation_edges(state: CandidateState) -> np.ndarray:
     """``(m, 3)`` int array of (cell, cell, digit) with cell < cell, digit 1-based, distinct."""
-    units = state.shape.units()
-    by_unit = state.by_unit()
-    counts = by_unit.sum(axis=1)
-    unit_idx, digit_idx = np.nonzero(counts == 2)
-    if not len(unit_idx):
-        return np.zeros((0, 3), dtype=np.int64)
-    masks = by_unit[unit_idx, :, digit_idx]                      # (k, N) positions
-    positions = np.nonzero(masks)[1].reshape(-1, 2)
-    cells = units[unit_idx[:, None], positions]
-    edges = np.column_stack([cells.min(axis=1), cells.max(axis=1), digit_idx + 1])
-    return np.unique(edges, axis=0)
+    return _as_array(_bilocation_edges(state))
 
 
 def bivalue_edges(state: CandidateState) -> np.ndarray:
     """``(m, 3)`` (cell, cell, digit): two bivalue open cells of a common unit sharing digit."""
-    flat = state.flat_cand()
-    bivalue = (flat.sum(axis=1) == 2) & (state.values.reshape(-1) == 0)
-    rows = []
-    for cells in state.shape.units():
-        mine = cells[bivalue[cells]]
-        if len(mine) < 2:
-            continue
-        sub = flat[mine]                                        # (k, N)
-        for d in np.flatnonzero(sub.sum(axis=0) >= 2).tolist():
-            having = mine[sub[:, d]]
-            i, j = np.triu_indices(len(having), 1)
-            rows.append(np.column_stack([having[i], having[j], np.full(len(i), d + 1)]))
-    if not rows:
-        return np.zeros((0, 3), dtype=np.int64)
-    edges = np.concatenate(rows)
-    edges[:, :2].sort(axis=1)
-    return np.unique(edges, axis=0)
+    return _as_array(_bivalue_edges(state))
+
+
+def _as_array(edges: list[tuple[int, int, int]]) -> np.ndarray:
+    return np.array(edges, dtype=np.int64).reshape(-1, 3)
 
 
 class ChainGraph:
-    """A bilocation or bivalue graph with its nr(G), ready for walks.
+    """A bilocation or bivalue graph with its nr(G), ready for walks (built only where a rule
+    fires, for the witness).
 
     ``edges`` as from :func:`bilocation_edges`; vertices are the flat cells, labels the
     0-based digits. nr(G) numbering: pair p = (vertex, label) has in-vertex 2p and out-vertex
-    2p + 1; nr-arc a < 2m is G's arc a.
+    2p + 1; nr-arc a < 2m is G's arc a. scipy and :mod:`reductions.nonrepetitive` are
+    imported here, on first use: most puzzles never get this far, and the ``rules`` command
+    starts without them.
     """
 
     def __init__(self, state: CandidateState, edges: np.ndarray):
+        from scipy.sparse import csr_matrix
+
+        from ..labelled_graph import LabelledGraph
+        from ..nonrepetitive import nr_graph
         n = state.size
         self.state = state
         self.edges = edges
@@ -136,11 +178,13 @@ class ChainGraph:
     @cached_property
     def cyclic(self) -> np.ndarray:
         """Per G arc: on a nonrepetitive closed walk (Theorem 1, scipy strong components)."""
+        from scipy.sparse.csgraph import connected_components
         _, comp = connected_components(self.matrix, directed=True, connection="strong")
         return comp[self.out_vertex] == comp[self.in_vertex]
 
     def search(self, start: int) -> np.ndarray:
         """Predecessors of a breadth-first search in nr(G) from nr-vertex ``start``."""
+        from scipy.sparse.csgraph import breadth_first_order
         _, pred = breadth_first_order(self.matrix, start, directed=True,
                                       return_predecessors=True)
         return pred
@@ -162,12 +206,165 @@ class ChainGraph:
         pair = self.nr.pair(cell, digit - 1)
         return None if pair is None else 2 * pair + 1
 
+
+class Reach:
+    """What the nonrepetitive walks of one graph force, from every start at once (see the
+    module docstring): the pair graph, its strong components and, per vertex, the union of
+    the *bundles* of the in-vertices it reaches.
+
+    A bundle is three masks over (digit, cell) bits, as in the packed form (bit d·N² + c),
+    laid side by side in one integer (unions stay unions): the forced pairs, their peers'
+    lost candidates (``blocked``) and their cells' other candidates (``crowded``). Entering
+    cell v by label x forces (v, x) in the bilocation graph (push) and (v, the other
+    candidate) in the bivalue graph (pull)."""
+
+    def __init__(self, state: CandidateState, edges: list[tuple[int, int, int]], kind: str):
+        lay = state.lay
+        self.lay = lay
+        self.edges = edges
+        pairs = sorted({(c, d - 1) for a, b, d in edges for c in (a, b)})
+        self.pairs = pairs
+        index = {pair: j for j, pair in enumerate(pairs)}
+        self.index = index
+        # G's arcs as LabelledGraph numbers them: the edges forwards, then backwards
+        self.arcs = [(a, b, d - 1) for a, b, d in edges] + [(b, a, d - 1) for a, b, d in edges]
+        succ: list[list[int]] = [[] for _ in range(2 * len(pairs))]
+        for tail, head, x in self.arcs:
+            succ[2 * index[tail, x] + 1].append(2 * index[head, x])
+        labels_at: dict[int, list[int]] = {}
+        for j, (c, x) in enumerate(pairs):
+            labels_at.setdefault(c, []).append(j)
+        own = [0] * len(succ)
+        cand = state.cells
+        for j, (c, x) in enumerate(pairs):
+            succ[2 * j] = [2 * k + 1 for k in labels_at[c] if k != j]
+            forced = x if kind == "bilocal" else (cand[c] & ~(1 << x)).bit_length() - 1
+            own[2 * j] = bundle(lay, c, forced)
+        self.comp, self.closure = _components_and_closure(succ, own)
+
+    @property
     def starts(self) -> list[tuple[int, int, int]]:
-        """(cell, digit, nr out-vertex) for every label at every vertex."""
-        keys = self.nr.pair_keys
-        labels = self.nr.num_labels
-        return [(int(k) // labels, int(k) % labels + 1, 2 * p + 1)
-                for p, k in enumerate(keys.tolist())]
+        """(cell, 1-based digit, out-vertex) for every label at every vertex, in order."""
+        return [(c, x + 1, 2 * j + 1) for j, (c, x) in enumerate(self.pairs)]
+
+    def out_vertex(self, cell: int, digit: int) -> int | None:
+        j = self.index.get((cell, digit - 1))
+        return None if j is None else 2 * j + 1
+
+    def cyclic_arcs(self) -> list[int]:
+        """G's arcs on nonrepetitive closed walks, in arc order (Theorem 1)."""
+        comp, index = self.comp, self.index
+        return [a for a, (tail, head, x) in enumerate(self.arcs)
+                if comp[2 * index[tail, x] + 1] == comp[2 * index[head, x]]]
+
+    def forced(self, vertex: int) -> tuple[int, int, int]:
+        """(forced, blocked, crowded) of the walks from ``vertex``."""
+        return split(self.lay, self.closure[vertex])
+
+
+def bundle(lay: Layout, cell: int, digit: int) -> int:
+    """The bundle of one forced pair (0-based digit): the pair, the digit's bits at the
+    cell's peers, the other digits' bits at the cell."""
+    m, width = lay.area, lay.area * lay.n
+    pair = 1 << (digit * m + cell)
+    column = lay.column << cell
+    return pair | (lay.peers[cell] << (digit * m + width)) | ((column ^ pair) << (2 * width))
+
+
+def split(lay: Layout, value: int) -> tuple[int, int, int]:
+    width = lay.area * lay.n
+    full = (1 << width) - 1
+    return value & full, (value >> width) & full, value >> (2 * width)
+
+
+def _components_and_closure(succ: list[list[int]], own: list[int]
+                            ) -> tuple[list[int], list[int]]:
+    """Strong components (Tarjan, iteratively) and, per vertex, the union of ``own`` over
+    every vertex it reaches. Tarjan closes a component only after every component it leads
+    to, so their unions are ready when it closes."""
+    count = len(succ)
+    index = [-1] * count
+    low = [0] * count
+    on_stack = [False] * count
+    comp = [-1] * count
+    closure = [0] * count
+    stack: list[int] = []
+    counter = components = 0
+    for root in range(count):
+        if index[root] >= 0:
+            continue
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack[root] = True
+        work = [(root, 0)]
+        while work:
+            v, i = work[-1]
+            nexts = succ[v]
+            if i < len(nexts):
+                work[-1] = (v, i + 1)
+                w = nexts[i]
+                if index[w] < 0:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on_stack[w] = True
+                    work.append((w, 0))
+                elif on_stack[w] and index[w] < low[v]:
+                    low[v] = index[w]
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                if low[v] < low[parent]:
+                    low[parent] = low[v]
+            if low[v] != index[v]:
+                continue
+            members = []
+            while True:
+                w = stack.pop()
+                on_stack[w] = False
+                comp[w] = components
+                members.append(w)
+                if w == v:
+                    break
+            value = 0
+            for w in members:
+                value |= own[w]
+                for x in succ[w]:
+                    if comp[x] != components:
+                        value |= closure[x]
+            for w in members:
+                closure[w] = value
+            components += 1
+    return comp, closure
+
+
+class Graphs:
+    """One graph kind of a state: its edges, :class:`Reach`, and (on demand) nr(G)."""
+
+    def __init__(self, state: CandidateState, kind: str, edges: list[tuple[int, int, int]]):
+        self.state = state
+        self.kind = kind
+        self.reach = Reach(state, edges, kind)
+
+    @cached_property
+    def chain(self) -> ChainGraph:
+        return ChainGraph(self.state, _as_array(self.reach.edges))
+
+
+def _graphs(state: CandidateState, kind: str) -> Graphs | None:
+    """The state's graphs of ``kind`` ("bilocal" or "bivalue"), None without edges;
+    memoised on the state, so rules 11–19 build them once."""
+    def build():
+        edges = _bilocation_edges(state) if kind == "bilocal" else _bivalue_edges(state)
+        return Graphs(state, kind, edges) if edges else None
+    return state.memo(("chains", kind), build)
+
+
+def _chain(state: CandidateState, kind: str) -> ChainGraph | None:
+    graphs = _graphs(state, kind)
+    return None if graphs is None else graphs.chain
 
 
 def walk_text(shape, walk: list[list[int]]) -> str:
@@ -179,34 +376,35 @@ def walk_text(shape, walk: list[list[int]]) -> str:
     return " ".join(parts)
 
 
-def _graph(state: CandidateState, kind: str) -> ChainGraph | None:
-    edges = bilocation_edges(state) if kind == "bilocal" else bivalue_edges(state)
-    return ChainGraph(state, edges) if len(edges) else None
-
-
 def _closed_walk(chain: ChainGraph, arc: int) -> list[int]:
     """A closed nonrepetitive walk starting with G arc ``arc`` (which must be cyclic)."""
     pred = chain.search(int(chain.in_vertex[arc]))
     return [arc] + chain.walk(pred, int(chain.in_vertex[arc]), int(chain.out_vertex[arc]))
 
 
+def _clash(forced: int, blocked: int, crowded: int) -> bool:
+    """Do the forced pairs clash: one blocked by another (a digit twice in a unit) or two in
+    one cell?"""
+    return bool(forced & (blocked | crowded))
+
+
 # ----------------------------------------------------------------------------- bilocation
 
 def bilocal_cycle(state: CandidateState) -> list[Deduction]:
-    chain = _graph(state, "bilocal")
-    if chain is None:
+    graphs = _graphs(state, "bilocal")
+    if graphs is None:
         return []
-    flat = state.flat_cand()
+    cand = state.cells
     shape = state.shape
     out, done = [], set()
-    for arc in np.flatnonzero(chain.cyclic).tolist():
-        cell = int(chain.arc_tails[arc])
-        if cell in done or flat[cell].sum() <= 2:
+    for arc in graphs.reach.cyclic_arcs():
+        cell = graphs.reach.arcs[arc][0]
+        if cell in done or cand[cell].bit_count() <= 2:
             continue
+        chain = graphs.chain
         walk = chain.triples(_closed_walk(chain, arc))
         keep = {walk[0][2], walk[-1][2]}
-        elims = tuple((cell, d) for d in (np.flatnonzero(flat[cell]) + 1).tolist()
-                      if d not in keep)
+        elims = tuple((cell, d + 1) for d in bits(cand[cell]) if d + 1 not in keep)
         if not elims:
             continue
         done.add(cell)
@@ -228,25 +426,25 @@ def _pushed(chain: ChainGraph, reached: np.ndarray) -> tuple[np.ndarray, np.ndar
 
 
 def bilocal_repetitive_cycle(state: CandidateState) -> list[Deduction]:
-    chain = _graph(state, "bilocal")
-    if chain is None:
+    graphs = _graphs(state, "bilocal")
+    if graphs is None:
         return []
-    shape = state.shape
-    out = []
-    for cell, digit, start in chain.starts():
+    shape, m = state.shape, state.lay.area
+    reach = graphs.reach
+    for cell, digit, start in reach.starts:
+        if not reach.closure[start] >> ((digit - 1) * m + cell) & 1:
+            continue                        # the walks never re-enter cell by digit
+        chain = graphs.chain
         pred = chain.search(start)
         back = start - 1                                     # in-vertex of the same pair
-        if pred[back] == NO_PREDECESSOR:
-            continue
         walk = chain.triples(chain.walk(pred, start, back))
-        out.append(Deduction(
+        return [Deduction(
             "bilocal-repetitive-cycle", placements=((cell, digit),),
             witness={"cell": cell, "digit": digit, "walk": walk},
             why=f"the bilocation walk {walk_text(shape, walk)} leaves and re-enters "
                 f"{cell_name(shape, cell)} by {digit}: if {cell_name(shape, cell)} were not "
-                f"{digit}, the links would force it to be {digit}"))
-        return out                  # one placement changes the graph
-    return out
+                f"{digit}, the links would force it to be {digit}")]
+    return []
 
 
 def _conflict(state: CandidateState, cells: np.ndarray, digits: np.ndarray
@@ -270,11 +468,15 @@ def _conflict(state: CandidateState, cells: np.ndarray, digits: np.ndarray
 
 
 def bilocal_conflicting_paths(state: CandidateState) -> list[Deduction]:
-    chain = _graph(state, "bilocal")
-    if chain is None:
+    graphs = _graphs(state, "bilocal")
+    if graphs is None:
         return []
     shape = state.shape
-    for cell, digit, start in chain.starts():
+    reach = graphs.reach
+    for cell, digit, start in reach.starts:
+        if not _clash(*reach.forced(start)):
+            continue
+        chain = graphs.chain
         pred = chain.search(start)
         reached = pred != NO_PREDECESSOR
         reached[start] = True
@@ -284,8 +486,6 @@ def bilocal_conflicting_paths(state: CandidateState) -> list[Deduction]:
         _, first = np.unique(heads * (state.size + 1) + digits, return_index=True)
         arcs, heads, digits = arcs[first], heads[first], digits[first]
         hit = _conflict(state, heads, digits)
-        if hit is None:
-            continue
         walks = [chain.triples(chain.walk(pred, start, int(chain.out_vertex[arcs[k]]))
                                + [int(arcs[k])]) for k in hit]
         (p, dp), (q, dq) = (walks[0][-1][1:], walks[1][-1][1:])
@@ -310,31 +510,37 @@ def _other(state: CandidateState, cells: np.ndarray, digits: np.ndarray) -> np.n
     return flat.argmax(axis=1) + 1
 
 
+def _other_digit(state: CandidateState, cell: int, digit: int) -> int:
+    """The other candidate (1-based) of a bivalue cell."""
+    return (state.cells[cell] & ~(1 << (digit - 1))).bit_length()
+
+
 def bivalue_cycle(state: CandidateState) -> list[Deduction]:
-    chain = _graph(state, "bivalue")
-    if chain is None:
+    graphs = _graphs(state, "bivalue")
+    if graphs is None:
         return []
     shape = state.shape
-    flat = state.flat_cand()
-    peers = peer_matrix(shape)
+    peers, where = state.lay.peers, state.where
     out, done = [], set()
-    for arc in np.flatnonzero(chain.cyclic).tolist():
-        u, w, x = int(chain.arc_tails[arc]), int(chain.arc_heads[arc]), int(chain.arc_digits[arc])
-        key = (min(u, w), max(u, w), x)
+    for arc in graphs.reach.cyclic_arcs():
+        u, w, x = graphs.reach.arcs[arc]
+        key = (min(u, w), max(u, w), x + 1)
         if key in done:
             continue
         done.add(key)
-        common = np.flatnonzero((peers[u] > 0) & (peers[w] > 0) & flat[:, x - 1])
-        if not len(common):
+        common = list(bits(peers[u] & peers[w] & where[x]))
+        if not common:
             continue
+        chain = graphs.chain
+        x += 1
         walk = chain.triples(_closed_walk(chain, arc))
         out.append(Deduction(
-            "bivalue-cycle", eliminations=tuple((int(c), x) for c in common),
+            "bivalue-cycle", eliminations=tuple((c, x) for c in common),
             witness={"edge": [u, w, x], "walk": walk},
             why=f"the bivalue cycle {walk_text(shape, walk)} puts {x} in "
                 f"{cell_name(shape, u)} or {cell_name(shape, w)} (if one is not {x}, each "
                 f"link forces the next around to the other), so {x} leaves their common "
-                f"peers {', '.join(cell_name(shape, c) for c in common.tolist())}"))
+                f"peers {', '.join(cell_name(shape, c) for c in common)}"))
     return out
 
 
@@ -359,15 +565,19 @@ def _bivalue_walk(chain: ChainGraph, pred, start, arc: int) -> list[list[int]]:
 
 
 def bivalue_repetitive_cycle(state: CandidateState) -> list[Deduction]:
-    chain = _graph(state, "bivalue")
-    if chain is None:
+    graphs = _graphs(state, "bivalue")
+    if graphs is None:
         return []
-    shape = state.shape
-    for cell, digit, start in chain.starts():
+    shape, m = state.shape, state.lay.area
+    reach = graphs.reach
+    for cell, digit, start in reach.starts:
+        # entering cell by digit pulls its other value there
+        other = _other_digit(state, cell, digit)
+        if not reach.closure[start] >> ((other - 1) * m + cell) & 1:
+            continue
+        chain = graphs.chain
         pred = chain.search(start)
         back = start - 1
-        if pred[back] == NO_PREDECESSOR:
-            continue
         walk = chain.triples(chain.walk(pred, start, back))
         return [Deduction(
             "bivalue-repetitive-cycle", eliminations=((cell, digit),),
@@ -379,19 +589,22 @@ def bivalue_repetitive_cycle(state: CandidateState) -> list[Deduction]:
 
 
 def bivalue_conflicting_paths(state: CandidateState) -> list[Deduction]:
-    chain = _graph(state, "bivalue")
-    if chain is None:
+    graphs = _graphs(state, "bivalue")
+    if graphs is None:
         return []
-    shape = state.shape
-    for cell, digit, start in chain.starts():
+    shape, lay = state.shape, state.lay
+    reach = graphs.reach
+    for cell, digit, start in reach.starts:
+        assumed = split(lay, reach.closure[start] | bundle(lay, cell, digit - 1))
+        if not _clash(*assumed):
+            continue
+        chain = graphs.chain
         pred = chain.search(start)
         arcs, cells, digits = _bivalue_forced(state, chain, pred, start, cell, digit)
         _, first = np.unique(cells * (state.size + 1) + digits, return_index=True)
         first.sort()                                           # keep the assumption first
         arcs, cells, digits = arcs[first], cells[first], digits[first]
         hit = _conflict(state, cells, digits)
-        if hit is None:
-            continue
         walks = [_bivalue_walk(chain, pred, start, int(arcs[k])) for k in hit]
         ends = [(int(cells[k]), int(digits[k])) for k in hit]
         (p, dp), (q, dq) = ends
@@ -445,20 +658,36 @@ def _path_deductions(state, rule, chain, cell, digit, start, pred, arcs, ends, c
     return out
 
 
+def _news(state: CandidateState, cell: int, digit: int, ends: int, claimed: set) -> bool:
+    """Would a path rule remove anything not yet claimed: ``digit`` from a cell seeing
+    ``cell`` and one of the ``ends``?"""
+    d = digit - 1
+    peers = state.lay.peers
+    near = peers[cell] & state.where[d]
+    for end in bits(ends):
+        for c in bits(near & peers[end]):
+            if (c, digit) not in claimed:
+                return True
+    return False
+
+
 def bilocal_path(state: CandidateState) -> list[Deduction]:
     """A nonrepetitive bilocation walk leaving cell u by label d and entering cell w ≠ u by
     label d: if u is not d, pushing along the walk makes w = d. So d is in u or w, and leaves
     every cell that sees both (PADS ``path``, bilocation part)."""
-    chain = _graph(state, "bilocal")
-    if chain is None:
+    graphs = _graphs(state, "bilocal")
+    if graphs is None:
         return []
-    shape = state.shape
-    peers = peer_matrix(shape) > 0
-    flat = state.flat_cand()
+    shape, lay = state.shape, state.lay
+    reach = graphs.reach
     out, claimed = [], set()
-    for cell, digit, start in chain.starts():
-        if not (peers[cell] & flat[:, digit - 1]).any():
+    for cell, digit, start in reach.starts:
+        if not lay.peers[cell] & state.where[digit - 1]:
             continue
+        ends = (reach.closure[start] >> ((digit - 1) * lay.area)) & lay.all_cells
+        if not _news(state, cell, digit, ends & ~(1 << cell), claimed):
+            continue
+        chain = graphs.chain
         pred = chain.search(start)
         reached = pred != NO_PREDECESSOR
         reached[start] = True
@@ -482,17 +711,20 @@ def bivalue_path(state: CandidateState) -> list[Deduction]:
     entering a cell w ≠ u by a label whose other candidate at w is d: if u is not d it is o,
     and pulling along the walk makes w = d. So d is in u or w, and leaves every cell that sees
     both (PADS ``path``, bivalue part; an XY-chain)."""
-    chain = _graph(state, "bivalue")
-    if chain is None:
+    graphs = _graphs(state, "bivalue")
+    if graphs is None:
         return []
-    shape = state.shape
-    peers = peer_matrix(shape) > 0
-    flat = state.flat_cand()
+    shape, lay = state.shape, state.lay
+    reach = graphs.reach
     out, claimed = [], set()
-    for cell, label, start in chain.starts():
-        digit = int(_other(state, np.array([cell]), np.array([label]))[0])
-        if not (peers[cell] & flat[:, digit - 1]).any():
+    for cell, label, start in reach.starts:
+        digit = _other_digit(state, cell, label)
+        if not lay.peers[cell] & state.where[digit - 1]:
             continue
+        ends = (reach.closure[start] >> ((digit - 1) * lay.area)) & lay.all_cells
+        if not _news(state, cell, digit, ends & ~(1 << cell), claimed):
+            continue
+        chain = graphs.chain
         pred = chain.search(start)
         reached = pred != NO_PREDECESSOR
         reached[start] = True
@@ -591,51 +823,89 @@ def _emptied(state: CandidateState, cells: np.ndarray, digits: np.ndarray):
     return None
 
 
+def _blocks_everything(lay: Layout, packed: int, blocked: int, open_cells: int) -> bool:
+    """With the ``blocked`` (digit, cell) bits gone from the packed candidates, has some
+    unit lost every place of a digit, or some open cell every candidate?"""
+    left = packed & ~blocked
+    if coverage(lay, left) != lay.origins:
+        return True
+    anywhere, span = left, lay.area
+    while span < lay.n * lay.area:                # OR every digit's plane onto plane 0
+        anywhere |= anywhere >> span
+        span *= 2
+    return bool(open_cells & ~anywhere)
+
+
 def mixed_conflicting_paths(state: CandidateState) -> list[Deduction]:
     """Assume ``cell`` is not ``digit``; follow both graphs at once (bilocation walks push,
     and, for a bivalue cell, bivalue walks from its other value pull). If the forced digits
     clash (one cell, two digits; one digit, two cells of a unit), or their peers take every
     place of a digit in some unit, or every candidate of some cell, then ``cell`` is
     ``digit`` (§3.5's mixed conflicting paths; PADS ``conflict`` with its unit form)."""
-    bilocal, bivalue = _graph(state, "bilocal"), _graph(state, "bivalue")
+    bilocal, bivalue = _graphs(state, "bilocal"), _graphs(state, "bivalue")
     if bilocal is None and bivalue is None:
         return []
-    shape = state.shape
-    flat = state.flat_cand()
-    for cell in state.open_cells().tolist():
-        for digit in (np.flatnonzero(flat[cell]) + 1).tolist():
-            sources, cells, digits = _forced_if_not(state, bilocal, bivalue, cell, digit)
-            if not len(cells):
+    packed = state.packed
+    for cell in bits(state.open):
+        for d in bits(state.cells[cell]):
+            if not _mixed_fires(state, bilocal, bivalue, packed, cell, d + 1):
                 continue
-            hit = _conflict(state, cells, digits)
-            if hit is not None:
-                used, conflict = list(hit), {"kind": "pair"}
-                (p, dp), (q, dq) = [(int(cells[k]), int(digits[k])) for k in hit]
-                clash = (f"{cell_name(shape, p)} would be {dp} and {dq}" if p == q else
-                         f"{cell_name(shape, p)} and {cell_name(shape, q)} (in one unit) "
-                         f"would both be {dp}")
-            else:
-                empty = _emptied(state, cells, digits)
-                if empty is None:
-                    continue
-                kind, where, d, used = empty
-                if kind == "unit":
-                    conflict = {"kind": "unit", "unit": where, "digit": d}
-                    clash = f"{d} would have no place left in {unit_name(shape, where)}"
-                else:
-                    conflict = {"kind": "cell", "cell": where}
-                    clash = f"{cell_name(shape, where)} would have no candidate left"
-            paths = [_source_path(sources[k]) for k in used]
-            forced = [[int(cells[k]), int(digits[k])] for k in used]
-            shown = "; ".join(
-                f"{p['graph']} walk {walk_text(shape, p['walk'])} forces "
-                f"{cell_name(shape, f[0])}={f[1]}" if p["walk"] else
-                f"{cell_name(shape, f[0])}={f[1]} (its other value)"
-                for p, f in zip(paths, forced))
-            return [Deduction(
-                "mixed-conflicting-paths", placements=((cell, digit),),
-                witness={"cell": cell, "digit": digit, "paths": paths, "forced": forced,
-                         "conflict": conflict},
-                why=f"if {cell_name(shape, cell)} were not {digit}: {shown}; then {clash}; "
-                    f"so {cell_name(shape, cell)} is {digit}")]
+            return [_mixed_deduction(state, cell, d + 1)]
     return []
+
+
+def _mixed_fires(state: CandidateState, bilocal: Graphs | None, bivalue: Graphs | None,
+                 packed: int, cell: int, digit: int) -> bool:
+    lay = state.lay
+    found, value = False, 0
+    if bilocal is not None:
+        start = bilocal.reach.out_vertex(cell, digit)
+        if start is not None:
+            found, value = True, bilocal.reach.closure[start]
+    if state.cells[cell].bit_count() == 2:
+        other = _other_digit(state, cell, digit)
+        found = True
+        value |= bundle(lay, cell, other - 1)
+        start = bivalue.reach.out_vertex(cell, other) if bivalue is not None else None
+        if start is not None:
+            value |= bivalue.reach.closure[start]
+    if not found:
+        return False
+    forced, blocked, crowded = split(lay, value)
+    return _clash(forced, blocked, crowded) or _blocks_everything(lay, packed, blocked,
+                                                                  state.open)
+
+
+def _mixed_deduction(state: CandidateState, cell: int, digit: int) -> Deduction:
+    """The deduction (with its walks) for a (cell, digit) where the mixed rule fires."""
+    shape = state.shape
+    sources, cells, digits = _forced_if_not(state, _chain(state, "bilocal"),
+                                            _chain(state, "bivalue"), cell, digit)
+    hit = _conflict(state, cells, digits)
+    if hit is not None:
+        used, conflict = list(hit), {"kind": "pair"}
+        (p, dp), (q, dq) = [(int(cells[k]), int(digits[k])) for k in hit]
+        clash = (f"{cell_name(shape, p)} would be {dp} and {dq}" if p == q else
+                 f"{cell_name(shape, p)} and {cell_name(shape, q)} (in one unit) "
+                 f"would both be {dp}")
+    else:
+        kind, where, d, used = _emptied(state, cells, digits)
+        if kind == "unit":
+            conflict = {"kind": "unit", "unit": where, "digit": d}
+            clash = f"{d} would have no place left in {unit_name(shape, where)}"
+        else:
+            conflict = {"kind": "cell", "cell": where}
+            clash = f"{cell_name(shape, where)} would have no candidate left"
+    paths = [_source_path(sources[k]) for k in used]
+    forced = [[int(cells[k]), int(digits[k])] for k in used]
+    shown = "; ".join(
+        f"{p['graph']} walk {walk_text(shape, p['walk'])} forces "
+        f"{cell_name(shape, f[0])}={f[1]}" if p["walk"] else
+        f"{cell_name(shape, f[0])}={f[1]} (its other value)"
+        for p, f in zip(paths, forced))
+    return Deduction(
+        "mixed-conflicting-paths", placements=((cell, digit),),
+        witness={"cell": cell, "digit": digit, "paths": paths, "forced": forced,
+                 "conflict": conflict},
+        why=f"if {cell_name(shape, cell)} were not {digit}: {shown}; then {clash}; "
+            f"so {cell_name(shape, cell)} is {digit}")

@@ -17,8 +17,9 @@ from .base import Deduction
 
 def _sets(state: CandidateState):
     shape, n = state.shape, state.size
+    array = state.cand
     cand = {(c, d + 1) for c in range(n * n) for d in range(n)
-            if state.cand[c // n, c % n, d]}
+            if array[c // n, c % n, d]}
     units = [set(map(int, u)) for u in shape.units()]
     return cand, units
 
@@ -38,7 +39,7 @@ def _bilocal_edge(cand, units, a, b, d) -> bool:
 
 def _bivalue_edge(state, cand, units, a, b, d) -> bool:
     n = state.size
-    two = all(len(_cands(cand, c, n)) == 2 and state.values.reshape(-1)[c] == 0
+    two = all(len(_cands(cand, c, n)) == 2 and state.placed[c] == 0
               for c in (a, b))
     return two and _peers(units, a, b) and (a, d) in cand and (b, d) in cand
 
@@ -215,7 +216,7 @@ def _forced_by(state, cand, units, cell, digit, path) -> tuple[tuple[int, int] |
             problems.append("the bilocation walk does not leave the cell by the digit")
         return (None if problems else (walk[-1][1], walk[-1][2])), problems
     mine = _cands(cand, cell, n)
-    if len(mine) != 2 or digit not in mine or state.values.reshape(-1)[cell]:
+    if len(mine) != 2 or digit not in mine or state.placed[cell]:
         return None, ["the start cell is not bivalue with the digit"]
     other = (mine - {digit}).pop()
     if not walk:
@@ -287,7 +288,7 @@ def _mixed_problems(state, cand, units, ded) -> list[str]:
         return [] if all(ruled_out(c, d) for c in where) else ["the unit keeps a place"]
     if conflict["kind"] == "cell":
         c = conflict["cell"]
-        ok = state.values.reshape(-1)[c] == 0 and all(ruled_out(c, d)
+        ok = state.placed[c] == 0 and all(ruled_out(c, d)
                                                       for d in _cands(cand, c, n))
         return [] if ok else ["the cell keeps a candidate"]
     return ["unknown conflict kind"]

@@ -170,16 +170,12 @@ def place_batch(state: CandidateState, found: list[Deduction]) -> list[Deduction
     """Apply placement-only deductions together (one peer update); returns those that placed
     their digit (a cell found twice keeps the first). Two placements of one digit in one unit
     both land and the contradiction check reports them."""
-    before = state.values.reshape(-1).copy()
-    cells = [c for d in found for c, _ in d.placements]
-    digits = [v for d in found for _, v in d.placements]
-    state.place(cells, digits)
-    after = state.values.reshape(-1)
-    applied, seen = [], set()
+    made = state.place_pairs([pair for d in found for pair in d.placements])
+    applied = []
     for d in found:
         (cell, digit), = d.placements
-        if before[cell] == 0 and after[cell] == digit and cell not in seen:
-            seen.add(cell)
+        if made.get(cell) == digit:
+            del made[cell]                  # a cell found twice: the first deduction
             applied.append(d)
     return applied
 

@@ -22,6 +22,14 @@ re-checkable by counting; all edges from S to outside T go with it.
 
 A missing perfect matching is a proof of no solution (witness: the deficient set).
 
+**Most units and digits have nothing to report** (:func:`flexible`): at 9×9 a perfect
+matching by augmenting paths over bit masks, and the alternating-cycle test of every other
+edge, take a few microseconds in plain Python, where scipy's calls cost a hundred; only a unit
+or digit that fails the test goes through :func:`hall_analysis` for its Hall sets (scipy is
+imported there, on first use). Placed cells are left out of the test (each is a lone edge to
+its digit, in every perfect matching), and a graph already tested in the same run is not
+tested again.
+
 **Nishio** (:mod:`reductions.nishio`, the almost-balanced-matrix DAG): per digit, the cells of
 the candidate set S outside Nishio(S) (no valid placement of the digit inside S uses them) are
 eliminated; Nishio(S) = ∅ proves there is no solution. Applied where the DAG is built
@@ -31,22 +39,26 @@ the rule finds nothing.
 
 from __future__ import annotations
 
-import numpy as np
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import (breadth_first_order, connected_components,
-                                  maximum_bipartite_matching)
+from typing import TYPE_CHECKING
 
-from ..candidates import CandidateState, unit_name
+import numpy as np
+
+from ..candidates import CandidateState, bits, unit_name
 from ..nishio import DAG_VERTEX_LIMIT, CellSet, almost_balanced_count, nishio_dag_sweep
 from .base import Deduction, cells_text, numbers_text
 
+if TYPE_CHECKING:
+    from scipy.sparse import csr_matrix
+
 
 def _digraph(count: int, tails: np.ndarray, heads: np.ndarray) -> csr_matrix:
+    from scipy.sparse import csr_matrix
     return csr_matrix((np.ones(len(tails), dtype=np.int8), (tails, heads)),
                       shape=(count, count))
 
 
 def _reach(graph: csr_matrix, start: int) -> np.ndarray:
+    from scipy.sparse.csgraph import breadth_first_order
     return breadth_first_order(graph, start, directed=True, return_predecessors=False)
 
 
@@ -54,9 +66,10 @@ def hall_analysis(adj: np.ndarray):
     """For a square bool matrix: ``("deficient", S, N(S))`` when there is no perfect matching,
     else ``("hall", [(S, T, edges), ...])`` covering every edge in no perfect matching (S left
     vertices, T right vertices, edges = the (i, j) with i in S, j outside T), possibly empty."""
+    from scipy.sparse.csgraph import connected_components, maximum_bipartite_matching
     k = adj.shape[0]
     rows, cols = np.nonzero(adj)
-    graph = csr_matrix((np.ones(len(rows), dtype=np.int8), (rows, cols)), shape=(k, k))
+    graph = _digraph(k, rows, cols)
     match = maximum_bipartite_matching(graph, perm_type="column")   # left -> right or -1
     if (match < 0).any():
         start = int(np.flatnonzero(match < 0)[0])
@@ -92,11 +105,121 @@ def hall_analysis(adj: np.ndarray):
     return "hall", groups
 
 
+def flexible(adj: list[int]) -> bool:
+    """True when the square bipartite graph with left vertices ``0..k-1`` (``adj[i]``: bit
+    mask of i's right vertices, k of them in all) has a perfect matching and every edge lies
+    in one, so that :func:`hall_analysis` would report nothing. An edge (i, c) outside the
+    matching is in a perfect matching iff an alternating cycle runs through it: iff c's mate
+    reaches i in the digraph "i → mate(c) for every unmatched edge (i, c)"."""
+    k = len(adj)
+    mate = [-1] * k                               # left -> right
+    owner: dict[int, int] = {}                    # right -> left
+    for i in range(k):
+        if not _augment(adj, mate, owner, i):
+            return False
+    steps = [0] * k
+    for i in range(k):
+        for c in bits(adj[i] & ~(1 << mate[i])):
+            steps[i] |= 1 << owner[c]
+    reach = steps[:]
+    for j in range(k):                            # Warshall: reach[i] = what i reaches
+        bit, through = 1 << j, reach[j]
+        for i in range(k):
+            if reach[i] & bit:
+                reach[i] |= through
+    return all(reach[j] >> i & 1 for i in range(k) for j in bits(steps[i]))
+
+
+def _augment(adj: list[int], mate: list[int], owner: dict[int, int], start: int) -> bool:
+    """Grow the matching by an augmenting path from the unmatched left vertex ``start``
+    (breadth-first); False if there is none."""
+    came_from: dict[int, int] = {}                # right vertex -> left vertex before it
+    seen = 0
+    frontier = [start]
+    while frontier:
+        following = []
+        for u in frontier:
+            fresh = adj[u] & ~seen
+            seen |= fresh
+            for c in bits(fresh):
+                came_from[c] = u
+                if c not in owner:                # free: flip the path back to start
+                    while True:
+                        u = came_from[c]
+                        previous = mate[u]
+                        mate[u], owner[c] = c, u
+                        if previous < 0:
+                            return True
+                        c = previous
+                following.append(owner[c])
+        frontier = following
+    return False
+
+
+def _tested(state: CandidateState, adj: list[int]) -> bool:
+    """:func:`flexible`, remembered for the run by the graph itself."""
+    seen = state.lasting.setdefault("flexible", {})
+    key = tuple(adj)
+    if key not in seen:
+        seen[key] = flexible(adj)
+    return seen[key]
+
+
+def _digit_needs_analysis(state: CandidateState, d: int) -> bool:
+    """Can digit d's rows × columns graph have a Hall set, or no perfect matching? A placed
+    d is a lone edge (its row and column have no other d), in every perfect matching: the
+    test runs on the other rows and columns. A state where that does not hold goes to the
+    full analysis."""
+    n = state.size
+    where = state.where[d]
+    rows_done = cols_done = 0
+    for c in bits(where & ~state.open):
+        rows_done |= 1 << (c // n)
+        cols_done |= 1 << (c % n)
+    full = state.lay.all_digits
+    adj = []
+    for r in range(n):
+        columns = (where >> (r * n)) & full
+        if rows_done >> r & 1:
+            if columns & (columns - 1):
+                return True
+        elif columns & cols_done:
+            return True
+        else:
+            adj.append(columns)
+    if len(adj) + cols_done.bit_count() != n:
+        return True
+    return not _tested(state, adj)
+
+
+def _unit_needs_analysis(state: CandidateState, u: int) -> bool:
+    """Can unit u's digits × cells graph have a Hall set, or no perfect matching? Its placed
+    cells are left out (see :func:`_digit_needs_analysis`)."""
+    cand, placed = state.cells, state.placed
+    taken = 0
+    adj = []
+    for c in state.lay.units[u]:
+        if placed[c]:
+            bit = 1 << (placed[c] - 1)
+            if taken & bit:
+                return True
+            taken |= bit
+        else:
+            adj.append(cand[c])
+    if any(mask & taken for mask in adj):
+        return True
+    return not _tested(state, adj)
+
+
 def digit_matching(state: CandidateState) -> list[Deduction]:
     shape, n = state.shape, state.size
     out = []
     for d in range(n):
-        adj = state.cand[:, :, d].T                   # left = columns, right = rows
+        if not _digit_needs_analysis(state, d):
+            continue
+        where = state.where[d]
+        adj = np.array([[where >> (r * n + c) & 1 for r in range(n)] for c in range(n)],
+                       dtype=bool)                # left = columns, right = rows
         result = hall_analysis(adj)
         digit = d + 1
         if result[0] == "deficient":
@@ -122,10 +245,13 @@ def digit_matching(state: CandidateState) -> list[Deduction]:
 def unit_matching(state: CandidateState) -> list[Deduction]:
     shape, n = state.shape, state.size
     units = shape.units()
-    by_unit = state.by_unit()
     out = []
     for u in range(3 * n):
-        adj = by_unit[u].T                            # left = digits, right = positions
+        if not _unit_needs_analysis(state, u):
+            continue
+        where = state.where
+        adj = np.array([[where[d] >> c & 1 for c in state.lay.units[u]] for d in range(n)],
+                       dtype=bool)                # left = digits, right = positions
         result = hall_analysis(adj)
         if result[0] == "deficient":
             digits, positions = result[1], result[2]
@@ -159,11 +285,12 @@ def nishio_rule(state: CandidateState) -> list[Deduction]:
     shape, n = state.shape, state.size
     out = []
     for d in range(n):
-        cells = state.cand[:, :, d]
-        kept = nishio_dag_sweep(CellSet(cells, shape)).mask
-        gone = np.flatnonzero((cells & ~kept).ravel())
+        where = state.where[d]
+        if _is_placement(state, where):
+            continue              # Nishio(S) = S: nothing goes
+        gone, kept_any = _nishio_of(state, where)
         digit = d + 1
-        if not kept.any():
+        if not kept_any:
             return [Deduction("nishio", contradiction=True, witness={"digit": digit},
                               why=f"no placement of {digit} (one per row, column and block) "
                                   f"fits its candidate cells: no solution")]
@@ -176,3 +303,25 @@ def nishio_rule(state: CandidateState) -> list[Deduction]:
     return out
 
 
+def _nishio_of(state: CandidateState, where: int) -> tuple[np.ndarray, bool]:
+    """(the cells of ``where`` outside Nishio(where), whether Nishio(where) is non-empty),
+    remembered for the run by the cell set."""
+    seen = state.lasting.setdefault("nishio", {})
+    if where not in seen:
+        n = state.size
+        cells = np.array([where >> c & 1 for c in range(n * n)], dtype=bool).reshape(n, n)
+        kept = nishio_dag_sweep(CellSet(cells, state.shape)).mask
+        seen[where] = (np.flatnonzero((cells & ~kept).ravel()), bool(kept.any()))
+    return seen[where]
+
+
+def _is_placement(state: CandidateState, where: int) -> bool:
+    """Is the cell set one valid placement (N cells, one per row, column and block)? As when
+    the digit is placed everywhere."""
+    if where.bit_count() != state.size:
+        return False
+    covered = [0, 0, 0]
+    for c in bits(where):
+        for kind, unit in enumerate(state.lay.unit_of[c]):
+            covered[kind] |= 1 << unit
+    return all(mask.bit_count() == state.size for mask in covered)

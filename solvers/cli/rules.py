@@ -5,7 +5,9 @@
   cells' candidates when the rules get stuck); ``--explain`` prints every step in words
   first. Exit 0 solved, 1 no solution (proved by a rule), 3 unknown (stuck).
 * A file of puzzles: one line per puzzle (status, grade, grid) or one JSON record each
-  (``--json``), and a summary on stderr: solved per hardest level, steps per rule.
+  (``--json``), in input order, and a summary on stderr: solved per hardest level, steps per
+  rule. ``--jobs N`` deduces the file on N worker processes
+  (:func:`solvers.deduction.grade_in_order`).
 * ``rules --list`` prints the rules with their levels and sources.
 
 Nothing here guesses: "unknown" means the selected rules made no further progress.
@@ -14,9 +16,12 @@ Nothing here guesses: "unknown" means the selected rules made no further progres
 from __future__ import annotations
 
 import argparse
+import functools
 import json
+import os
 import sys
 from collections import Counter
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from reductions.errors import UserError
@@ -27,6 +32,7 @@ from . import common
 from .common import ExitCode
 
 if TYPE_CHECKING:
+    from reductions.grid import Shape
     from reductions.rules import RulesResult
 
 MAX_LEVEL = 19
@@ -82,9 +88,47 @@ def print_single(result: RulesResult) -> None:
               f"{state.candidate_count() - (state.size ** 2 - open_cells)} candidates left")
 
 
-def run_rules(args: argparse.Namespace) -> int:
-    from reductions.rules import RULES, Verdict, deduce, select_rules
+@dataclass
+class Graded:
+    """One puzzle of a file as the command prints and counts it (made in a worker process
+    with ``--jobs``): ``status`` None when the text could not be read (``error`` says why);
+    the grade (``level``, ``hardest_rule``) counts for solved puzzles only."""
+
+    status: Status | None
+    printed: str
+    error: str | None = None
+    level: int = 0
+    hardest_rule: str | None = None
+    rules_used: dict[str, int] = field(default_factory=dict)
+
+
+def grade_text(label: str, text: str, *, box: Shape | None, names: list[str] | None,
+               max_level: int | None, as_json: bool) -> Graded:
+    """Read and deduce one puzzle of a file; its output line (or JSON record) and counts."""
+    from reductions.rules import deduce, select_rules
     from ..deduction import STATUS
+    where = "" if label == "puzzle" else f"{label}: "
+    try:
+        puzzle = parse_grid(text, box, where=where)
+    except UserError as exc:
+        printed = json.dumps({"puzzle_id": label, "puzzle": text, "status": "error",
+                              "error": str(exc)}) if as_json else "error"
+        return Graded(None, printed, str(exc))
+    result = deduce(puzzle, select_rules(names, max_level))
+    status = STATUS[result.verdict]
+    if as_json:
+        printed = json.dumps(result_record(label, format_grid(puzzle, "auto"), result))
+    else:
+        grade = f"level {result.level} {result.hardest_rule or '-'}"
+        grid = format_grid(result.state.grid(), "auto").replace("\n", " ")
+        printed = f"{label}\t{status}\t{grade}\t{grid}"
+    return Graded(status, printed, None, result.level, result.hardest_rule,
+                  result.rules_used())
+
+
+def run_rules(args: argparse.Namespace) -> int:
+    from reductions.rules import RULES, deduce, select_rules
+    from ..deduction import STATUS, grade_in_order
     if args.list:
         for rule in sorted(RULES.values(), key=lambda r: r.level):
             print(f"{rule.level:>2}  {rule.name:<26} {rule.summary} [{rule.source}]")
@@ -94,57 +138,50 @@ def run_rules(args: argparse.Namespace) -> int:
     names = _rule_names(args.rules) if args.rules is not None else None
     rules = select_rules(names, args.max_level)
     texts = puzzle_texts(args.puzzle, args.box)
-    many = len(texts) > 1
-    statuses, errors = [], 0
-    by_level: Counter = Counter()
-    rule_steps: Counter = Counter()
-    hardest: Counter = Counter()
-    progress = common.Progress(len(texts), "rules") if many else None
-    for label, text in texts:
+    if len(texts) == 1:
+        label, text = texts[0]
         where = "" if label == "puzzle" else f"{label}: "
-        try:
-            puzzle = parse_grid(text, args.box, where=where)
-        except UserError as exc:
-            if not many:
-                raise
-            errors += 1
-            print(f"sudoku-bridge: error: {exc}", file=sys.stderr)
-            print(json.dumps({"puzzle_id": label, "puzzle": text, "status": "error",
-                              "error": str(exc)}) if args.json else "error")
-            continue
+        puzzle = parse_grid(text, args.box, where=where)
         result = deduce(puzzle, rules)
-        statuses.append(STATUS[result.verdict])
-        rule_steps.update(result.rules_used())
-        if result.verdict == Verdict.SOLVED:
-            by_level[result.level] += 1
-            hardest[result.hardest_rule or "none"] += 1
         if args.json:
             print(json.dumps(result_record(label, format_grid(puzzle, "auto"), result)))
-        elif many:
-            grade = f"level {result.level} {result.hardest_rule or '-'}"
-            grid = format_grid(result.state.grid(), "auto").replace("\n", " ")
-            print(f"{label}\t{STATUS[result.verdict]}\t{grade}\t{grid}")
         else:
             if args.explain:
                 print_explanation(result)
             print_single(result)
-        if progress:
-            progress.step()
-    if progress:
-        progress.close()
-    if many:
-        counts = Counter(statuses)
-        print(f"solved {counts[Status.SOLVED]}, no solution {counts[Status.NO_SOLUTION]}, "
-              f"unknown {counts[Status.UNKNOWN]}, bad input {errors}", file=sys.stderr)
-        levels = ", ".join(f"{level}: {count}" for level, count in sorted(by_level.items()))
-        print(f"solved by hardest level: {levels or '-'}", file=sys.stderr)
-        grades = ", ".join(f"{name} {count}" for name, count in
-                           sorted(hardest.items(), key=lambda kv: RULES[kv[0]].level
-                                  if kv[0] in RULES else 0))
-        print(f"hardest rule needed: {grades or '-'}", file=sys.stderr)
-        used = ", ".join(f"{name} {count}" for name, count in
-                         sorted(rule_steps.items(), key=lambda kv: RULES[kv[0]].level))
-        print(f"steps per rule: {used or '-'}", file=sys.stderr)
+        return common.exit_code_for([STATUS[result.verdict]])
+    grade = functools.partial(grade_text, box=args.box, names=names,
+                              max_level=args.max_level, as_json=args.json)
+    statuses, errors = [], 0
+    by_level: Counter = Counter()
+    rule_steps: Counter = Counter()
+    hardest: Counter = Counter()
+    progress = common.Progress(len(texts), "rules")
+    for item in grade_in_order(texts, grade, jobs=args.jobs):
+        if item.status is None:
+            errors += 1
+            print(f"sudoku-bridge: error: {item.error}", file=sys.stderr)
+        else:
+            statuses.append(item.status)
+            rule_steps.update(item.rules_used)
+            if item.status == Status.SOLVED:
+                by_level[item.level] += 1
+                hardest[item.hardest_rule or "none"] += 1
+        print(item.printed)
+        progress.step()
+    progress.close()
+    counts = Counter(statuses)
+    print(f"solved {counts[Status.SOLVED]}, no solution {counts[Status.NO_SOLUTION]}, "
+          f"unknown {counts[Status.UNKNOWN]}, bad input {errors}", file=sys.stderr)
+    levels = ", ".join(f"{level}: {count}" for level, count in sorted(by_level.items()))
+    print(f"solved by hardest level: {levels or '-'}", file=sys.stderr)
+    grades = ", ".join(f"{name} {count}" for name, count in
+                       sorted(hardest.items(), key=lambda kv: RULES[kv[0]].level
+                              if kv[0] in RULES else 0))
+    print(f"hardest rule needed: {grades or '-'}", file=sys.stderr)
+    used = ", ".join(f"{name} {count}" for name, count in
+                     sorted(rule_steps.items(), key=lambda kv: RULES[kv[0]].level))
+    print(f"steps per rule: {used or '-'}", file=sys.stderr)
     if errors:
         return ExitCode.BAD_INPUT
     return common.exit_code_for(statuses)
@@ -177,4 +214,8 @@ def register(commands: common.Commands) -> None:
                         help="one JSON record per puzzle: status, grid, level, rules_used, "
                              "steps (with witnesses)")
     parser.add_argument("--list", action="store_true", help="list the rules and levels")
+    parser.add_argument("--jobs", type=common.positive_int_arg,
+                        default=min(2, os.cpu_count() or 1),
+                        help="processes for a file of many puzzles (default: 2; results stay "
+                             "in input order)")
     parser.set_defaults(run=run_rules)
