@@ -29,10 +29,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from reductions.errors import UserError
+from reductions.errors import UserError, format_bytes
 from reductions.formulas import Formula, random_3sat
 from reductions.labelled_graph import LabelledGraph
-from reductions.sizes import (TooLarge, declared_variables_note, ensure_fits, format_bytes,
+from reductions.sizes import (TooLarge, declared_variables_note, ensure_fits,
                               nr_graph_estimate, nrpath_gadget_estimate)
 
 from . import common
@@ -57,7 +57,8 @@ def run_gadget_nrpath(args: argparse.Namespace) -> int:
     if len(args.formula) != 1 or args.output is None:
         raise UserError("gadget nrpath needs one FORMULA.cnf and -o G.txt (several formulas "
                         "only with --validate)")
-    check_outputs({"-o": args.output, "--dot": args.dot, "--graphml": args.graphml})
+    check_outputs({"-o": args.output, "--dot": args.dot, "--graphml": args.graphml},
+                  inputs=args.formula)
     path = args.formula[0]
     limit = common.memory_limit(args)
     formula = read_formula(path, max_memory=limit)
@@ -224,9 +225,9 @@ def run_nonrepetitive(args: argparse.Namespace) -> int:
                                           simple_path_problems)
     from ..formats.labelled_edges import read_labelled_edges, write_dot
     from ..nrpath import find_simple_cycle, find_simple_path
-    check_outputs({"--dot": args.dot})
+    check_outputs({"--dot": args.dot}, inputs=[args.graph])
     limit = common.memory_limit(args)
-    data = read_labelled_edges(args.graph)
+    data = read_labelled_edges(args.graph, memory_limit=limit)
     graph = data.graph
     simple = bool(args.simple) or args.simple_cycle is not None
     ensure_fits(nr_graph_estimate(graph.num_vertices, graph.num_arcs, simple=simple), limit,

@@ -93,7 +93,7 @@ def run_rules(args: argparse.Namespace) -> int:
         raise UserError("rules needs a PUZZLE (text or file), or --list")
     names = _rule_names(args.rules) if args.rules is not None else None
     rules = select_rules(names, args.max_level)
-    texts = puzzle_texts(args.puzzle, args.box)
+    texts = puzzle_texts(args.puzzle, args.box, memory_limit=common.memory_limit(args))
     many = len(texts) > 1
     statuses, errors = [], 0
     by_level: Counter = Counter()
