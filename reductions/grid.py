@@ -470,6 +470,14 @@ def clue_array_from_line(line: str | bytes, shape: Shape) -> np.ndarray | None:
     return clues
 
 
+def clue_rows(lines: list[str], shape: Shape) -> np.ndarray:
+    """Many one-line grids of one shape at once (each exactly N² ASCII characters): a (K, N²)
+    uint8 array of their digits, 0 for empty; a character that is no symbol becomes 255, so
+    that the row passes no check of :func:`solve_checks`."""
+    data = "".join(lines).encode("ascii")
+    return _SYMBOL_TABLE[np.frombuffer(data, dtype=np.uint8)].reshape(len(lines), -1)
+
+
 # ----------------------------------------------------------------------------- printing
 
 def format_grid(grid: Grid, style: str = "line") -> str:

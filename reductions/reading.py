@@ -156,8 +156,10 @@ class _Counted(io.RawIOBase):
     """A binary stream that counts what passes through it (decompressed bytes, when the
     source decompresses) and raises the limit's refusal at the first byte past it."""
 
-    def __init__(self, source: IO[bytes], limit: ReadLimit, where: str, compressed: bool):
-        self._source = source
+    def __init__(self, source: IO[bytes], limit: ReadLimit, where: str, compressed: bool,
+                 file: IO[bytes]):
+        self._source = source          # the file, or a decompressor reading it
+        self._file = file              # closed too: a decompressor leaves it open
         self.limit = limit
         self.where = where
         self.compressed = compressed
@@ -181,6 +183,7 @@ class _Counted(io.RawIOBase):
         try:
             self._source.close()
         finally:
+            self._file.close()
             super().close()
 
 
@@ -195,8 +198,8 @@ def _open_counted(path: str | Path, limit: ReadLimit) -> _Counted:
         if opener is None:
             if os.fstat(raw.fileno()).st_size > limit.bytes:     # refused before reading
                 raise limit.refusal(where)
-            return _Counted(raw, limit, where, compressed=False)
-        return _Counted(opener(raw, "rb"), limit, where, compressed=True)
+            return _Counted(raw, limit, where, compressed=False, file=raw)
+        return _Counted(opener(raw, "rb"), limit, where, compressed=True, file=raw)
     except BaseException:
         raw.close()
         raise
