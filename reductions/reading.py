@@ -173,6 +173,15 @@ class _Counted(io.RawIOBase):
         self.charge(size)
         return size
 
+    def readall(self) -> bytes:
+        """The rest, in blocks of :data:`BLOCK` (a whole-file read is not 8 KiB at a
+        time, as the base class would do it)."""
+        blocks = []
+        while block := self._source.read(BLOCK):
+            self.charge(len(block))
+            blocks.append(block)
+        return b"".join(blocks)
+
     def charge(self, size: int) -> None:
         """Count ``size`` bytes more (read here, or charged by a reader per line)."""
         self.count += size

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import enum
 import io
+import sys
 import shutil
 import tempfile
 from dataclasses import dataclass, field
@@ -28,7 +29,7 @@ import numpy as np
 from reductions.errors import UserError, parse_int
 from reductions.grid import MAX_COMMENT_LINE
 from reductions.reading import (CHATTER_BYTES, DEFAULT_MEMORY_LIMIT, ReadLimit, open_text,
-                                read_lines, reading)
+                                read_text, reading)
 from reductions.formulas import Formula, from_dimacs_clauses
 from reductions.sizes import ensure_fits, formula_reading_estimate
 
@@ -336,22 +337,26 @@ class _Literals:
 
     def __init__(self, name: str, num_vars: int | None):
         self.name = name
-        self.most = None if num_vars is None else num_vars + 1         # and the closing 0
+        self.room = sys.maxsize if num_vars is None else num_vars + 1    # and the closing 0
         self.model: list[int] = []
         self.problem: DimacsError | None = None
 
-    def add(self, tokens: list[str], number: int) -> None:
+    def add(self, text: str, number: int) -> None:
+        """The literals of ``text`` (line ``number``), split no further than the model can
+        go: a line of millions of tokens never becomes a list of millions."""
         if self.problem is not None:
+            return
+        tokens = text.split(maxsplit=self.room)
+        self.room -= len(tokens)
+        if self.room < 0:
+            self.problem = DimacsError(f"{self.name} line {number}: more literals than the "
+                                       f"formula's variables")
+            self.model = []
             return
         try:
             self.model.extend(_parse_literals(tokens, self.name, number))
         except DimacsError as exc:
             self.problem = exc
-            return
-        if self.most is not None and len(self.model) > self.most:
-            self.problem = DimacsError(f"{self.name} line {number}: more literals than the "
-                                       f"formula's {self.most - 1:,} variables")
-            self.model = []
 
     def answer(self) -> "SolverAnswer":
         if self.problem is not None:
@@ -362,10 +367,9 @@ class _Literals:
 def parse_solver_output(text: str | Iterable[str], name: str = "<solver output>", *,
                         num_vars: int | None = None) -> SolverAnswer:
     """Parse SAT-competition output (``s``/``v`` lines), a MiniSat result file (``SAT`` then
-    the model) or Glucose's (the bare model), from a string or from lines (a file streams
-    through: only the model is kept). Without an ``s`` line, a limit stop announced in a
-    comment (:data:`STOPPED_COMMENTS`) is ``UNKNOWN``. With ``num_vars`` (the formula's), a
-    model of more literals is refused as soon as it is.
+    the model) or Glucose's (the bare model), from a string or from lines. Without an ``s``
+    line, a limit stop announced in a comment (:data:`STOPPED_COMMENTS`) is ``UNKNOWN``. With
+    ``num_vars`` (the formula's), a model of more literals is refused as soon as it is.
 
     Raises :class:`DimacsError` when the text holds neither form, or a model is malformed.
     """
@@ -377,20 +381,21 @@ def parse_solver_output(text: str | Iterable[str], name: str = "<solver output>"
     body = _Literals(name, num_vars)               # from the content lines after the first
     for number, raw in enumerate(lines, 1):
         line = raw.strip()
-        if line.startswith("s ") and status is None:
-            status = number, line
-        if line.startswith("v ") or line == "v":
-            v_model.add(line[1:].split(), number)
-        if line in STOPPED_COMMENTS:
-            stopped = True
-        if not line or line.startswith("c"):
+        if not line:
             continue
+        if line[0] == "c":
+            stopped = stopped or line in STOPPED_COMMENTS
+            continue
+        if line[0] == "v" and (len(line) == 1 or line[1] == " "):
+            v_model.add(line[1:], number)
+        elif status is None and line.startswith("s "):
+            status = number, line
         if first is None:
             first = number, line
-            if line.split()[0].lstrip("-").isdigit():
-                body.add(line.split(), number)     # Glucose's bare model starts here
+            if line.split(maxsplit=1)[0].lstrip("-").isdigit():
+                body.add(line, number)             # Glucose's bare model starts here
         elif status is None:
-            body.add(line.split(), number)
+            body.add(line, number)
     if status is not None:
         number, line = status
         word = line[2:].strip().upper()
@@ -417,7 +422,7 @@ def parse_solver_output(text: str | Iterable[str], name: str = "<solver output>"
         return SolverAnswer(SatAnswer.UNSAT)
     if word in ("INDET", "UNKNOWN", "INDETERMINATE"):
         return SolverAnswer(SatAnswer.UNKNOWN)
-    if line.split()[0].lstrip("-").isdigit():
+    if line.split(maxsplit=1)[0].lstrip("-").isdigit():
         return body.answer()
     raise DimacsError(
         f"{name} line {number}: expected 's SATISFIABLE'-style status lines or a MiniSat "
@@ -445,7 +450,6 @@ def answer_limit(num_vars: int) -> ReadLimit:
 
 def read_solver_output(path: str | Path, *, num_vars: int) -> SolverAnswer:
     """A solver's answer saved in a file (stdout of a SAT-competition solver, or MiniSat's
-    result file) for a formula of ``num_vars`` variables, streamed line by line."""
-    return parse_solver_output((line for _, line in read_lines(path, answer_limit(num_vars),
-                                                               DimacsError)),
+    result file) for a formula of ``num_vars`` variables, at most :func:`answer_limit`."""
+    return parse_solver_output(read_text(path, answer_limit(num_vars), DimacsError),
                                str(path), num_vars=num_vars)
