@@ -39,8 +39,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
-import numpy as np
-
 from reductions.errors import UserError
 from reductions.grid import (MAX_GRID_TEXT, SYMBOLS, Grid, Shape, clue_rows, format_grid,
                              parse_grid, solution_problems, solve_checks)
