@@ -455,6 +455,12 @@ def complete_assignment(clauses: Sequence[Sequence[int]], partial: dict[int, boo
 
 def cnf_from_metadata(meta: dict[str, str]) -> SudokuCnf:
     """Rebuild the formula described by a DIMACS file's comments (see ``metadata``)."""
+    return sudoku_cnf(*cnf_recipe(meta))
+
+
+def cnf_recipe(meta: dict[str, str]) -> tuple[Grid, str, str, str]:
+    """(puzzle, encoding, at-most-one, clue mode) from a DIMACS file's comments: what
+    :func:`sudoku_cnf` builds the formula from (a caller can size it first)."""
     from .grid import parse_grid
     try:
         n, a, b = (int(x) for x in meta["shape"].split())
@@ -467,4 +473,4 @@ def cnf_from_metadata(meta: dict[str, str]) -> SudokuCnf:
     if shape.size != n:
         raise CnfError(f"CNF comments disagree: shape {n} with blocks {a}x{b}")
     puzzle = parse_grid(puzzle_text, shape, where="CNF comment 'puzzle': ")
-    return sudoku_cnf(puzzle, encoding, amo, clue_mode)
+    return puzzle, encoding, amo, clue_mode

@@ -1,69 +1,16 @@
 """The one base class for mistakes a user can make — bad input files, impossible options, a
-missing solver binary — and the file-reading helpers that turn OS errors into it.
-
-Every input file may be compressed: :func:`open_text` recognises gzip, xz and bzip2 by their
-first bytes (not by the name) and decompresses while reading, so a reader that uses it (or
-:func:`read_text`) takes ``p.cnf.gz`` as readily as ``p.cnf``.
+missing solver binary — and the helpers that keep its messages to one readable line.
 
 The command line prints a :class:`UserError` as a single line (no traceback) and exits with a
-non-zero code; anything else escaping is a bug in the project.
+non-zero code; anything else escaping is a bug in the project. Files are read through
+:mod:`reductions.reading`, which turns what reading can raise into these errors.
 """
 
 from __future__ import annotations
 
-import bz2
-import contextlib
-import gzip
-import lzma
-from pathlib import Path
-from typing import IO, Iterator
-
 
 class UserError(ValueError):
     """A problem with the user's input or environment; the message names what and where."""
-
-
-@contextlib.contextmanager
-def reading(path: str | Path, error: type[UserError] = UserError) -> Iterator[None]:
-    """Turn the OS and decoding errors of reading ``path`` into one-line ``error``s."""
-    try:
-        yield
-    except FileNotFoundError:
-        raise error(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise error(f"{path}: is a directory, not a file") from None
-    except UnicodeDecodeError as exc:
-        raise error(f"{path}: not a text file ({exc.reason} at byte {exc.start})") from None
-    except EOFError:
-        raise error(f"{path}: compressed data ends early (a truncated file?)") from None
-    except lzma.LZMAError as exc:
-        raise error(f"{path}: corrupt xz data ({exc})") from None
-    except OSError as exc:
-        # gzip and bz2 report corrupt data as OSErrors without an errno.
-        raise error(f"{path}: cannot read ({exc.strerror or f'corrupt compressed data: {exc}'})") \
-            from None
-
-
-COMPRESSED_MAGIC = {b"\x1f\x8b": gzip.open, b"\xfd7zXZ\x00": lzma.open, b"BZh": bz2.open}
-"""The first bytes of gzip, xz and bzip2 files, and the opener of each."""
-
-
-def open_text(path: str | Path) -> IO[str]:
-    """``path`` opened for reading UTF-8 text, decompressed on the fly when its first bytes
-    say gzip, xz or bzip2. Use inside :func:`reading` so that errors name the file."""
-    with open(path, "rb") as probe:
-        start = probe.read(6)
-    for magic, opener in COMPRESSED_MAGIC.items():
-        if start.startswith(magic):
-            return opener(path, "rt", encoding="utf-8")
-    return open(path, encoding="utf-8")
-
-
-def read_text(path: str | Path, error: type[UserError] = UserError) -> str:
-    """The whole of a UTF-8 text file (decompressed if compressed), or ``error`` naming the
-    file."""
-    with reading(path, error), open_text(path) as handle:
-        return handle.read()
 
 
 MAX_INTEGER_DIGITS = 18
@@ -88,3 +35,32 @@ def shown(text: str, limit: int = 40) -> str:
     if len(text) > limit:
         text = f"{text[:limit // 2]}…{text[-limit // 4:]}"
     return repr(text)
+
+
+def printable(text: str) -> str:
+    """``text`` with every character that is not printable (newlines, tabs, other control
+    characters, undecodable bytes of a file name) written as its escape, so that a message
+    naming it stays one line."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
+def format_bytes(count: int) -> str:
+    """``512 MiB``, ``11.8 GiB``, ``3.2e+03 TiB``: powers of 1024, two or three digits."""
+    value = float(count)
+    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB"):
+        if value < 1024 or unit == "TiB":
+            break
+        value /= 1024
+    if unit == "bytes":
+        return f"{count:,} bytes"
+    if value >= 10_000:
+        return f"{scientific(value)} {unit}"
+    return f"{value:,.0f} {unit}" if value >= 100 else f"{value:.3g} {unit}"
+
+
+def scientific(value: float) -> str:
+    """``5.6e9`` rather than Python's ``5.6e+09`` (for sizes in messages)."""
+    mantissa, _, power = f"{value:.2g}".partition("e")
+    return f"{mantissa}e{int(power)}" if power else mantissa

@@ -22,7 +22,7 @@ import math
 from dataclasses import dataclass
 
 from .cnf import AMO_ENCODINGS, expected_size as cnf_expected_size, resolve_amo
-from .errors import UserError
+from .errors import UserError, format_bytes, scientific
 from .exact_cover import DENSE_LIMIT_BYTES
 from .formulas import Formula
 from .grid import Shape
@@ -151,29 +151,9 @@ def ensure_fits(estimate: Estimate, limit: int | None, subject: str) -> None:
         raise TooLarge(subject, estimate, limit)
 
 
-def format_bytes(count: int) -> str:
-    """``512 MiB``, ``11.8 GiB``, ``3.2e+03 TiB``: powers of 1024, two or three digits."""
-    value = float(count)
-    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB"):
-        if value < 1024 or unit == "TiB":
-            break
-        value /= 1024
-    if unit == "bytes":
-        return f"{count:,} bytes"
-    if value >= 10_000:
-        return f"{_exponent(value)} {unit}"
-    return f"{value:,.0f} {unit}" if value >= 100 else f"{value:.3g} {unit}"
-
-
-def _exponent(value: float) -> str:
-    """``5.6e9`` rather than Python's ``5.6e+09``."""
-    mantissa, _, power = f"{value:.2g}".partition("e")
-    return f"{mantissa}e{int(power)}" if power else mantissa
-
-
 def _count(value: int) -> str:
     """``5.6e9`` from ten million up, else with thousands separators."""
-    return _exponent(value) if value >= 10**7 else f"{value:,}"
+    return scientific(value) if value >= 10**7 else f"{value:,}"
 
 
 def _bytes(*terms: float) -> int:

@@ -28,18 +28,21 @@ from __future__ import annotations
 import contextlib
 import enum
 import json
+import math
 import os
 import statistics
 import time
 import traceback
 from concurrent.futures import as_completed
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
-from reductions.errors import UserError, reading
-from reductions.grid import Grid, Shape, format_grid, parse_grid, solution_problems
+from reductions.errors import UserError
+from reductions.grid import (MAX_GRID_TEXT, SYMBOLS, Grid, Shape, clue_rows, format_grid,
+                             parse_grid, solution_problems, solve_checks)
+from reductions.reading import DEFAULT_MEMORY_LIMIT, ReadLimit, read_lines
 
 from .external import worker_pool
 from .formats.atomic import atomic_write, check_output_target
@@ -93,18 +96,39 @@ class RouteResult:
     size: int | None = None           # the instance's main size (edges, clauses, ...)
     size_kind: str | None = None
     error: str | None = None          # the error, or why the route did not run
+    resume_problem: str | None = field(default=None, compare=False)
+    """Why this pair's record in the file being resumed failed its re-check (names the file
+    and line): the pair is a mismatch. Not written to the file: each resume checks anew."""
 
     def __post_init__(self) -> None:
         self.status = RecordStatus(self.status)
 
     @classmethod
     def from_json(cls, line: str | bytes) -> "RouteResult":
-        return cls(**json.loads(line))
+        """A record read back; a field of the wrong type is a ValueError (the line is not
+        a record) — whether its answer holds is :func:`recheck`'s to say."""
+        fields = json.loads(line)
+        if type(fields) is not dict or not fields.keys() <= _FIELD_TYPES.keys():
+            raise ValueError("not the fields of a record")
+        for name, value in fields.items():
+            if type(value) not in _FIELD_TYPES[name]:
+                raise ValueError(f"field {name!r} is {type(value).__name__}")
+        return cls(**fields)
 
     def json_line(self) -> bytes:
         # vars(), not dataclasses.asdict: the fields are plain values, and asdict's deep
         # copies were most of the time of rewriting a 245k-record file
-        return (json.dumps(vars(self)) + "\n").encode("utf-8")
+        fields = dict(vars(self))
+        del fields["resume_problem"]
+        return (json.dumps(fields) + "\n").encode("utf-8")
+
+
+_FIELD_TYPES = {"puzzle_id": (str,), "puzzle": (str,), "route": (str,), "status": (str,),
+                "seconds": (int, float), "verified": (bool, type(None)),
+                "solution": (str, type(None)), "unique": (bool, type(None)),
+                "second_solution": (str, type(None)), "size": (int, type(None)),
+                "size_kind": (str, type(None)), "error": (str, type(None))}
+"""The types each field of a record read back may have (exactly: a bool is no number)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -185,84 +209,239 @@ def _outcome_record(task: Task, puzzle: Grid, outcome: Outcome, seconds: float) 
 
 # ----------------------------------------------------------------------------- results file
 
-def read_results(path: Path) -> list[RouteResult]:
+RECORD_LINE = 3 * MAX_GRID_TEXT + (1 << 16)
+"""The longest record line: the puzzle, a solution and a second solution written out, and an
+error (a one-line message, or one with three frames of traceback)."""
+
+RESULTS_BYTES_PER_BYTE = 4
+RESULTS_BYTES_PER_LINE = 1024
+"""What the records of a results file cost in memory once read back (a record object and its
+strings: about 4 bytes per byte of JSON and 1 KiB per record), counted against
+``--max-memory`` while the file is read."""
+
+
+def results_limit(memory_limit: int) -> ReadLimit:
+    """What a results file may hold: as many records as the memory limit allows, each line
+    no longer than a record can be."""
+    return ReadLimit.share(memory_limit, what="a cross-check results file",
+                           per_byte=RESULTS_BYTES_PER_BYTE, per_line=RESULTS_BYTES_PER_LINE
+                           ).lines(RECORD_LINE, "longer than any cross-check record")
+
+
+def read_results(path: Path, *, memory_limit: int = DEFAULT_MEMORY_LIMIT) -> list[RouteResult]:
     """The complete records of a JSON-lines results file (a torn last line is left out; a
-    corrupt line before the last is a :class:`CrosscheckError` naming the file and line)."""
-    return [record for _, record in _complete_records(path)[0]]
+    corrupt line before the last is a :class:`CrosscheckError` naming the file and line).
+    The records are read as they were written; :func:`recheck` says whether their answers
+    hold."""
+    return [record for _, record in _complete_records(path, memory_limit)[0]]
 
 
-def _complete_records(path: Path) -> tuple[list[tuple[int, RouteResult]], int]:
+def _complete_records(path: Path, memory_limit: int) -> tuple[list[tuple[int, RouteResult]], int]:
     """(line number, record) for every complete record of ``path``, and the byte length of
     the file up to the end of the last one.
 
     A record is complete when its line parses and ends with a newline. A last line that is
     not complete is a write cut off by an interruption; an incomplete line followed by
-    other records is corruption, which is refused rather than guessed around.
+    other records is corruption, which is refused rather than guessed around. The file
+    streams through :func:`results_limit`.
     """
-    with reading(path, CrosscheckError):
-        data = path.read_bytes()
-    lines = data.splitlines(keepends=True)
-    last = max((i for i, line in enumerate(lines) if line.strip()), default=-1)
     records: list[tuple[int, RouteResult]] = []
     end = offset = 0
-    for index, line in enumerate(lines):
-        offset += len(line)
+    torn: tuple[int, Exception] | None = None      # a bad line, if it turns out the last
+    for number, line in read_lines(path, results_limit(memory_limit), CrosscheckError,
+                                   ends=True):
+        offset += len(line.encode("utf-8"))
         if not line.strip():
             continue
+        if torn is not None:
+            _corrupt(path, *torn)
         try:
-            if not line.endswith(b"\n"):
+            if not line.endswith("\n"):
                 raise ValueError("the line is cut off")
-            records.append((index + 1, RouteResult.from_json(line)))
-        except (ValueError, TypeError) as exc:     # JSONDecodeError, UnicodeDecodeError too
-            if index == last:
-                break                  # the run was cut off while writing this line
-            raise CrosscheckError(f"{path} line {index + 1}: not a cross-check record "
-                                  f"({_first_line(exc)}); fix or remove the line, or run "
-                                  f"again without --resume") from None
+            records.append((number, RouteResult.from_json(line)))
+        except (ValueError, TypeError) as exc:     # JSONDecodeError too
+            torn = number, exc         # the run was cut off while writing it, if it is last
+            continue
         end = offset
     return records, end
 
 
-def _resumed_records(path: Path, puzzles: list[tuple[str, str]],
-                     routes: list[str]) -> list[RouteResult]:
+def _corrupt(path: Path, number: int, exc: Exception) -> None:
+    raise CrosscheckError(f"{path} line {number}: not a cross-check record "
+                          f"({_first_line(exc)}); fix or remove the line, or run again "
+                          f"without --resume") from None
+
+
+RERUN = (RecordStatus.NO_SOLUTION, RecordStatus.NOT_APPLICABLE, RecordStatus.NOT_AVAILABLE)
+"""Records that ``resume`` does not keep but runs again: a claim that cannot be re-checked
+from the record (no solution, does not apply), or that may have changed (the program may
+have been installed since). A "no solution" contradicted by the new run is a mismatch."""
+
+
+@dataclass
+class Resumed:
+    """What a resumed run starts from: the records kept (each re-checked), and where each
+    pair run again had its record (``FILE line N``), to compare the new answer with."""
+
+    kept: list[RouteResult]
+    claims: dict[tuple[str, str], tuple[str, RouteResult]]
+
+
+def _resumed_records(path: Path, puzzles: list[tuple[str, str]], routes: list[str], *,
+                     shape: Shape | None, memory_limit: int) -> Resumed:
     """The records of an interrupted run that this run can keep, after truncating the file
     to its last complete record (so that new records do not follow a torn line).
 
-    Records of other puzzles or routes are left out (the final file holds this run's pairs),
-    and so are 'not available' ones (the program may have been installed since). A record
-    whose puzzle id names a different puzzle now is an error: the file is from another run.
+    Records of other puzzles or routes are left out (the final file holds this run's pairs).
+    A record whose puzzle id names a different puzzle now is an error: the file is from
+    another run. Every record kept is re-checked as a fresh one would be (:func:`recheck`);
+    those of :data:`RERUN` are left for the run to answer again.
     """
     if not path.exists():
-        return []
-    numbered, end = _complete_records(path)
+        return Resumed([], {})
+    numbered, end = _complete_records(path, memory_limit)
     if end < path.stat().st_size:
         os.truncate(path, end)
     texts = dict(puzzles)
-    kept: dict[tuple[str, str], RouteResult] = {}
+    kept: dict[tuple[str, str], tuple[str, RouteResult]] = {}
+    claims: dict[tuple[str, str], tuple[str, RouteResult]] = {}
     for number, record in numbered:
         if record.puzzle_id in texts and record.puzzle != texts[record.puzzle_id]:
             raise CrosscheckError(f"{path} line {number}: the record of {record.puzzle_id} is "
                                   f"for another puzzle than the one given now; resume with "
                                   f"the same puzzles, or run again without --resume")
-        if (record.puzzle_id in texts and record.route in routes
-                and record.status != RecordStatus.NOT_AVAILABLE):
-            kept[record.puzzle_id, record.route] = record
-    return list(kept.values())
+        if record.puzzle_id not in texts or record.route not in routes:
+            continue
+        pair = record.puzzle_id, record.route
+        kept.pop(pair, None)
+        claims.pop(pair, None)
+        (claims if record.status in RERUN else kept)[pair] = f"{path} line {number}", record
+    for where, record, problem in recheck(list(kept.values()), shape):
+        record.verified = False
+        record.error = record.resume_problem = f"{where}: {problem}"
+    return Resumed([record for _, record in kept.values()], claims)
+
+
+def recheck(records: list[tuple[str, RouteResult]], shape: Shape | None
+            ) -> Iterator[tuple[str, RouteResult, str]]:
+    """(where, record, why) for every record read back that does not hold, checked as a
+    fresh record is made: a solved record's grid (and second grid) must solve its puzzle —
+    by :func:`~reductions.grid.solve_checks` on all of them at once, and
+    :func:`~reductions.grid.solution_problems` to say what is wrong — and its verdict on
+    them must be the one they earn. Other statuses hold no answer to check."""
+    solved = [(where, r) for where, r in records if r.status == RecordStatus.SOLVED]
+    grids = [(k, what, r.puzzle, text) for k, (_, r) in enumerate(solved)
+             for what, text in (("its grid", r.solution), ("its second grid", r.second_solution))
+             if text is not None]
+    failed = {}
+    for k, problem in _failing_grids(grids, shape):
+        failed.setdefault(k, problem)
+    for k, (where, r) in enumerate(solved):
+        problem = failed.get(k) or _verdict_problem(r)
+        if problem is not None:
+            yield where, r, problem
+
+
+def _verdict_problem(record: RouteResult) -> str | None:
+    """What is wrong with a solved record's verdicts, its grids being right (or absent)."""
+    if record.solution is None:
+        # a grid the route's own check refused (WrongAnswer): kept as the invalid answer
+        return None if record.verified is False else "the record says solved but has no grid"
+    if record.second_solution is not None and (
+            record.unique is not False or record.second_solution == record.solution):
+        return "its second grid does not show the puzzle has several solutions"
+    if record.verified is not True:
+        return "the record says its grid was not verified, yet it solves the puzzle"
+    return None
+
+
+CHECK_ROWS = 1 << 14
+"""Grids checked by one array pass (bounds the arrays: about 2 KB a 9×9 grid)."""
+
+
+def _failing_grids(grids: list[tuple[int, str, str, str]], shape: Shape | None
+                   ) -> Iterator[tuple[int, str]]:
+    """(k, why) for each (k, what, puzzle text, grid text) whose grid does not solve the
+    puzzle. Each distinct (puzzle, grid) pair is checked once; one-line grids are checked in
+    array passes of :data:`CHECK_ROWS` (a 245,755-record file in about a second), the others,
+    and those that fail, go through the parser, which says what is wrong."""
+    pairs: dict[tuple[str, str], list[tuple[int, str]]] = {}
+    for k, what, puzzle, text in grids:
+        pairs.setdefault((puzzle, text), []).append((k, what))
+    fast: dict[Shape, list[tuple[str, str]]] = {}
+    slow = []
+    for pair in pairs:
+        puzzle, text = pair
+        line_shape = shape or _one_line_shape(puzzle)
+        if line_shape is not None and len(puzzle) == len(text) == line_shape.size ** 2 \
+                and puzzle.isascii() and text.isascii():
+            fast.setdefault(line_shape, []).append(pair)
+        else:
+            slow.append(pair)
+    for line_shape, checked in fast.items():
+        for start in range(0, len(checked), CHECK_ROWS):
+            part = checked[start:start + CHECK_ROWS]
+            good = solve_checks(clue_rows([p for p, _ in part], line_shape),
+                                clue_rows([t for _, t in part], line_shape), line_shape)
+            slow.extend(pair for pair, ok in zip(part, good) if not ok)
+    for puzzle, text in slow:
+        for k, what in pairs[puzzle, text]:
+            problem = _grid_problem(what, puzzle, text, shape)
+            if problem is not None:
+                yield k, problem
+
+
+def _one_line_shape(text: str) -> Shape | None:
+    """The shape of a one-line puzzle of N² symbols, or None."""
+    n = math.isqrt(len(text))
+    if n * n != len(text) or not 4 <= n <= len(SYMBOLS):
+        return None
+    try:
+        return Shape.for_size(n)
+    except UserError:
+        return None
+
+
+def _grid_problem(what: str, puzzle_text: str, text: str, shape: Shape | None) -> str | None:
+    """Why the grid ``text`` does not solve the puzzle, in words, or None when it does."""
+    try:
+        puzzle = parse_grid(puzzle_text, shape)
+    except UserError as exc:
+        return f"the record says solved, but the puzzle does not read ({_first_line(exc)})"
+    try:
+        grid = parse_grid(text, puzzle.shape, check=False)
+    except UserError as exc:
+        return f"{what} does not read ({_first_line(exc)})"
+    problems = solution_problems(puzzle, grid)
+    if problems:
+        return f"{what} does not solve the puzzle ({'; '.join(problems[:3])})"
+    return None
+
+
+def _contradicted(result: RouteResult, claims: dict[tuple[str, str], tuple[str, RouteResult]]
+                  ) -> None:
+    """Mark a new record that contradicts the record it replaces: a resumed "no solution"
+    where the route, run again, solved the puzzle (its grid verified)."""
+    where, old = claims.get((result.puzzle_id, result.route), (None, None))
+    if old is not None and old.status == RecordStatus.NO_SOLUTION \
+            and result.status == RecordStatus.SOLVED and result.verified:
+        result.resume_problem = (f"{where}: the record said no solution, but run again the "
+                                 f"route solved the puzzle (its grid verified)")
 
 
 def _start_results(path: Path | None, *, resume: bool, puzzles: list[tuple[str, str]],
-                   routes: list[str]) -> list[RouteResult]:
+                   routes: list[str], shape: Shape | None, memory_limit: int) -> Resumed:
     """The records a run starts from: those of an interrupted run with ``resume`` (see
     :func:`_resumed_records`), else none, and the file removed."""
     if path is None:
-        return []
+        return Resumed([], {})
     if resume:
-        return _resumed_records(path, puzzles, routes)
+        return _resumed_records(path, puzzles, routes, shape=shape, memory_limit=memory_limit)
     try:
         path.unlink(missing_ok=True)
     except OSError as exc:
         raise CrosscheckError(f"{path}: cannot write ({exc.strerror})") from None
-    return []
+    return Resumed([], {})
 
 
 @contextlib.contextmanager
@@ -302,7 +481,8 @@ def run_crosscheck(puzzles: list[tuple[str, str]], routes: list[str], *,
                    on_result: Callable[[RouteResult], None] | None = None,
                    scheduler_timeout: float = 10.0,
                    worker_timeout: float = 60.0,
-                   templates: Sequence[str] = ()) -> list[RouteResult]:
+                   templates: Sequence[str] = (),
+                   memory_limit: int = DEFAULT_MEMORY_LIMIT) -> list[RouteResult]:
     """Run every (puzzle, route) pair; returns all records (resumed ones included).
 
     ``puzzles`` are (id, text) pairs. With ``results_path``, each record is appended to the
@@ -311,6 +491,11 @@ def run_crosscheck(puzzles: list[tuple[str, str]], routes: list[str], *,
     in puzzle and route order, so a resumed run ends with the same file as an uninterrupted
     one (up to the measured times). An interrupted or failed run leaves the records written
     so far, complete, for ``resume``.
+
+    Every record read back by ``resume`` is re-checked as a fresh one would be: one that
+    fails is kept as a mismatch (``resume_problem`` naming the file and line), and a "no
+    solution" is run again, a mismatch if the route now solves the puzzle. The results file
+    is read within ``memory_limit``.
 
     ``jobs`` > 1 runs on a local process pool, ``scheduler`` (an address) on a Dask cluster,
     which fails after ``worker_timeout`` seconds without any worker. A route that cannot
@@ -325,7 +510,9 @@ def run_crosscheck(puzzles: list[tuple[str, str]], routes: list[str], *,
     unknown = [route for route in routes if route not in known]
     if unknown:
         raise CrosscheckError(f"unknown route {unknown[0]!r}; routes: {', '.join(known)}")
-    done = _start_results(results_path, resume=resume, puzzles=puzzles, routes=routes)
+    resumed = _start_results(results_path, resume=resume, puzzles=puzzles, routes=routes,
+                             shape=shape, memory_limit=memory_limit)
+    done = resumed.kept
     finished = {(r.puzzle_id, r.route) for r in done}
     tasks = [Task(route=route, puzzle_id=pid, puzzle=text, shape=shape, unique=unique,
                   time_limit=time_limit, template=defined.get(route))
@@ -336,6 +523,7 @@ def run_crosscheck(puzzles: list[tuple[str, str]], routes: list[str], *,
     with _record_writer(results_path) as write, contextlib.closing(stream):
         try:
             for result in stream:
+                _contradicted(result, resumed.claims)
                 write(result)
                 results.append(result)
                 if on_result is not None:
@@ -511,7 +699,9 @@ def find_mismatches(results: Iterable[RouteResult], unique: bool) -> list[Mismat
             mismatches.append(Mismatch(pid, rows[0].puzzle, reason, answers))
 
         for r in rows:
-            if r.status == RecordStatus.SOLVED and r.verified is False:
+            if r.resume_problem is not None:
+                add(f"{r.route}: {r.resume_problem}")
+            elif r.status == RecordStatus.SOLVED and r.verified is False:
                 add(f"{r.route} returned an invalid grid: {r.error}")
         solved = [r for r in rows if r.status == RecordStatus.SOLVED and r.verified]
         refuted = [r for r in rows if r.status == RecordStatus.NO_SOLUTION]

@@ -52,11 +52,12 @@ from reductions.exact_cover import (DENSE_LIMIT_BYTES, ExactCoverError, SudokuEx
 from reductions.grid import Grid
 
 from reductions.errors import UserError
+from reductions.reading import check_size
 
 from .budget import Deadline
 from .external import (ExternalSolverError, become_worker, find_program, output_text,
-                       run_program, split_command)
-from .formats.dlx import DlxFormatError, parse_answer, write_dlx
+                       read_output_file, run_program, split_command)
+from .formats.dlx import DlxFormatError, answer_limit, parse_answer, write_dlx
 from .outcome import Outcome, SolverUnavailable, Status, WrongAnswer, verified
 
 
@@ -425,7 +426,9 @@ def run_cover_command(command: CoverCommand, cover: SudokuExactCover, *, limit: 
                            .replace("{output}", str(output_path))
                            .replace("{limit}", str(limit)) for a in command.args[1:]]
         run = run_program(args, time_limit=deadline.remaining(), temp_dirs=[work],
-                          stdin=input_path if command.stdin else None)
+                          stdin=input_path if command.stdin else None,
+                          output_files=[output_path] if command.writes_output else [])
+        most = answer_limit(cover, limit)
         details = {"command": args, "exit_code": run.exit_code,
                    "program_seconds": round(run.seconds, 6)}
         if not run.timed_out and run.exit_code != 0:
@@ -434,7 +437,7 @@ def run_cover_command(command: CoverCommand, cover: SudokuExactCover, *, limit: 
         if command.writes_output:
             source = f"{run.name}'s answer file"
             if output_path.exists():
-                text = output_text(output_path.read_bytes(), source)
+                text = read_output_file(output_path, most, source)
             elif run.timed_out:
                 text = ""
             else:
@@ -443,12 +446,13 @@ def run_cover_command(command: CoverCommand, cover: SudokuExactCover, *, limit: 
                                           f"{run.tail() or '(none)'}")
         elif run.timed_out:
             # Killed: its totals never came; what it flushed to stdout may end mid-solution.
-            source, text = f"stdout of {run.name}", run.stdout_text()
+            source, text = f"stdout of {run.name}", run.stdout_text(most)
         else:
             source = f"output of {run.name} (stdout, then stderr)"
-            text = run.stdout_text()
+            text = run.stdout_text(most)
             if text and not text.endswith("\n"):
                 text += "\n"
+            check_size(run.stderr, most, f"stderr of {run.name}")
             text += output_text(run.stderr, f"stderr of {run.name}")
     try:
         answer = parse_answer(text, source, cover, partial=run.timed_out)

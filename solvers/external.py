@@ -54,6 +54,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
 from reductions.errors import UserError
+from reductions.reading import ReadLimit, check_size, read_bytes
 
 from .outcome import SolverUnavailable
 from .signals import signals_held
@@ -135,8 +136,13 @@ class ProgramRun:
     def name(self) -> str:
         return Path(self.args[0]).name
 
-    def stdout_text(self) -> str:
-        return output_text(self.stdout, f"output of {self.name}")
+    def stdout_text(self, limit: ReadLimit | None = None) -> str:
+        """Its stdout as text, held to ``limit`` (what the answer it should hold can take)
+        beside the cap every output has."""
+        where = f"output of {self.name}"
+        if limit is not None:
+            check_size(self.stdout, limit, where)
+        return output_text(self.stdout, where)
 
     def ended(self) -> str:
         """How it ended, for messages: 'exited with code 3', 'was killed by SIGSEGV'."""
@@ -171,16 +177,37 @@ def output_text(data: bytes, what: str) -> str:
             from None
 
 
+def output_limit(max_output: int = MAX_OUTPUT_BYTES) -> ReadLimit:
+    """The cap on everything a program writes: its stdout and stderr, and an ``{output}``
+    file (once decompressed, when it is compressed)."""
+    return ReadLimit(max_output, "more than a program's output may be (the cap on every "
+                                 "output of an outside program)")
+
+
+def read_output_file(path: Path, limit: ReadLimit, what: str) -> str:
+    """The text of a file a program wrote (its ``{output}``), decompressed when compressed,
+    held to ``limit`` (what its answer can take) and to :func:`output_limit`, as stdout is;
+    errors name it as ``what`` (e.g. "minisat's result file")."""
+    try:
+        data = read_bytes(path, limit.within(output_limit()), ExternalSolverError)
+    except UserError as exc:
+        raise ExternalSolverError(str(exc).replace(str(path), what)) from None
+    return output_text(data, what)
+
+
 def run_program(args: Sequence[str | os.PathLike], *, time_limit: float | None = None,
                 cwd: str | Path | None = None, env: dict | None = None,
                 stdin: str | Path | None = None, max_output: int = MAX_OUTPUT_BYTES,
-                temp_dirs: Sequence[str | Path] = ()) -> ProgramRun:
+                temp_dirs: Sequence[str | Path] = (),
+                output_files: Sequence[str | Path] = ()) -> ProgramRun:
     """Run ``args`` (``args[0]`` a path or a name on PATH) as described in the module
     docstring; ``temp_dirs`` are the caller's temporary directories, removed by the watchdog
     if this process dies during the run (otherwise the caller's own cleanup runs).
+    ``output_files`` are files the program writes (its ``{output}``), capped at
+    ``max_output`` bytes while it runs as its stdout and stderr are.
 
     Raises :class:`SolverUnavailable` when the program cannot be started,
-    :class:`ExternalSolverError` when its output passes ``max_output``; a time-out is not an
+    :class:`ExternalSolverError` when an output passes ``max_output``; a time-out is not an
     error (``timed_out`` is set)."""
     args = [os.fspath(a) for a in args]
     if time_limit is not None and time_limit <= 0:
@@ -202,7 +229,7 @@ def run_program(args: Sequence[str | os.PathLike], *, time_limit: float | None =
                 raise SolverUnavailable(f"cannot run {args[0]!r}: {exc.strerror or exc}"
                                         f"{where}") from None
             deadline = None if time_limit is None else start + time_limit
-            timed_out = _wait(proc, deadline, (out, err), max_output)
+            timed_out = _wait(proc, deadline, (out, err), output_files, max_output)
             seconds = time.monotonic() - start
         finally:
             if guard is not None:
@@ -221,7 +248,19 @@ def run_program(args: Sequence[str | os.PathLike], *, time_limit: float | None =
         if len(data) > max_output:
             raise ExternalSolverError(f"{run.name} wrote more than {max_output:,} bytes on "
                                       f"{stream}; stopped")
+    if _oversized(output_files, max_output):
+        raise ExternalSolverError(f"{run.name} wrote more than {max_output:,} bytes to its "
+                                  f"output file ({{output}}); stopped")
     return run
+
+
+def _oversized(paths: Sequence[str | Path], max_output: int) -> bool:
+    """Does one of ``paths`` (files a program writes) hold more than ``max_output`` bytes?"""
+    for path in paths:
+        with contextlib.suppress(OSError):
+            if os.stat(path).st_size > max_output:
+                return True
+    return False
 
 
 def _kill_group(group: int) -> None:
@@ -229,9 +268,11 @@ def _kill_group(group: int) -> None:
         os.killpg(group, signal.SIGKILL)
 
 
-def _wait(proc: subprocess.Popen, deadline: float | None, outputs, max_output: int) -> bool:
+def _wait(proc: subprocess.Popen, deadline: float | None, outputs, output_files,
+          max_output: int) -> bool:
     """Wait for the program to exit; True when the deadline came first. Looks at the output
-    sizes every :data:`OUTPUT_CHECK_SECONDS` (a program flooding its output is stopped)."""
+    sizes (stdout and stderr, and the ``output_files``) every :data:`OUTPUT_CHECK_SECONDS`
+    (a program flooding an output is stopped)."""
     with _exit_waiter(proc) as exited_within:
         while True:
             pause = OUTPUT_CHECK_SECONDS
@@ -241,7 +282,8 @@ def _wait(proc: subprocess.Popen, deadline: float | None, outputs, max_output: i
                     return proc.poll() is None
             if exited_within(pause):
                 return False
-            if any(os.fstat(f.fileno()).st_size > max_output for f in outputs):
+            if any(os.fstat(f.fileno()).st_size > max_output for f in outputs) \
+                    or _oversized(output_files, max_output):
                 return False
 
 

@@ -79,9 +79,10 @@ from scipy.sparse import csgraph
 
 from reductions.errors import UserError
 from reductions.graph_reduction import component_labels
+from reductions.reading import InputTooLarge
 
 from .budget import Deadline, solve_within
-from .external import ProgramRun
+from .external import ProgramRun, output_limit
 from .formats.tsplib import TsplibError, read_tour
 from .sat import new_pysat_solver
 
@@ -221,7 +222,7 @@ def program_tour(run: ProgramRun, tour: Path, num_vertices: int, stats: dict, *,
     before or while the tour was written, or a program that ended well without one — all
     "unknown", never "no cycle". A program that failed without a tour, or a tour that does not
     read when the program was not killed, is ``error`` (the file named as ``where``)."""
-    if not (tour.exists() and tour.read_bytes().strip()):
+    if _blank(tour):
         if run.timed_out:
             stats["reason"] = f"time limit {time_limit:g} s reached before {name} gave a tour"
             return None
@@ -230,13 +231,26 @@ def program_tour(run: ProgramRun, tour: Path, num_vertices: int, stats: dict, *,
         stats["reason"] = f"{name} gave no tour"
         return None
     try:
-        return read_tour(tour, num_vertices)
+        return read_tour(tour, num_vertices, limit=output_limit())
+    except InputTooLarge as exc:
+        raise error(str(exc).replace(str(tour), where)) from None
     except TsplibError as exc:
         if run.timed_out:                    # killed while writing it
             stats["reason"] = (f"time limit {time_limit:g} s reached while {name} wrote its "
                                f"tour")
             return None
         raise error(str(exc).replace(str(tour), where)) from None
+
+
+def _blank(path: Path) -> bool:
+    """Is ``path`` missing, or only whitespace? (Read in blocks, never whole.)"""
+    if not path.exists():
+        return True
+    with open(path, "rb") as handle:
+        while block := handle.read(1 << 16):
+            if block.strip():
+                return False
+    return True
 
 
 def _degree_problem(num_vertices: int, pairs: np.ndarray, directed: bool) -> str | None:

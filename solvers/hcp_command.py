@@ -90,7 +90,8 @@ def run_hcp_command(template: str, num_vertices: int, edges, *, directed: bool,
             return _PLACEHOLDER.sub(lambda m: files[m.group(1)], arg)
 
         run = run_program([substitute(arg) for arg in args], cwd=work,
-                          time_limit=time_limit, temp_dirs=[work])
+                          time_limit=time_limit, temp_dirs=[work],
+                          output_files=[files["output"]] if has_output else [])
         stats["seconds"] = round(time.perf_counter() - start, 4)
         stats["exit_code"] = run.exit_code
         name = run.name

@@ -59,21 +59,23 @@ from typing import TYPE_CHECKING, Callable, Mapping
 
 import numpy as np
 
-from reductions.errors import UserError, open_text, reading
+from reductions.errors import UserError
 from reductions.exact_cover import base_option_items, candidate_mask
 from reductions.grid import Grid, Shape, check_solution
 from reductions.ilp import (CLUE_MODES, INTEGRALITY_TOLERANCE, IlpError, SudokuIlp,
                             model_size, sudoku_ilp)
+from reductions.reading import DEFAULT_MEMORY_LIMIT, read_lines
+from reductions.sizes import ensure_fits, ilp_estimate
 
 from .budget import Deadline
-from .external import (ExternalSolverError, find_program, output_text, run_program,
+from .external import (ExternalSolverError, find_program, read_output_file, run_program,
                        split_command)
 from .formats.atomic import atomic_write, scratch_path
 from .formats.dlx import metadata_from_comments, puzzle_comment_lines, puzzle_from_metadata
 from .formats.lp_solution import (LpSolution, SolutionFormatError, model_columns,
-                                  parse_lp_solution, read_lp_solution)
-from .formats.mps import (FIXED_WIDTH, SENSES, ModelFormat, MpsRow, short_name,
-                          sniff_model_format, write_mps)
+                                  parse_lp_solution, read_lp_solution, solution_limit)
+from .formats.mps import (FIXED_WIDTH, SENSES, ModelFormat, MpsRow, model_file_limit,
+                          short_name, sniff_model_format, write_mps)
 from .outcome import Outcome, SolverUnavailable, Status, verified
 
 if TYPE_CHECKING:
@@ -282,19 +284,20 @@ def run_program_on_model(model: SudokuIlp, command: Command, fmt: ModelFormat,
         remaining = deadline.remaining()
         args = command(str(model_path), str(answer_path), remaining)
         run = run_program(args, cwd=work if in_work else None, time_limit=remaining,
-                          temp_dirs=[work])
+                          temp_dirs=[work], output_files=[answer_path] if from_file else [])
         what = what or run.name
         if run.timed_out:
             return IlpAnswer(Status.UNKNOWN, None, "time limit reached")
+        limit = solution_limit(model.num_variables)
         if from_file:
             if not answer_path.exists():
                 raise ExternalSolverError(f"{what} {run.ended()} and wrote no solution "
                                           f"file; last output: {run.tail() or '(none)'}")
             where = f"{run.name}'s answer file"
-            text = output_text(answer_path.read_bytes(), where)
+            text = read_output_file(answer_path, limit, where)
         else:
             where = f"output of {run.name}"
-            text = run.stdout_text()
+            text = run.stdout_text(limit)
         try:
             solution = parse_lp_solution(text.splitlines(), where, model_columns(model_path))
         except SolutionFormatError as exc:
@@ -360,7 +363,7 @@ def run_scip(model: SudokuIlp, time_limit: float | None = None) -> IlpAnswer:
             scip.writeBestSol(str(solution_path))
         finally:
             scip.freeProb()
-        solution = read_lp_solution(solution_path)
+        solution = read_lp_solution(solution_path, num_columns=model.num_variables)
         answer = answer_from_solution(model, solution, "SCIP's solution",
                                       column_names(model, model_path))
     answer.detail = status
@@ -665,27 +668,32 @@ def write_model(path: str | Path, model: SudokuIlp, fmt: str | None = None) -> M
     return fmt
 
 
-def read_metadata(path: str | Path) -> dict[str, str]:
+def read_metadata(path: str | Path, *,
+                  memory_limit: int = DEFAULT_MEMORY_LIMIT) -> dict[str, str]:
     """The ``key value`` comment lines at the top of a model file (LP or MPS, by content)."""
     prefix = COMMENT_PREFIX[sniff_model_format(path, ExternalSolverError)]
     comments = []
-    with reading(path, ExternalSolverError), open_text(path) as handle:
-        for line in handle:
-            if not line.strip():
-                continue
-            if not line.startswith(prefix):
-                break
-            comments.append(line[len(prefix):])
+    for _, line in read_lines(path, model_file_limit(memory_limit), ExternalSolverError):
+        if not line.strip():
+            continue
+        if not line.startswith(prefix):
+            break
+        comments.append(line[len(prefix):])
     return metadata_from_comments(comments, str(path), ExternalSolverError)
 
 
-def model_from_file(path: str | Path) -> SudokuIlp:
-    """Rebuild the model a file was written from (:func:`write_model`), from its comments."""
-    metadata = read_metadata(path)
+def model_from_file(path: str | Path, *,
+                    memory_limit: int = DEFAULT_MEMORY_LIMIT) -> SudokuIlp:
+    """Rebuild the model a file was written from (:func:`write_model`), from its comments
+    (sized against ``memory_limit`` first)."""
+    metadata = read_metadata(path, memory_limit=memory_limit)
     puzzle, clues = puzzle_from_metadata(metadata, str(path), ExternalSolverError)
     if clues not in CLUE_MODES:
         raise ExternalSolverError(f"{path}: unknown clue mode {clues!r} in the comments "
                                   f"(expected {' or '.join(CLUE_MODES)})")
+    n = puzzle.size
+    ensure_fits(ilp_estimate(puzzle.shape), memory_limit,
+                f"{path}: the {n}x{n} puzzle of its comments")
     model = sudoku_ilp(puzzle, clues)
     size = metadata.get("size", "")
     expected = (f"{model.num_variables} variables, {model.num_constraints} constraints, "

@@ -57,10 +57,11 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 from reductions.errors import UserError
+from reductions.reading import read_text
 
 from .external import ExternalSolverError, ProgramRun, find_program, run_program
 from .formats.atomic import atomic_write
-from .formats.tsplib import TsplibError, read_tour, write_hcp
+from .formats.tsplib import TsplibError, read_tour, tour_limit, write_hcp
 from .hcp import CycleStatus, HcpResult, heuristic_tour_result, normalized_graph
 from .outcome import SolverUnavailable
 
@@ -286,7 +287,8 @@ class _Job:
         if run.exit_code != 0 or not answer.exists():
             raise LkhError(f"LKH (elkai) {run.ended()} without a tour: "
                            f"{run.tail() or 'no output'}")
-        values = np.asarray(json.loads(answer.read_text()), dtype=np.int64) - 1
+        text = read_text(answer, tour_limit(self.n), LkhError)       # our helper's JSON
+        values = np.asarray(json.loads(text), dtype=np.int64) - 1
         if values.size != self.n or not np.array_equal(np.sort(values), np.arange(self.n)):
             raise LkhError(f"LKH (elkai) returned {values.size} vertices that are not a "
                            f"permutation of the graph's {self.n}")

@@ -34,9 +34,10 @@ from reductions.forced import forced_digits
 from reductions.grid import (Grid, Shape, clue_array_from_line, clue_conflicts, parse_grid,
                              solve_checks, solves_clues)
 
-from .formats.dimacs import DimacsError, SatAnswer, parse_solver_output, write_cnf
+from .formats.dimacs import (DimacsError, SatAnswer, answer_limit, parse_solver_output,
+                             write_cnf)
 from .budget import Deadline, solve_within
-from .external import (ExternalSolverError, become_worker, find_program, output_text,
+from .external import (ExternalSolverError, become_worker, find_program, read_output_file,
                        run_program, split_command, worker_pool)
 from .outcome import Outcome, SolverUnavailable, Status, WrongAnswer, verified
 
@@ -344,13 +345,14 @@ def command_for(solver_cmd: str) -> list[str]:
     return parts
 
 
-def run_dimacs_solver(solver_cmd: str, cnf_path: Path, *, work: Path,
+def run_dimacs_solver(solver_cmd: str, cnf_path: Path, *, work: Path, num_vars: int,
                       time_limit: float | None = None) -> tuple[SatAnswer, list[int] | None, dict]:
-    """Run a DIMACS solver on a file through :func:`solvers.external.run_program` (its own
-    process group, killed at the time limit, on Ctrl-C and when we die). ``work`` is the
-    caller's temporary directory: ``{output}`` files go there, and it is removed if we die.
-    Returns (verdict, model, stats); a time-out is ``UNKNOWN``. A program that gives no
-    usable answer (crash, garbage, binary output, nothing) is an
+    """Run a DIMACS solver on a file (of ``num_vars`` variables) through
+    :func:`solvers.external.run_program` (its own process group, killed at the time limit,
+    on Ctrl-C and when we die). ``work`` is the caller's temporary directory: ``{output}``
+    files go there, and it is removed if we die. Returns (verdict, model, stats); a
+    time-out is ``UNKNOWN``. A program that gives no usable answer (crash, garbage, binary
+    output, nothing, more than an answer for ``num_vars`` variables can take) is an
     :class:`~solvers.external.ExternalSolverError`."""
     parts = command_for(solver_cmd)
     binary = find_program(parts[0], what="SAT solver")
@@ -358,19 +360,21 @@ def run_dimacs_solver(solver_cmd: str, cnf_path: Path, *, work: Path,
     result_path.unlink(missing_ok=True)       # never read an earlier run's answer
     args = [binary] + [p.replace("{input}", str(cnf_path)).replace("{output}", str(result_path))
                        for p in parts[1:]]
-    run = run_program(args, time_limit=time_limit, temp_dirs=[work])
+    uses_file = any("{output}" in p for p in parts)
+    run = run_program(args, time_limit=time_limit, temp_dirs=[work],
+                      output_files=[result_path] if uses_file else [])
     stats = {"command": args, "exit_code": run.exit_code, "seconds": run.seconds}
     if run.timed_out:
         return SatAnswer.UNKNOWN, None, stats | {"reason": "time limit reached"}
-    uses_file = any("{output}" in p for p in parts)
+    limit = answer_limit(num_vars)
     if uses_file and result_path.exists():
         where = f"{run.name}'s result file"
-        text = output_text(result_path.read_bytes(), where)
+        text = read_output_file(result_path, limit, where)
     else:
         where = f"output of {run.name}"
-        text = run.stdout_text()
+        text = run.stdout_text(limit)
     try:
-        answer = parse_solver_output(text, where)
+        answer = parse_solver_output(text, where, num_vars=num_vars)
     except DimacsError as exc:
         raise ExternalSolverError(
             f"{run.name} {run.ended()} and gave no usable answer ({exc}); last output: "
@@ -403,6 +407,7 @@ def solve_with_command(puzzle: Grid, solver_cmd: str, *, encoding: str = "extend
         path = work / "puzzle.cnf"
         write_cnf(path, cnf.num_vars, cnf.clause_blocks(), cnf.metadata())
         status, model, run_stats = run_dimacs_solver(solver_cmd, path, work=work,
+                                                     num_vars=cnf.num_vars,
                                                      time_limit=deadline.remaining())
         stats |= run_stats
         if status == SatAnswer.UNKNOWN:
@@ -415,6 +420,7 @@ def solve_with_command(puzzle: Grid, solver_cmd: str, *, encoding: str = "extend
             blocking = [[-lit for lit in _grid_literals(cnf, grid)]]
             write_cnf(path, cnf.num_vars, [*cnf.clause_blocks(), blocking], cnf.metadata())
             status2, model2, _ = run_dimacs_solver(solver_cmd, path, work=work,
+                                                   num_vars=cnf.num_vars,
                                                    time_limit=deadline.remaining())
             if status2 == SatAnswer.SAT:
                 outcome.unique = False

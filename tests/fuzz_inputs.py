@@ -10,14 +10,20 @@ any checkout of the project, e.g. an old commit, for before/after figures).
 * :data:`READERS`: one entry per (command, file read): the files it needs, which one is
   mutated, and the command line.
 * :func:`mutate` changes a file: lines dropped, repeated or swapped, tokens replaced by huge,
-  negative or absurd values, random bytes (NUL, invalid UTF-8), truncation, very long lines.
+  negative or absurd values, random bytes (NUL, invalid UTF-8), truncation, very long lines;
+  and a quarter of the time compresses the result (gzip, xz or bzip2, which every reader
+  takes by content), most often damaging the compressed bytes too (cut short, bytes
+  flipped, garbage after the end, a broken header).
 * :func:`violations` says how a run broke the contract (empty list: it kept it).
 """
 
 from __future__ import annotations
 
+import bz2
 import contextlib
+import gzip
 import io
+import lzma
 import random
 import re
 from dataclasses import dataclass
@@ -89,6 +95,10 @@ READERS: dict[str, Reader] = {
                                      ("gadget", "nishio", "f.cnf", "-o", "out.txt")),
     "gadget nrpath: formula": Reader({"f.cnf": "formula"}, "f.cnf",
                                      ("gadget", "nrpath", "f.cnf", "-o", "out.txt")),
+    "crosscheck --resume: results": Reader(
+        {"p.txt": "puzzle", "r.jsonl": "results"}, "r.jsonl",
+        ("crosscheck", "p.txt", "--routes", "sat,exact-cover", "--json", "r.jsonl",
+         "--resume", "--jobs", "1")),
 }
 
 
@@ -153,6 +163,10 @@ def seed_files(directory: Path) -> dict[str, bytes]:
     formula.write_bytes(files["formula"])
     assert run_main(main, ["gadget", "nishio", formula, "-o", directory / "s.txt"])[0] == 0
     files["cell set"] = (directory / "s.txt").read_bytes()
+    (directory / "p.txt").write_bytes(files["puzzle"])
+    assert run_main(main, ["crosscheck", directory / "p.txt", "--routes", "sat,exact-cover",
+                           "--json", directory / "r.jsonl", "--jobs", "1"])[0] == 0
+    files["results"] = (directory / "r.jsonl").read_bytes()
     return files
 
 
@@ -185,7 +199,31 @@ def mutate(seed: bytes, rng: random.Random) -> bytes:
             lines.insert(i, b"7" * rng.choice([200, 4301, 20_000, 1_000_000]))
         elif kind == "blank":
             lines.insert(i, b"   \t ")
-    return b"\n".join(lines)
+    data = b"\n".join(lines)
+    return compressed_mutation(data, rng) if rng.random() < 0.25 else data
+
+
+COMPRESS = {"gz": lambda data: gzip.compress(data, 9, mtime=0),
+            "xz": lambda data: lzma.compress(data, preset=6),
+            "bz2": lambda data: bz2.compress(data, 9)}
+"""The compressed forms every reader recognises by their first bytes."""
+
+
+def compressed_mutation(data: bytes, rng: random.Random) -> bytes:
+    """``data`` compressed, then (three times in four) damaged: cut short, bytes flipped,
+    garbage after the end, or a byte of the header changed."""
+    packed = bytearray(COMPRESS[rng.choice(sorted(COMPRESS))](data))
+    damage = rng.choice(["none", "cut", "flip", "trailing", "header"])
+    if damage == "cut":
+        del packed[rng.randint(1, len(packed) - 1):]
+    elif damage == "flip":
+        for _ in range(rng.randint(1, 4)):
+            packed[rng.randrange(len(packed))] ^= 1 << rng.randrange(8)
+    elif damage == "trailing":
+        packed += bytes(rng.randrange(256) for _ in range(rng.randint(1, 16)))
+    elif damage == "header":
+        packed[rng.randrange(2, min(12, len(packed)))] = rng.randrange(256)
+    return bytes(packed)
 
 
 def write_case(directory: Path, reader: Reader, seeds: dict[str, bytes],

@@ -122,7 +122,7 @@ def test_decode_refuses_wrong_tours_and_changed_files(run, tmp_path):
     text = graph.read_text()
     graph.write_text(text.replace("EOF", "EOF\n"))
     code, _, err = run("decode", "hcp", graph, tour)
-    assert code == ExitCode.BAD_INPUT and "has changed since it was written" in err
+    assert code == ExitCode.BAD_INPUT and "does not match its sidecar" in err
     sidecar_path(graph).write_text("{not json")
     code, _, err = run("decode", "hcp", graph, tour)
     assert code == ExitCode.BAD_INPUT and "not valid JSON" in err

@@ -1,7 +1,8 @@
 """Every reader, fuzzed through the command line's entry point (inputs: tests/fuzz_inputs.py).
 
 For each command that reads a file (decode cnf / exact-cover / ilp / hcp, verify, solve,
-nishio, nonrepetitive, gadget nishio / nrpath) a valid input is mutated by hypothesis and the
+nishio, nonrepetitive, gadget nishio / nrpath, crosscheck --resume) a valid input is mutated
+by hypothesis — a quarter of the time also compressed, and most often damaged then — and the
 command runs on it. Whatever the input, the contract holds (``fuzz_inputs.violations``): an
 exit code from 0 to 4 (never 70, an internal error: a traceback), nothing on stdout with a
 wrong answer, no grid on stdout after a failure, and every grid printed by ``decode`` solves

@@ -19,7 +19,8 @@ import sys
 
 import pytest
 
-from reductions.errors import UserError, open_text, read_text, reading
+from reductions.errors import UserError
+from reductions.reading import ReadLimit, open_text, read_text, reading
 from reductions.grid import check_solution, format_grid, parse_grid
 from solvers.cli import ExitCode, main
 from solvers.formats.atomic import atomic_write
@@ -160,19 +161,20 @@ def test_solvers_read_our_compressed_cnf(capsys, tmp_path, program, suffix):
 
 
 def test_corrupt_compressed_inputs_are_one_line_errors(tmp_path):
+    limit = ReadLimit(1 << 20, "test")
     data = gzip.compress(b"c hello\np cnf 1 1\n1 0\n" * 1000)
     truncated = tmp_path / "t.cnf.gz"
     truncated.write_bytes(data[:len(data) // 2])
     with pytest.raises(UserError, match=r"t\.cnf\.gz: compressed data ends early"):
-        read_text(truncated)
+        read_text(truncated, limit)
     bad = tmp_path / "bad.xz"
     bad.write_bytes(b"\xfd7zXZ\x00" + b"\x00" * 40)
-    with pytest.raises(UserError, match=r"bad\.xz: corrupt xz data"):
-        read_text(bad)
+    with pytest.raises(UserError, match=r"bad\.xz: corrupt compressed data"):
+        read_text(bad, limit)
     bad = tmp_path / "bad.gz"
     bad.write_bytes(b"\x1f\x8b" + b"\xff" * 40)
     with pytest.raises(UserError, match=r"bad\.gz: cannot read \(corrupt compressed data"):
-        with reading(bad), open_text(bad) as handle:
+        with reading(bad), open_text(bad, limit) as handle:
             handle.read()
 
 

@@ -162,7 +162,8 @@ def memory_limit(args: argparse.Namespace) -> int:
 
 def read_puzzle_arg(args: argparse.Namespace, single: bool = False) -> list[tuple[str, Grid]]:
     """The puzzles named by ``args.puzzle`` (literal text or a file)."""
-    puzzles = load_puzzles(args.puzzle, getattr(args, "box", None))
+    puzzles = load_puzzles(args.puzzle, getattr(args, "box", None),
+                           memory_limit=memory_limit(args))
     if single and len(puzzles) != 1:
         raise UserError(f"{args.puzzle}: holds {len(puzzles)} puzzles; this command takes one")
     return puzzles

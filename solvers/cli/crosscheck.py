@@ -22,7 +22,7 @@ from ..crosscheck import (DEFAULT_ROUTES, CrosscheckError, RecordStatus, find_mi
 
 
 def run_crosscheck_command(args: argparse.Namespace) -> int:
-    check_outputs({"--json": args.json, "--plot": args.plot})
+    check_outputs({"--json": args.json, "--plot": args.plot}, inputs=[args.puzzles])
     if args.resume and not args.json:
         raise CrosscheckError("--resume needs --json OUT.jsonl (the file to resume from)")
     defined = template_routes(args.route)
@@ -34,7 +34,7 @@ def run_crosscheck_command(args: argparse.Namespace) -> int:
     if unknown:
         raise CrosscheckError(f"unknown route {unknown[0]!r}; routes: {', '.join(known)} "
                               f"(available here: {', '.join(available_routes())})")
-    texts = puzzle_texts(args.puzzles, args.box)
+    texts = puzzle_texts(args.puzzles, args.box, memory_limit=common.memory_limit(args))
     if args.scheduler is None:          # a cluster's workers have memory of their own
         check_memory(texts, [known[name] for name in routes], args)
     progress = common.Progress(len(texts) * len(routes), "crosscheck")
@@ -45,7 +45,7 @@ def run_crosscheck_command(args: argparse.Namespace) -> int:
                                  resume=args.resume, scheduler=args.scheduler,
                                  worker_timeout=args.worker_timeout,
                                  on_result=lambda _: progress.step(),
-                                 templates=args.route)
+                                 templates=args.route, memory_limit=common.memory_limit(args))
     finally:
         progress.close()
     print(f"{len(texts)} puzzle(s) x {len(routes)} route(s)"

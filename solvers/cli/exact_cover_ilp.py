@@ -44,7 +44,7 @@ FORMAT_NAMES = {ModelFormat.LP: "LP", ModelFormat.MPS: "fixed MPS",
 # ----------------------------------------------------------------------------- exact cover
 
 def run_emit_exact_cover(args: argparse.Namespace) -> int:
-    check_outputs({"-o": args.output}, stdout_ok=True)
+    check_outputs({"-o": args.output}, stdout_ok=True, inputs=[args.puzzle])
     puzzle = common.read_puzzle_arg(args, single=True)[0][1]
     ensure_fits(exact_cover_estimate(puzzle.shape), common.memory_limit(args),
                 f"emit exact-cover: the {puzzle.size}x{puzzle.size} puzzle")
@@ -70,8 +70,9 @@ def run_emit_exact_cover(args: argparse.Namespace) -> int:
 
 
 def run_decode_exact_cover(args: argparse.Namespace) -> int:
-    cover = cover_from_dlx(args.matrix)
-    answer = read_answer(args.answer, cover, zero_based=args.zero_based)
+    limit = common.memory_limit(args)
+    cover = cover_from_dlx(args.matrix, memory_limit=limit)
+    answer = read_answer(args.answer, cover, zero_based=args.zero_based, memory_limit=limit)
     if not answer.solutions:
         if answer.timed_out:
             return common.report_verdict(args, Status.UNKNOWN, "the solver stopped at its "
@@ -92,7 +93,7 @@ def run_decode_exact_cover(args: argparse.Namespace) -> int:
 # ----------------------------------------------------------------------------- ILP
 
 def run_emit_ilp(args: argparse.Namespace) -> int:
-    check_outputs({"-o": args.output})
+    check_outputs({"-o": args.output}, inputs=[args.puzzle])
     puzzle = common.read_puzzle_arg(args, single=True)[0][1]
     fmt = ilp_solver.model_format(args.output, args.format)   # refuse before building
     ensure_fits(ilp_estimate(puzzle.shape), common.memory_limit(args),
@@ -108,9 +109,11 @@ def run_emit_ilp(args: argparse.Namespace) -> int:
 
 
 def run_decode_ilp(args: argparse.Namespace) -> int:
-    model = ilp_solver.model_from_file(args.model)
+    limit = common.memory_limit(args)
+    model = ilp_solver.model_from_file(args.model, memory_limit=limit)
     names = ilp_solver.column_names(model, args.model)
-    solution = read_lp_solution(args.solution, model_columns(args.model))
+    solution = read_lp_solution(args.solution, model_columns(args.model, memory_limit=limit),
+                                num_columns=model.num_variables)
     answer = ilp_solver.answer_from_solution(model, solution, args.solution, names)
     if answer.status != Status.SOLVED:
         # CBC's csv carries no status: values that are no solution may mean "infeasible".

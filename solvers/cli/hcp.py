@@ -57,7 +57,8 @@ def run_emit_hcp(args: argparse.Namespace) -> int:
     from ..formats.graph_files import SIDECAR_NAMES, check_format, default_format
     from ..formats.hcp_export import write_export
     from ..formats.sidecar import sidecar_path, write_sidecar
-    check_outputs({"-o": args.output, "sidecar": sidecar_path(args.output)})
+    check_outputs({"-o": args.output, "sidecar": sidecar_path(args.output)},
+                  inputs=[args.puzzle])
     fmt = check_format(args.format or default_format(args.directed), args.directed)
     puzzle = common.read_puzzle_arg(args, single=True)[0][1]
     check_square(puzzle.shape)
@@ -75,7 +76,9 @@ def run_emit_hcp(args: argparse.Namespace) -> int:
               f"solution; nothing written")
         return ExitCode.NO_SOLUTION
     # The graph and its sidecar appear together or not at all: a new graph beside an old
-    # sidecar would not decode.
+    # sidecar would not decode. The sidecar, written last with the digest of the new graph,
+    # goes into place first (OutputGroup.commit): a kill between the two renames leaves it
+    # beside the old graph, which decode refuses by that digest.
     with OutputGroup() as outputs:
         write_export(args.output, pipeline, fmt, group=outputs)
         side = write_sidecar(args.output, pipeline, SIDECAR_NAMES[fmt], group=outputs)
@@ -97,7 +100,7 @@ FORMAT_TITLES = {"tsplib": "TSPLIB HCP", "arcs": "arc list", "concorde": "Concor
 def run_decode_hcp(args: argparse.Namespace) -> int:
     from ..formats.sidecar import load_hcp_export
     from ..formats.tsplib import read_tour
-    pipeline, record = load_hcp_export(args.graph)
+    pipeline, record = load_hcp_export(args.graph, memory_limit=common.memory_limit(args))
     order = read_tour(args.tour, pipeline.num_vertices, pipeline.edges, pipeline.directed)
     return common.report_decoded(args, pipeline.puzzle, [pipeline.decode(order)])
 

@@ -42,7 +42,7 @@ import sys
 import traceback
 from typing import Iterator
 
-from reductions.errors import UserError
+from reductions.errors import UserError, printable
 from reductions.grid import format_grid, load_puzzles, parse_grid, puzzle_texts, solution_problems
 
 from reductions.sizes import ensure_fits
@@ -113,7 +113,7 @@ def run_solve(args: argparse.Namespace) -> int:
     reason = route.unavailable(options)
     if reason:
         raise UserError(reason)
-    texts = puzzle_texts(args.puzzle, args.box)
+    texts = puzzle_texts(args.puzzle, args.box, memory_limit=common.memory_limit(args))
     if len(texts) == 1 and texts[0][0] == "puzzle":
         # A literal puzzle: a reading error is the command's error (one line, exit 2).
         parse_grid(texts[0][1], args.box)
@@ -136,7 +136,7 @@ def run_solve(args: argparse.Namespace) -> int:
             continue
         if item.outcome is None:
             errors += 1
-            print(f"sudoku-bridge: error: {item.error}", file=sys.stderr)
+            print(f"sudoku-bridge: error: {printable(item.error)}", file=sys.stderr)
             if args.json:
                 print(json.dumps({"puzzle_id": item.label, "puzzle": item.text,
                                   "route": args.via, "status": "error", "error": item.error}))
@@ -185,7 +185,8 @@ def report_outcome(outcome: Outcome, args: argparse.Namespace) -> None:
 
 def run_verify(args: argparse.Namespace) -> int:
     puzzle = common.read_puzzle_arg(args, single=True)[0][1]
-    grids = load_puzzles(args.grid, puzzle.shape, check=False)
+    grids = load_puzzles(args.grid, puzzle.shape, check=False,
+                         memory_limit=common.memory_limit(args))
     if len(grids) != 1:
         raise UserError(f"{args.grid}: holds {len(grids)} grids; verify takes one")
     problems = solution_problems(puzzle, grids[0][1])
@@ -347,8 +348,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _fail(message: str, code: ExitCode) -> int:
+    """Print ``message`` as one line (control characters, e.g. of a file name, escaped)."""
     with contextlib.suppress(OSError, ValueError):
-        print(f"sudoku-bridge: {message}", file=sys.stderr)
+        print(f"sudoku-bridge: {printable(message)}", file=sys.stderr)
     if _stdout_failed():
         _silence_stdout()
     return code

@@ -23,17 +23,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reductions.errors import UserError
+from reductions.errors import UserError, format_bytes
 from reductions.formulas import (Formula, all_sign_patterns, example_satisfiable, random_cnf,
                                  random_3sat)
-from reductions.sizes import (TooLarge, cell_set_reading_estimate, declared_variables_note,
-                              ensure_fits,
-                              format_bytes, formula_sat_estimate, nishio_dag_estimate,
+from reductions.sizes import (TooLarge, declared_variables_note, ensure_fits,
+                              formula_sat_estimate, nishio_dag_estimate,
                               nishio_gadget_estimate, nishio_overlay_estimate)
 
 from . import common
@@ -149,7 +147,8 @@ def run_build(args: argparse.Namespace) -> int:
                         "--validate)")
     if args.output is None and args.picture is None and args.map is None:
         raise UserError("gadget nishio: nothing to write; give -o S.txt, --picture or --map")
-    check_outputs({"-o": args.output, "--map": args.map, "--picture": args.picture})
+    check_outputs({"-o": args.output, "--map": args.map, "--picture": args.picture},
+                  inputs=args.formula)
     if args.picture:
         check_picture_name(args.picture)
     path = args.formula[0]
@@ -351,16 +350,11 @@ def run_nishio(args: argparse.Namespace) -> int:
     from ..formats.cellset import (Picture, check_picture_name, format_cell_set, read_cell_set,
                                   write_cell_set, write_picture)
     from ..nishio import PlacementModel
-    check_outputs({"-o": args.output, "--picture": args.picture})
+    check_outputs({"-o": args.output, "--picture": args.picture}, inputs=[args.cells])
     if args.picture:
         check_picture_name(args.picture)
     limit = common.memory_limit(args)
-    try:
-        file_bytes = os.path.getsize(args.cells)
-    except OSError:
-        file_bytes = 0                      # read_cell_set names the problem
-    ensure_fits(cell_set_reading_estimate(file_bytes), limit, f"nishio: {args.cells}")
-    cells = read_cell_set(args.cells, args.box)
+    cells = read_cell_set(args.cells, args.box, memory_limit=limit)
     n = cells.size
     method = choose_method(cells, args.method)
     if method == "sat" or args.cell or args.decide:

@@ -36,12 +36,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from reductions.errors import UserError
+from reductions.errors import UserError, format_bytes
 from reductions.formulas import Formula, random_3sat
 from reductions.labelled_graph import LabelledGraph
 from reductions.sizes import (Estimate, TooLarge, declared_variables_note, ensure_fits,
-                              format_bytes, nr_graph_estimate, nrpath_gadget_estimate,
-                              simple_path_estimate)
+                              nr_graph_estimate, nrpath_gadget_estimate, simple_path_estimate)
 
 from . import common
 from .common import ExitCode
@@ -65,7 +64,8 @@ def run_gadget_nrpath(args: argparse.Namespace) -> int:
     if len(args.formula) != 1 or args.output is None:
         raise UserError("gadget nrpath needs one FORMULA.cnf and -o G.txt (several formulas "
                         "only with --validate)")
-    check_outputs({"-o": args.output, "--dot": args.dot, "--graphml": args.graphml})
+    check_outputs({"-o": args.output, "--dot": args.dot, "--graphml": args.graphml},
+                  inputs=args.formula)
     path = args.formula[0]
     limit = common.memory_limit(args)
     formula = read_formula(path, max_memory=limit)
@@ -388,9 +388,9 @@ def _cycle(graph: LabelledGraph, data, args: argparse.Namespace, task: str) -> A
 
 def run_nonrepetitive(args: argparse.Namespace) -> int:
     from ..formats.labelled_edges import read_labelled_edges, write_dot
-    check_outputs({"--dot": args.dot})
+    check_outputs({"--dot": args.dot}, inputs=[args.graph])
     limit = common.memory_limit(args)
-    data = read_labelled_edges(args.graph)
+    data = read_labelled_edges(args.graph, memory_limit=limit)
     graph = data.graph
     task = _task(args)
     ensure_fits(_estimate(graph, task), limit, f"nonrepetitive: {args.graph}")

@@ -137,7 +137,7 @@ def run_rules(args: argparse.Namespace) -> int:
         raise UserError("rules needs a PUZZLE (text or file), or --list")
     names = _rule_names(args.rules) if args.rules is not None else None
     rules = select_rules(names, args.max_level)
-    texts = puzzle_texts(args.puzzle, args.box)
+    texts = puzzle_texts(args.puzzle, args.box, memory_limit=common.memory_limit(args))
     if len(texts) == 1:
         label, text = texts[0]
         where = "" if label == "puzzle" else f"{label}: "

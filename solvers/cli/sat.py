@@ -16,8 +16,8 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
-from reductions.cnf import (AMO_ENCODINGS, ENCODINGS, CnfError, cnf_from_metadata,
-                            expected_size, grid_from_model, sudoku_cnf)
+from reductions.cnf import (AMO_ENCODINGS, ENCODINGS, CnfError, cnf_recipe, expected_size,
+                            grid_from_model, sudoku_cnf)
 from reductions.errors import UserError
 from reductions.grid import SYMBOLS, parse_grid
 from reductions.sizes import cnf_estimate, ensure_fits
@@ -142,7 +142,7 @@ def _chunk_reports(chunk: BatchChunk, texts: list[tuple[str, str]], shape, solve
 
 
 def run_emit_cnf(args: argparse.Namespace) -> int:
-    check_outputs({"-o": args.output}, stdout_ok=True)
+    check_outputs({"-o": args.output}, stdout_ok=True, inputs=[args.puzzle])
     puzzle = common.read_puzzle_arg(args, single=True)[0][1]
     n = puzzle.size
     ensure_fits(cnf_estimate(puzzle.shape, encoding=args.encoding, amo=args.amo,
@@ -165,17 +165,22 @@ def run_emit_cnf(args: argparse.Namespace) -> int:
 
 
 def run_decode_cnf(args: argparse.Namespace) -> int:
-    header = read_cnf_header(args.cnf)
+    limit = common.memory_limit(args)
+    header = read_cnf_header(args.cnf, memory_limit=limit)
     meta = {}
     for line in header.comments:
         key, _, value = line.partition(" ")
         meta.setdefault(key, value.strip())
-    cnf = cnf_from_metadata(meta)
+    puzzle, encoding, amo, clues = cnf_recipe(meta)
+    n = puzzle.size
+    ensure_fits(cnf_estimate(puzzle.shape, encoding=encoding, amo=amo, clues=clues), limit,
+                f"decode cnf: the {n}x{n} puzzle of {args.cnf}")
+    cnf = sudoku_cnf(puzzle, encoding, amo, clues)
     if cnf.num_vars != header.num_vars or cnf.num_clauses != header.declared_clauses:
         raise CnfError(f"{args.cnf}: header says {header.num_vars} variables / "
                        f"{header.declared_clauses} clauses, but its comments describe a "
                        f"formula of {cnf.num_vars} / {cnf.num_clauses}: the file was changed")
-    answer = read_solver_output(args.model)
+    answer = read_solver_output(args.model, num_vars=cnf.num_vars)
     if answer.status == SatAnswer.UNSAT:
         return common.report_verdict(args, Status.NO_SOLUTION,
                                      "the solver found the formula unsatisfiable")

@@ -3,9 +3,12 @@
 * :func:`check_output_target` / :func:`check_outputs` — called by every command before any
   work: only a regular file (existing or not) in an existing, writable directory is a target.
   A directory, a device, a FIFO, a socket, an empty name or a path under ``/proc`` or
-  ``/sys`` is a one-line :class:`OutputError` naming the path and the reason, so that
-  ``-o /dev/null`` never replaces the device with a regular file. ``-`` means stdout where
-  the caller allows it (``stdout_ok``).
+  ``/sys`` — as written, or anywhere on the way its symbolic links lead (``/dev/stdout``,
+  ``/proc/self/fd/1``) — is a one-line :class:`OutputError` naming the path and the reason,
+  so that ``-o /dev/null`` never replaces the device with a regular file. ``-`` means stdout
+  where the caller allows it (``stdout_ok``). An output that is one of the command's input
+  files (the same file, by any name) is refused too. Paths are printed with their control
+  characters escaped, so that every message stays one line.
 * :class:`OutputGroup` — files that appear together or not at all (a graph and its sidecar,
   a gadget and its map and picture): each is written to a temporary file beside its target,
   and only when every one is complete are they all renamed into place. On any exception
@@ -39,9 +42,9 @@ import socket
 import stat
 import sys
 from pathlib import Path
-from typing import IO, Iterator
+from typing import IO, Iterable, Iterator
 
-from reductions.errors import UserError
+from reductions.errors import UserError, printable
 
 from ..signals import signals_held
 
@@ -65,8 +68,51 @@ class OutputError(UserError):
 
 # ----------------------------------------------------------------------------- checking
 
+MAX_LINKS = 40
+"""Symbolic links followed in resolving one output path (the kernel's own limit)."""
+
+
 def _where(path: str | Path, option: str | None) -> str:
-    return f"{option} {path}" if option else str(path)
+    text = printable(os.fspath(path))
+    return f"{option} {text}" if option else text
+
+
+def _resolve(path: str) -> tuple[Path, list[str]]:
+    """The real path ``path`` names, and every path resolving it went through: each
+    component as reached, each symbolic link followed where it leads (so that
+    ``/dev/stdout`` is seen passing through ``/proc``). Components are taken one at a time,
+    as the kernel does; a missing one ends nothing (the target may be new)."""
+    rest = os.path.join(os.getcwd(), path).split("/")
+    resolved, visited, links = "/", [], 0
+    while rest:
+        name = rest.pop(0)
+        if name in ("", "."):
+            continue
+        if name == "..":
+            resolved = os.path.dirname(resolved)
+            continue
+        candidate = os.path.join(resolved, name)
+        visited.append(candidate)
+        try:
+            target = os.readlink(candidate)
+        except OSError:                        # not a link, or not there (yet)
+            resolved = candidate
+            continue
+        links += 1
+        if links > MAX_LINKS:
+            raise OutputError(f"{printable(path)}: too many levels of symbolic links")
+        if target.startswith("/"):
+            resolved = "/"
+        rest = target.split("/") + rest
+    return Path(resolved), visited
+
+
+def _forbidden_tree(visited: list[str]) -> str | None:
+    """The forbidden tree (``/proc``, ``/sys``) one of ``visited`` lies in, if any."""
+    for tree in _FORBIDDEN_TREES:
+        if any(path == tree or path.startswith(tree + "/") for path in visited):
+            return tree
+    return None
 
 
 def check_output_target(path: str | Path, *, option: str | None = None,
@@ -87,11 +133,14 @@ def check_output_target(path: str | Path, *, option: str | None = None,
             return None
         raise OutputError(f"{where}: this output cannot go to stdout; give a file name "
                           f"(./- for a file named '-')")
-    real = Path(os.path.realpath(text))
-    for tree in _FORBIDDEN_TREES:
-        if real == Path(tree) or Path(tree) in real.parents:
-            hint = "; '-' writes to stdout" if stdout_ok else ""
-            raise OutputError(f"{where}: is under {tree}; only regular files are written{hint}")
+    if "\0" in text:
+        raise OutputError(f"{where}: a file name cannot hold a NUL character")
+    real, visited = _resolve(text)
+    tree = _forbidden_tree(visited)
+    if tree is not None:
+        hint = "; '-' writes to stdout" if stdout_ok else ""
+        raise OutputError(f"{where}: is under {tree} (or leads there); only regular files "
+                          f"are written{hint}")
     try:
         mode = os.stat(real).st_mode
     except FileNotFoundError:
@@ -103,29 +152,53 @@ def check_output_target(path: str | Path, *, option: str | None = None,
         hint = "; '-' writes to stdout" if stdout_ok and not stat.S_ISDIR(mode) else ""
         raise OutputError(f"{where}: is {kind}; only regular files are written{hint}")
     directory = real.parent
+    shown = printable(str(directory))
     if not directory.is_dir():
         reason = "is not a directory" if directory.exists() else "does not exist"
-        raise OutputError(f"{where}: cannot write, directory {directory} {reason}")
+        raise OutputError(f"{where}: cannot write, directory {shown} {reason}")
     if not os.access(directory, os.W_OK | os.X_OK):
-        raise OutputError(f"{where}: cannot write, directory {directory} is not writable")
+        raise OutputError(f"{where}: cannot write, directory {shown} is not writable")
     return real
 
 
-def check_outputs(outputs: dict[str, str | Path | None], *, stdout_ok: bool = False) -> None:
+def check_outputs(outputs: dict[str, str | Path | None], *, stdout_ok: bool = False,
+                  inputs: Iterable[str | Path] = ()) -> None:
     """Check every output a command is asked to write before it starts working: ``outputs``
     maps an option name (as the user typed it, e.g. ``"--map"``) to a path, or None when not
-    given. Each must pass :func:`check_output_target`, and no two may be the same file."""
+    given. Each must pass :func:`check_output_target`, no two may be the same file, and none
+    may be one of ``inputs`` (the command's input files; an argument that names no file, a
+    puzzle given as text, is passed over): writing it would replace what is being read."""
     seen: dict[Path, str] = {}
+    read = _existing_files(inputs)
     for option, path in outputs.items():
         if path is None:
             continue
         target = check_output_target(path, option=option, stdout_ok=stdout_ok)
         if target is None:
             continue
+        where = _where(path, option)
         if target in seen:
-            raise OutputError(f"{option} {path}: the same file as {seen[target]}; give "
-                              f"different names")
+            raise OutputError(f"{where}: the same file as {seen[target]}; give different "
+                              f"names")
         seen[target] = option
+        with contextlib.suppress(OSError):
+            status = os.stat(target)
+            for source, source_status in read:
+                if os.path.samestat(status, source_status):
+                    raise OutputError(f"{where}: is the input {printable(os.fspath(source))}; "
+                                      f"writing it would replace what is read — give "
+                                      f"another name")
+
+
+def _existing_files(paths: Iterable[str | Path]) -> list[tuple[str | Path, os.stat_result]]:
+    """(path, its status) for each of ``paths`` that names an existing file."""
+    found = []
+    for path in paths:
+        try:
+            found.append((path, os.stat(path)))
+        except (OSError, ValueError):        # no such file, a puzzle given as text, a NUL
+            continue
+    return found
 
 
 # ----------------------------------------------------------------------------- temporary files
@@ -276,11 +349,16 @@ class OutputGroup:
         return self._temps.get(target, Path(path))
 
     def commit(self) -> None:
-        """Rename every temporary file into place (the group is then empty)."""
+        """Rename every temporary file into place (the group is then empty), the last
+        written first: a file that describes the others is written after them (a sidecar
+        carrying the digest of its graph, a map of a gadget) and so goes into place before
+        them. A SIGKILL between two renames (signals held cannot stop it) then leaves the
+        new description beside the old file it does not match — which its digest check
+        refuses — never an old description beside a new file."""
         with signals_held():
             try:
                 while self._temps:
-                    target, temp = next(iter(self._temps.items()))
+                    target, temp = next(reversed(self._temps.items()))
                     try:
                         os.replace(temp, target)
                     except OSError as exc:

@@ -19,18 +19,25 @@ only its rows and columns, blocks still separated).
 from __future__ import annotations
 
 import html
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import Iterable, Sequence
 
 import numpy as np
 
-from reductions.errors import UserError, read_text
+from reductions.errors import UserError
 from reductions.grid import Shape
 from reductions.nishio import Cell, CellSet, NishioError, shape_for_side
+from reductions.reading import DEFAULT_MEMORY_LIMIT, ReadLimit, read_lines
+from reductions.sizes import CELL_SET_READ_PER_BYTE
 
 from .atomic import OutputGroup, atomic_write
+
+ROW_CHARS_PER_CELL = 4
+"""The most characters a cell takes in a row: itself and its share of the spacing (blocks
+spaced out by ``|`` and blanks)."""
 
 IN_CHARS = frozenset("#1")
 OUT_CHARS = frozenset(".0")
@@ -54,12 +61,15 @@ _CLEAN = str.maketrans("", "", " \t|")
 _CELL_LINE = re.compile(r"[#.01]*")
 
 
-def parse_cell_set(text: str, box: Shape | None = None, where: str = "") -> CellSet:
-    """Parse the text format (see the module docstring). Clean lines go through numpy (a
+def parse_cell_set(text: str | Iterable[tuple[int, str]], box: Shape | None = None,
+                   where: str = "") -> CellSet:
+    """Parse the text format (see the module docstring) from a string or from numbered
+    lines (a file streams through: only the rows are kept). Clean lines go through numpy (a
     3721×3721 gadget grid reads in a fraction of a second); the first bad character is
     located by a slow pass for the message."""
+    lines = enumerate(text.splitlines(), start=1) if isinstance(text, str) else text
     rows: list[np.ndarray] = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in lines:
         if not line.strip() or set(line) <= SEPARATOR_LINE_CHARS:
             continue
         cleaned = line.translate(_CLEAN)
@@ -87,9 +97,21 @@ def parse_cell_set(text: str, box: Shape | None = None, where: str = "") -> Cell
     return CellSet(np.array(rows, dtype=bool), shape)
 
 
-def read_cell_set(path: str | Path, box: Shape | None = None) -> CellSet:
-    text = read_text(path, CellSetError)
-    return parse_cell_set(text, box, where=f"{path}: ")
+def cell_set_limit(memory_limit: int) -> ReadLimit:
+    """What a cell-set file may hold: what the memory limit allows (one byte a cell), in
+    rows no longer than the side of the largest grid that fits, spaced out."""
+    limit = ReadLimit.share(memory_limit, what="a cell set", per_byte=CELL_SET_READ_PER_BYTE)
+    side = math.isqrt(limit.bytes)
+    return limit.lines(ROW_CHARS_PER_CELL * side + 64,
+                       f"longer than a row of the largest grid the memory limit allows "
+                       f"({side:,} cells)")
+
+
+def read_cell_set(path: str | Path, box: Shape | None = None, *,
+                  memory_limit: int = DEFAULT_MEMORY_LIMIT) -> CellSet:
+    """A cell-set file, streamed line by line within :func:`cell_set_limit`."""
+    return parse_cell_set(read_lines(path, cell_set_limit(memory_limit), CellSetError), box,
+                          where=f"{path}: ")
 
 
 def format_cell_set(cells: CellSet, spaced: bool = False, kept: CellSet | None = None) -> str:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import enum
 import io
+import sys
 import shutil
 import tempfile
 from dataclasses import dataclass, field
@@ -25,7 +26,10 @@ from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
-from reductions.errors import UserError, open_text, parse_int, read_text, reading
+from reductions.errors import UserError, parse_int
+from reductions.grid import MAX_COMMENT_LINE
+from reductions.reading import (CHATTER_BYTES, DEFAULT_MEMORY_LIMIT, ReadLimit, open_text,
+                                read_text, reading)
 from reductions.formulas import Formula, from_dimacs_clauses
 from reductions.sizes import ensure_fits, formula_reading_estimate
 
@@ -118,21 +122,37 @@ PIECE = 1 << 16
 """Characters read at a time: a clause line of any length is parsed piece by piece, so a huge
 file never sits in memory as one string or one list of tokens."""
 
+MAX_TOKEN = len(str(MAX_DIMACS)) + 1
+"""The longest literal: a sign and the digits of :data:`MAX_DIMACS`. A longer token is
+refused as soon as it is (it cannot be a literal), however long it goes on."""
 
-def read_cnf(path: str | Path, *, max_width: int | None = None) -> CnfFile:
+CNF_BYTES_PER_BYTE = 2
+"""Memory per byte read, counted against ``--max-memory`` while a CNF file streams through:
+the comment lines kept (their text and list entries) — the clauses are bounded by the
+header's count, checked by :func:`read_formula` before they are read."""
+
+
+def cnf_limit(memory_limit: int) -> ReadLimit:
+    """What a CNF file may hold: whatever the memory limit allows for its comments; its
+    clauses are bounded by its header."""
+    return ReadLimit.share(memory_limit, what="a CNF file", per_byte=CNF_BYTES_PER_BYTE)
+
+
+def read_cnf(path: str | Path, *, max_width: int | None = None,
+             memory_limit: int = DEFAULT_MEMORY_LIMIT) -> CnfFile:
     """Read a DIMACS CNF file; errors name the line. Clauses may span lines.
 
     The file streams through (see :func:`parse_cnf`): reading stops at the first clause
     beyond the header's count or wider than ``max_width`` literals, so memory stays within
     what the header declares."""
-    with reading(path, DimacsError), open_text(path) as handle:
+    with reading(path, DimacsError), open_text(path, cnf_limit(memory_limit)) as handle:
         return parse_cnf(handle, str(path), max_width=max_width)
 
 
-def read_cnf_header(path: str | Path) -> CnfFile:
+def read_cnf_header(path: str | Path, *, memory_limit: int = DEFAULT_MEMORY_LIMIT) -> CnfFile:
     """Only the comments and the ``p cnf`` line (no clauses): enough to decode a model of a
     file written by sudoku-bridge, or to size a formula before reading it."""
-    with reading(path, DimacsError), open_text(path) as handle:
+    with reading(path, DimacsError), open_text(path, cnf_limit(memory_limit)) as handle:
         return parse_cnf(handle, str(path), header_only=True)
 
 
@@ -144,11 +164,12 @@ def read_formula(path: str | Path, *, max_width: int | None = 3,
     The header is read first: with ``max_memory`` (bytes), a file whose declared clauses
     would not fit is refused (:class:`~reductions.sizes.TooLarge`) before they are read.
     """
+    memory_limit = DEFAULT_MEMORY_LIMIT if max_memory is None else max_memory
     if max_memory is not None and max_width is not None:
-        header = read_cnf_header(path)
+        header = read_cnf_header(path, memory_limit=memory_limit)
         ensure_fits(formula_reading_estimate(header.declared_clauses or 0, max_width),
                     max_memory, f"{path}: reading the formula")
-    cnf = read_cnf(path, max_width=max_width)
+    cnf = read_cnf(path, max_width=max_width, memory_limit=memory_limit)
     return from_dimacs_clauses(cnf.num_vars, cnf.clauses, max_width=max_width, name=str(path))
 
 
@@ -205,7 +226,8 @@ def parse_cnf(text: str | Iterable[str], name: str = "<cnf>", header_only: bool 
     clauses: list[list[int]] = []
     current: list[int] = []
     kind = None             # of the line being read: "c", "p", "clause" (None: not known yet)
-    text_so_far = ""        # a comment or header line being read
+    text_so_far: list[str] = []     # the pieces of a comment or header line being read
+    so_far = 0              # their length
     carry = ""              # a token cut at the end of a piece
     for number, piece in _pieces(text):
         ends = piece.endswith("\n")
@@ -217,13 +239,19 @@ def parse_cnf(text: str | Iterable[str], name: str = "<cnf>", header_only: bool 
             if kind == "%":                           # SATLIB files end with '%' then '0'
                 break
         if kind in ("c", "p"):
-            text_so_far += piece
-            if kind == "p" and len(text_so_far) > 200:
-                raise DimacsError(f"{name} line {number}: bad header {text_so_far[:80]!r}..., "
-                                  f"expected 'p cnf VARS CLAUSES'")
+            text_so_far.append(piece)
+            so_far += len(piece)
+            if kind == "p" and so_far > 200:
+                raise DimacsError(f"{name} line {number}: bad header "
+                                  f"{''.join(text_so_far)[:80]!r}..., expected 'p cnf VARS "
+                                  f"CLAUSES'")
+            if so_far > MAX_COMMENT_LINE:
+                raise DimacsError(f"{name} line {number}: a comment line longer than "
+                                  f"{MAX_COMMENT_LINE:,} characters")
             if not ends:
                 continue
-            line, text_so_far, kind = text_so_far.strip(), "", None
+            line, kind = "".join(text_so_far).strip(), None
+            text_so_far, so_far = [], 0
             if line.startswith("c"):
                 comments.append(line[1:].strip())
                 continue
@@ -243,6 +271,9 @@ def parse_cnf(text: str | Iterable[str], name: str = "<cnf>", header_only: bool 
             raise DimacsError(f"{name} line {number}: clause before the 'p cnf' header")
         tokens = (carry + piece).split()
         carry = "" if ends or piece[-1:].isspace() or not tokens else tokens.pop()
+        if len(carry) > MAX_TOKEN:
+            raise DimacsError(f"{name} line {number}: {carry[:40]!r}... is longer than any "
+                              f"literal ({MAX_TOKEN} characters)")
         for tok in tokens:
             try:
                 lit = int(tok)
@@ -298,58 +329,104 @@ STOPPED_COMMENTS = frozenset({"c UNKNOWN", "c s UNKNOWN"})
 as a comment, with no ``s`` line."""
 
 
-def parse_solver_output(text: str, name: str = "<solver output>") -> SolverAnswer:
+class _Literals:
+    """The literals of the model lines of one form (``v`` lines, or the lines after
+    MiniSat's ``SAT``), collected as they come. A problem (a token that is no integer, more
+    literals than the formula has variables) is kept, not raised, and ends the collecting:
+    it matters only when the answer turns out to be in this form."""
+
+    def __init__(self, name: str, num_vars: int | None):
+        self.name = name
+        self.room = sys.maxsize if num_vars is None else num_vars + 1    # and the closing 0
+        self.model: list[int] = []
+        self.problem: DimacsError | None = None
+
+    def add(self, text: str, number: int) -> None:
+        """The literals of ``text`` (line ``number``), split no further than the model can
+        go: a line of millions of tokens never becomes a list of millions."""
+        if self.problem is not None:
+            return
+        tokens = text.split(maxsplit=self.room)
+        self.room -= len(tokens)
+        if self.room < 0:
+            self.problem = DimacsError(f"{self.name} line {number}: more literals than the "
+                                       f"formula's variables")
+            self.model = []
+            return
+        try:
+            self.model.extend(_parse_literals(tokens, self.name, number))
+        except DimacsError as exc:
+            self.problem = exc
+
+    def answer(self) -> "SolverAnswer":
+        if self.problem is not None:
+            raise self.problem
+        return SolverAnswer(SatAnswer.SAT, _strip_zero(self.model, self.name))
+
+
+def parse_solver_output(text: str | Iterable[str], name: str = "<solver output>", *,
+                        num_vars: int | None = None) -> SolverAnswer:
     """Parse SAT-competition output (``s``/``v`` lines), a MiniSat result file (``SAT`` then
-    the model) or Glucose's (the bare model). Without an
-    ``s`` line, a limit stop announced in a comment (:data:`STOPPED_COMMENTS`) is ``UNKNOWN``.
+    the model) or Glucose's (the bare model), from a string or from lines. Without an ``s``
+    line, a limit stop announced in a comment (:data:`STOPPED_COMMENTS`) is ``UNKNOWN``. With
+    ``num_vars`` (the formula's), a model of more literals is refused as soon as it is.
 
     Raises :class:`DimacsError` when the text holds neither form, or a model is malformed.
     """
-    lines = [line.strip() for line in text.splitlines()]
-    status_lines = [(i, line) for i, line in enumerate(lines, 1) if line.startswith("s ")]
-    if status_lines:
-        number, line = status_lines[0]
+    lines = text.splitlines() if isinstance(text, str) else text
+    status: tuple[int, str] | None = None          # the first 's' line
+    first: tuple[int, str] | None = None           # the first content line (not 'c')
+    stopped = False
+    v_model = _Literals(name, num_vars)            # from 'v' lines
+    body = _Literals(name, num_vars)               # from the content lines after the first
+    for number, raw in enumerate(lines, 1):
+        line = raw.strip()
+        if not line:
+            continue
+        if line[0] == "c":
+            stopped = stopped or line in STOPPED_COMMENTS
+            continue
+        if line[0] == "v" and (len(line) == 1 or line[1] == " "):
+            v_model.add(line[1:], number)
+        elif status is None and line.startswith("s "):
+            status = number, line
+        if first is None:
+            first = number, line
+            if line.split(maxsplit=1)[0].lstrip("-").isdigit():
+                body.add(line, number)             # Glucose's bare model starts here
+        elif status is None:
+            body.add(line, number)
+    if status is not None:
+        number, line = status
         word = line[2:].strip().upper()
         if word == "SATISFIABLE":
-            model = []
-            for i, vline in enumerate(lines, 1):
-                if vline.startswith("v ") or vline == "v":
-                    model.extend(_parse_literals(vline[1:].split(), name, i))
-            if not model:
+            if not v_model.model and v_model.problem is None:
                 raise DimacsError(f"{name} line {number}: SATISFIABLE but no 'v' model lines")
-            return SolverAnswer(SatAnswer.SAT, _strip_zero(model, name))
+            return v_model.answer()
         if word == "UNSATISFIABLE":
             return SolverAnswer(SatAnswer.UNSAT)
         if word in ("UNKNOWN", "INDETERMINATE"):
             return SolverAnswer(SatAnswer.UNKNOWN)
         raise DimacsError(f"{name} line {number}: unknown status {line!r}")
-    if any(line in STOPPED_COMMENTS for line in lines):
+    if stopped:
         return SolverAnswer(SatAnswer.UNKNOWN)
-    content = [(i, line) for i, line in enumerate(lines, 1) if line and not line.startswith("c")]
-    if content:
-        number, first = content[0]
-        word = first.upper()
-        if word in ("SAT", "SATISFIABLE"):
-            model = []
-            for i, line in content[1:]:
-                model.extend(_parse_literals(line.split(), name, i))
-            if not model:
-                raise DimacsError(f"{name} line {number}: SAT but no model follows")
-            return SolverAnswer(SatAnswer.SAT, _strip_zero(model, name))
-        if word in ("UNSAT", "UNSATISFIABLE"):
-            return SolverAnswer(SatAnswer.UNSAT)
-        if word in ("INDET", "UNKNOWN", "INDETERMINATE"):
-            return SolverAnswer(SatAnswer.UNKNOWN)
-        if first.split()[0].lstrip("-").isdigit():
-            # Glucose's result file (``glucose in.cnf out``) holds the bare model.
-            model = []
-            for i, line in content:
-                model.extend(_parse_literals(line.split(), name, i))
-            return SolverAnswer(SatAnswer.SAT, _strip_zero(model, name))
-        raise DimacsError(
-            f"{name} line {number}: expected 's SATISFIABLE'-style status lines or a MiniSat "
-            f"result (SAT/UNSAT), found {first[:40]!r}")
-    raise DimacsError(f"{name}: empty solver output (no status line)")
+    if first is None:
+        raise DimacsError(f"{name}: empty solver output (no status line)")
+    number, line = first
+    word = line.upper()
+    if word in ("SAT", "SATISFIABLE"):
+        if not body.model and body.problem is None:
+            raise DimacsError(f"{name} line {number}: SAT but no model follows")
+        return body.answer()
+    if word in ("UNSAT", "UNSATISFIABLE"):
+        return SolverAnswer(SatAnswer.UNSAT)
+    if word in ("INDET", "UNKNOWN", "INDETERMINATE"):
+        return SolverAnswer(SatAnswer.UNKNOWN)
+    if line.split(maxsplit=1)[0].lstrip("-").isdigit():
+        return body.answer()
+    raise DimacsError(
+        f"{name} line {number}: expected 's SATISFIABLE'-style status lines or a MiniSat "
+        f"result (SAT/UNSAT), found {line[:40]!r}")
 
 
 def _parse_literals(tokens: list[str], name: str, number: int) -> list[int]:
@@ -364,7 +441,15 @@ def _strip_zero(model: list[int], name: str) -> list[int]:
     return model
 
 
-def read_solver_output(path: str | Path) -> SolverAnswer:
+def answer_limit(num_vars: int) -> ReadLimit:
+    """The most a SAT solver's answer for ``num_vars`` variables can take: every literal
+    once, one to a line at worst (``v -123``), and what solvers print beside it."""
+    return ReadLimit(CHATTER_BYTES + (num_vars + 1) * (len(str(num_vars)) + 4),
+                     f"more than a SAT answer for {num_vars:,} variables can take")
+
+
+def read_solver_output(path: str | Path, *, num_vars: int) -> SolverAnswer:
     """A solver's answer saved in a file (stdout of a SAT-competition solver, or MiniSat's
-    result file)."""
-    return parse_solver_output(read_text(path, DimacsError), str(path))
+    result file) for a formula of ``num_vars`` variables, at most :func:`answer_limit`."""
+    return parse_solver_output(read_text(path, answer_limit(num_vars), DimacsError),
+                               str(path), num_vars=num_vars)

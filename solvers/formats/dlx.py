@@ -35,11 +35,15 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from reductions.errors import UserError, parse_int, open_text, reading
+from reductions.errors import UserError, parse_int
 from reductions.exact_cover import (CLUE_MODES, ITEM_LETTERS, MAX_NAME_LENGTH,
                                     SudokuExactCover, base_item_names, parse_item_name,
                                     sudoku_exact_cover)
-from reductions.grid import SYMBOLS, Grid, GridError, Shape, format_grid, parse_grid
+from reductions.grid import (MAX_GRID_TEXT, MAX_SIZE, SYMBOLS, Grid, GridError, Shape,
+                             format_grid, parse_grid)
+
+from reductions.reading import CHATTER_BYTES, DEFAULT_MEMORY_LIMIT, ReadLimit, read_text
+from reductions.sizes import ensure_fits, exact_cover_estimate
 
 from .atomic import open_output
 
@@ -114,8 +118,10 @@ def metadata_from_comments(comments: list[str], where: str,
             index, _, row = value.strip().partition(" ")
             if rows and index == str(len(rows) - 1):
                 rows[-1] += " " + row           # a long row continued
+                if len(rows[-1]) > MAX_GRID_TEXT // MAX_SIZE:
+                    raise error(f"{where}: puzzle row {index} is longer than any grid's row")
                 continue
-            if index != str(len(rows)):
+            if index != str(len(rows)) or len(rows) == MAX_SIZE:
                 raise error(f"{where}: comment 'puzzle-row {index}' comes where row "
                             f"{len(rows)} is expected")
             rows.append(row)
@@ -216,10 +222,35 @@ def _check_name(name: str, where: str) -> None:
         raise DlxFormatError(f"{where}: item name {name!r} contains ':' or '|'")
 
 
-def read_dlx(path: str | Path) -> DlxFile:
+DLX_BYTES_PER_BYTE = 32
+"""Memory per byte of an exact-cover file or answer read back: the text, its lines, and a
+list of item names for every option (a Sudoku option line of about 20 bytes becomes four
+names and a list, some 400 bytes)."""
+
+
+def dlx_limit(memory_limit: int, what: str) -> ReadLimit:
+    """What an exact-cover file or answer (``what``) may hold: what the memory limit
+    allows."""
+    return ReadLimit.share(memory_limit, what=what, per_byte=DLX_BYTES_PER_BYTE)
+
+
+OPTION_LINE_BYTES = 128
+"""The most one chosen option takes in a solver's answer: its item names (four, of up to
+a dozen characters) and dlx1's ``(k of m)``."""
+
+
+def answer_limit(cover: SudokuExactCover, solutions: int) -> ReadLimit:
+    """The most an answer listing ``solutions`` solutions of ``cover`` can take (each one
+    option per cell), with what the program prints beside it."""
+    n = cover.shape.size
+    return ReadLimit(CHATTER_BYTES + solutions * n * n * OPTION_LINE_BYTES,
+                     f"more than {solutions} solution(s) of a {n}x{n} Sudoku can take")
+
+
+def read_dlx(path: str | Path, *, memory_limit: int = DEFAULT_MEMORY_LIMIT) -> DlxFile:
     """Parse and validate a file in Knuth's format (any exact-cover problem)."""
-    with reading(path, DlxFormatError), open_text(path) as handle:
-        lines = handle.read().splitlines()
+    lines = read_text(path, dlx_limit(memory_limit, "an exact-cover file"),
+                      DlxFormatError).splitlines()
     comments: list[str] = []
     primary: list[str] | None = None
     secondary: list[str] = []
@@ -266,19 +297,25 @@ def read_dlx(path: str | Path) -> DlxFile:
     return DlxFile(str(path), primary, secondary, options, option_lines, metadata)
 
 
-def cover_from_metadata(metadata: dict[str, str], where: str) -> SudokuExactCover:
-    """Rebuild the instance a file was written from, using its comment lines only."""
+def cover_from_metadata(metadata: dict[str, str], where: str, *,
+                        memory_limit: int = DEFAULT_MEMORY_LIMIT) -> SudokuExactCover:
+    """Rebuild the instance a file was written from, using its comment lines only (sized
+    against ``memory_limit`` first)."""
     puzzle, clues = puzzle_from_metadata(metadata, where, DlxFormatError)
     if clues not in CLUE_MODES:
         raise DlxFormatError(f"{where}: unknown clue mode {clues!r} in the comments "
                              f"(expected {' or '.join(CLUE_MODES)})")
+    n = puzzle.size
+    ensure_fits(exact_cover_estimate(puzzle.shape), memory_limit,
+                f"{where}: the {n}x{n} puzzle of its comments")
     return sudoku_exact_cover(puzzle, clues)
 
 
-def cover_from_dlx(path: str | Path) -> SudokuExactCover:
+def cover_from_dlx(path: str | Path, *,
+                   memory_limit: int = DEFAULT_MEMORY_LIMIT) -> SudokuExactCover:
     """The instance of a file written by :func:`write_dlx`, checked against the file."""
-    parsed = read_dlx(path)
-    cover = cover_from_metadata(parsed.metadata, str(path))
+    parsed = read_dlx(path, memory_limit=memory_limit)
+    cover = cover_from_metadata(parsed.metadata, str(path), memory_limit=memory_limit)
     if parsed.primary != cover.item_names() or parsed.secondary:
         raise DlxFormatError(f"{path}: the item line does not match the puzzle in the "
                              f"comments: the file was changed")
@@ -340,12 +377,11 @@ def _option_from_names(cover: SudokuExactCover, names: list[str], where: str) ->
     return option
 
 
-def read_answer(path: str | Path, cover: SudokuExactCover,
-                zero_based: bool = False) -> DlxAnswer:
+def read_answer(path: str | Path, cover: SudokuExactCover, zero_based: bool = False, *,
+                memory_limit: int = DEFAULT_MEMORY_LIMIT) -> DlxAnswer:
     """Read a file of chosen options (dlx1 output, option lines or option numbers; see the
     module docstring) into local option numbers; see :func:`parse_answer`."""
-    with reading(path, DlxFormatError), open_text(path) as handle:
-        text = handle.read()
+    text = read_text(path, dlx_limit(memory_limit, "an exact-cover answer"), DlxFormatError)
     return parse_answer(text, str(path), cover, zero_based=zero_based)
 
 

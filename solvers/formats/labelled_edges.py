@@ -29,12 +29,17 @@ from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
 
-from reductions.errors import UserError, open_text, reading
+from reductions.errors import UserError
 from reductions.labelled_graph import GraphError, LabelledGraph
+from reductions.reading import DEFAULT_MEMORY_LIMIT, ReadLimit, read_text
 
 from .atomic import OutputGroup, atomic_write
 
 CHUNK = 65_536
+
+EDGE_LIST_BYTES_PER_BYTE = 48
+"""Memory per byte of an edge list while it is read: the text, the arrays of the bulk reader
+(a byte mask or two and an int64 per name), or the line reader's lists of names."""
 
 
 class EdgeListError(UserError):
@@ -131,15 +136,21 @@ def _parse_header(tokens: list[str], name: str, number: int) -> tuple[bool, dict
     return kind == "directed", ends
 
 
-def read_labelled_edges(path: str | Path) -> EdgeListFile:
-    """Read an edge-list file; errors name the file and line.
+def edge_list_limit(memory_limit: int) -> ReadLimit:
+    """What an edge-list file may hold: what the memory limit allows."""
+    return ReadLimit.share(memory_limit, what="an edge list", per_byte=EDGE_LIST_BYTES_PER_BYTE)
+
+
+def read_labelled_edges(path: str | Path, *,
+                        memory_limit: int = DEFAULT_MEMORY_LIMIT) -> EdgeListFile:
+    """Read an edge-list file (at most :func:`edge_list_limit`); errors name the file and
+    line.
 
     A file whose vertex names and labels are all plain integers (the common case for
     generated graphs) is read in bulk by :func:`_parse_integer_edges`; anything else, and any
     file with a mistake in it, goes line by line through :func:`parse_labelled_edges`, which
     names the line at fault."""
-    with reading(path, EdgeListError), open_text(path) as handle:
-        text = handle.read()
+    text = read_text(path, edge_list_limit(memory_limit), EdgeListError)
     return (_parse_integer_edges(text, str(path))
             or parse_labelled_edges(text.splitlines(), str(path)))
 

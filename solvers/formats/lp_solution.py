@@ -36,9 +36,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
-from reductions.errors import UserError, parse_int, open_text, reading, shown
+from reductions.errors import UserError, parse_int, shown
+from reductions.reading import CHATTER_BYTES, DEFAULT_MEMORY_LIMIT, ReadLimit, read_text
 
 from ..outcome import Status
+from .mps import model_file_limit
 
 
 class SolutionFormatError(UserError):
@@ -83,11 +85,35 @@ def finite_value(token: str, where: str, name: str) -> float:
     return value
 
 
-def read_lp_solution(path: str | Path, columns: Sequence[str] | None = None) -> LpSolution:
-    """Read a solution file in any form of the module docstring (``columns``: the model's
-    column names in glpsol's order, needed only for glpsol's raw form)."""
-    with reading(path, SolutionFormatError), open_text(path) as handle:
-        lines = handle.read().splitlines()
+SOLUTION_LINE_BYTES = 256
+"""The most one variable takes in any solution form: its line (index, name, value, cost and
+spacing; HiGHS's pretty form adds bounds and a status), and a row's line for each variable
+(a Sudoku model has fewer rows than columns)."""
+
+
+SOLUTION_BYTES_PER_BYTE = 8
+"""Memory per byte of a solution file read back: its text, its lines, a value and a line
+number per variable."""
+
+
+def solution_limit(num_columns: int) -> ReadLimit:
+    """The most a solution file of a model of ``num_columns`` variables can take."""
+    return ReadLimit(CHATTER_BYTES + 2 * SOLUTION_LINE_BYTES * num_columns,
+                     f"more than a solution of {num_columns:,} variables can take")
+
+
+def read_lp_solution(path: str | Path, columns: Sequence[str] | None = None, *,
+                     num_columns: int | None = None) -> LpSolution:
+    """Read a solution file in any form of the module docstring, for a model of
+    ``num_columns`` variables (default: as many as ``columns``, the model's column names in
+    glpsol's order, needed only for glpsol's raw form; without either, what the default
+    memory limit allows)."""
+    if num_columns is None and columns is not None:
+        num_columns = len(columns)
+    limit = ReadLimit.share(DEFAULT_MEMORY_LIMIT, what="a solution file",
+                            per_byte=SOLUTION_BYTES_PER_BYTE) if num_columns is None \
+        else solution_limit(num_columns)
+    lines = read_text(path, limit, SolutionFormatError).splitlines()
     return parse_lp_solution(lines, str(path), columns)
 
 
@@ -337,12 +363,11 @@ _LP_KEYWORDS = {"minimize", "maximize", "minimise", "maximise", "min", "max", "s
 _LP_TOKEN = re.compile(r"[A-Za-z_!\"#$%&()/,;?@`'{}|~][A-Za-z0-9_!\"#$%&()/,.;?@`'{}|~]*:?")
 
 
-def model_columns(path: str | Path) -> list[str]:
+def model_columns(path: str | Path, *, memory_limit: int = DEFAULT_MEMORY_LIMIT) -> list[str]:
     """The model's column names in the order glpsol numbers them: the order of the COLUMNS
     section of an MPS file, or of first appearance in a CPLEX LP file (comments, section
     keywords and ``label:`` names skipped)."""
-    with reading(path, SolutionFormatError), open_text(path) as handle:
-        text = handle.read()
+    text = read_text(path, model_file_limit(memory_limit), SolutionFormatError)
     names: dict[str, None] = {}
     if re.search(r"^COLUMNS\s*$", text, re.M):
         section = False

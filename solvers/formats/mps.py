@@ -27,7 +27,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence, TextIO
 
-from reductions.errors import UserError, open_text, reading, shown
+from reductions.errors import UserError, shown
+from reductions.grid import MAX_COMMENT_LINE
+from reductions.reading import DEFAULT_MEMORY_LIMIT, ReadLimit, read_lines
 
 
 class ModelFormat(enum.StrEnum):
@@ -160,38 +162,49 @@ def _is_fixed_data_line(line: str) -> bool:
     return True
 
 
+MODEL_BYTES_PER_BYTE = 4
+"""Memory per byte of a model file read back whole (its text, and the names of its columns
+in a dict: :func:`~solvers.formats.lp_solution.model_columns`)."""
+
+
+def model_file_limit(memory_limit: int = DEFAULT_MEMORY_LIMIT) -> ReadLimit:
+    """What an LP or MPS model file may hold: what the memory limit allows, in lines no
+    longer than a comment recording a puzzle."""
+    return ReadLimit.share(memory_limit, what="a model file", per_byte=MODEL_BYTES_PER_BYTE
+                           ).lines(MAX_COMMENT_LINE, "longer than any line of a model file "
+                                                     "written here")
+
+
 def sniff_model_format(path: str | Path, error: type[UserError] = ModelFileError
                        ) -> ModelFormat:
     """LP, fixed MPS or free MPS, from the file's content: an LP file starts (after blank
     lines) with a ``\\`` comment or its objective sense; an MPS file with ``*`` comments and
     its section names; it is fixed when every line fits 80 characters and every field of
     every data line sits in its fixed columns. Anything else is ``error`` naming the line."""
-    with reading(path, error), open_text(path) as handle:
-        kind = None
-        fixed = True
-        for number, raw in enumerate(handle, 1):
-            line = raw.rstrip("\n")
-            if not line.strip():
-                continue
-            if kind is None:
-                word = line.split()[0]
-                if line.startswith("\\") or word.rstrip(":").lower() in LP_STARTS:
-                    return ModelFormat.LP
-                if line.startswith("*"):
-                    fixed = fixed and len(line) <= FIXED_WIDTH
-                    continue
-                if word.upper() not in SECTIONS:
-                    raise error(f"{path} line {number}: neither an LP nor an MPS model file "
-                                f"(found {shown(line.strip())})")
-                kind = "mps"
+    kind = None
+    fixed = True
+    for number, line in read_lines(path, model_file_limit(), error):
+        if not line.strip():
+            continue
+        if kind is None:
+            word = line.split()[0]
+            if line.startswith("\\") or word.rstrip(":").lower() in LP_STARTS:
+                return ModelFormat.LP
             if line.startswith("*"):
                 fixed = fixed and len(line) <= FIXED_WIDTH
-            elif line[0].isspace():
-                fixed = fixed and _is_fixed_data_line(line)
-            else:
-                fixed = fixed and len(line) <= FIXED_WIDTH
-            if not fixed:
-                break
+                continue
+            if word.upper() not in SECTIONS:
+                raise error(f"{path} line {number}: neither an LP nor an MPS model file "
+                            f"(found {shown(line.strip())})")
+            kind = "mps"
+        if line.startswith("*"):
+            fixed = fixed and len(line) <= FIXED_WIDTH
+        elif line[0].isspace():
+            fixed = fixed and _is_fixed_data_line(line)
+        else:
+            fixed = fixed and len(line) <= FIXED_WIDTH
+        if not fixed:
+            break
     if kind is None:
         raise error(f"{path}: empty model file (no LP or MPS content)")
     return ModelFormat.MPS if fixed else ModelFormat.FREE_MPS

@@ -18,9 +18,11 @@ from pathlib import Path
 
 import numpy as np
 
-from reductions.errors import UserError, read_text
-from reductions.grid import Shape, format_grid, parse_grid
+from reductions.errors import UserError
+from reductions.grid import MAX_GRID_TEXT, MAX_SIZE, Shape, format_grid, parse_grid
 from reductions.hcp_pipeline import HcpOptions, HcpPipeline, build_hcp_pipeline
+from reductions.reading import DEFAULT_MEMORY_LIMIT, HEADER_BYTES, ReadLimit, read_text
+from reductions.sizes import ensure_fits, hcp_estimate
 
 from .atomic import OutputGroup, atomic_write
 
@@ -32,6 +34,17 @@ ZERO_BASED_NAMES = ("concorde-edges", "graphml", "edgelist")
 
 class SidecarError(UserError):
     """A missing or malformed sidecar, or a graph file that no longer matches it."""
+
+
+SIDECAR_LIMIT = ReadLimit(2 * MAX_GRID_TEXT + HEADER_BYTES,
+                          f"more than any sidecar holds (its puzzle, at most {MAX_SIZE}x"
+                          f"{MAX_SIZE}, and a few lines about the graph)")
+"""The most a sidecar can take: its puzzle written out (JSON escapes at most double it) and a
+few short fields."""
+
+GRAPH_FILE_BYTES_PER_EDGE = 256
+"""The most one edge takes in any graph format written here (GraphML's is the longest, about
+80 bytes): bounds the graph file whose digest ``decode hcp`` checks."""
 
 
 # ----------------------------------------------------------------------------- sidecar
@@ -116,8 +129,9 @@ def read_sidecar(graph_path: str | Path) -> dict:
     if not path.exists():
         raise SidecarError(f"{path}: no such file — decoding needs the sidecar written by "
                            f"'sudoku-bridge emit hcp' beside {Path(graph_path).name}")
+    text = read_text(path, SIDECAR_LIMIT, SidecarError)
     try:
-        record = json.loads(read_text(path, SidecarError))
+        record = json.loads(text)
     except json.JSONDecodeError as exc:
         raise SidecarError(f"{path} line {exc.lineno}: not valid JSON ({exc.msg})") from None
     except ValueError as exc:          # e.g. an integer of thousands of digits
@@ -136,9 +150,12 @@ def read_sidecar(graph_path: str | Path) -> dict:
     return record
 
 
-def load_hcp_export(graph_path: str | Path) -> tuple[HcpPipeline, dict]:
+def load_hcp_export(graph_path: str | Path, *,
+                    memory_limit: int = DEFAULT_MEMORY_LIMIT) -> tuple[HcpPipeline, dict]:
     """Rebuild the pipeline of an exported graph from its sidecar, and check it reproduces
-    the graph file exactly."""
+    the graph file exactly. The graph the sidecar describes is estimated against
+    ``memory_limit`` before it is rebuilt, and the graph file's size against what that graph
+    can take before its digest is computed."""
     record = read_sidecar(graph_path)
     where = sidecar_path(graph_path)
     try:
@@ -149,11 +166,21 @@ def load_hcp_export(graph_path: str | Path) -> tuple[HcpPipeline, dict]:
         raise SidecarError(f"{where}: malformed pipeline record ({exc})") from None
     except UserError as exc:
         raise SidecarError(f"{where}: {exc}") from None
+    graph = hcp_estimate(puzzle.size, directed=options.directed, triple=options.triple,
+                         reduce=options.reduce)
+    ensure_fits(graph, memory_limit, f"decode hcp: rebuilding {Path(graph_path).name} from "
+                                     f"{where.name}")
     if not Path(graph_path).is_file():
         raise SidecarError(f"{graph_path}: no such file")
+    bound = ReadLimit(HEADER_BYTES + GRAPH_FILE_BYTES_PER_EDGE * graph.counts[-1],
+                      f"more than the graph its sidecar describes can take")
+    if Path(graph_path).stat().st_size > bound.bytes:
+        raise bound.refusal(str(graph_path))
     if file_sha256(graph_path) != record["file_sha256"]:
-        raise SidecarError(f"{graph_path} has changed since it was written (its SHA-256 "
-                           f"differs from the one in {where.name})")
+        raise SidecarError(f"{graph_path} does not match its sidecar {where.name} (the "
+                           f"SHA-256 differs): the graph was changed since it was written, or "
+                           f"'emit hcp' was killed between putting the new sidecar and the "
+                           f"new graph in place; write both again")
     pipeline = build_hcp_pipeline(puzzle, options)
     if (pipeline.num_vertices != record["num_vertices"]
             or edges_sha256(pipeline.edges) != record["edges_sha256"]):

@@ -26,11 +26,17 @@ from pathlib import Path
 
 import numpy as np
 
-from reductions.errors import UserError, read_text
+from reductions.errors import UserError
+from reductions.reading import (DEFAULT_MEMORY_LIMIT, HEADER_BYTES, NUMBER_BYTES, ReadLimit,
+                                read_text)
 
 from .atomic import OutputGroup, atomic_write
 
 CHUNK_ROWS = 1 << 19
+
+GRAPH_BYTES_PER_BYTE = 8
+"""Memory per byte of a graph file read back (:func:`read_hcp`, :func:`read_arc_list`): the
+text, and an int64 (8 bytes) for each number of a few digits and its sorted copy."""
 
 
 class TsplibError(UserError):
@@ -134,9 +140,9 @@ class _Lines:
     """A file's text, with 1-based line numbers for error messages (the list of lines is
     only built when an error needs it: big files are parsed straight from the text)."""
 
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, limit: ReadLimit):
         self.path = str(path)
-        self.text = read_text(path, TsplibError)
+        self.text = read_text(path, limit, TsplibError)
 
     @functools.cached_property
     def lines(self) -> list[str]:
@@ -242,9 +248,22 @@ def _section_numbers(f: _Lines, first: int, offset: int, what: str) -> tuple[np.
     return values, line_of
 
 
-def read_hcp(path: str | Path) -> tuple[int, np.ndarray]:
+def graph_limit(memory_limit: int) -> ReadLimit:
+    """What a graph file may hold: what the memory limit allows."""
+    return ReadLimit.share(memory_limit, what="a graph file", per_byte=GRAPH_BYTES_PER_BYTE)
+
+
+def tour_limit(num_vertices: int) -> ReadLimit:
+    """The most a tour of ``num_vertices`` vertices can take, in its longest form (linkern's
+    ``n n`` then ``u v w`` per vertex), with a header."""
+    return ReadLimit(HEADER_BYTES + (3 * num_vertices + 2) * NUMBER_BYTES,
+                     f"more than a tour of {num_vertices:,} vertices can take")
+
+
+def read_hcp(path: str | Path, *,
+             memory_limit: int = DEFAULT_MEMORY_LIMIT) -> tuple[int, np.ndarray]:
     """Read a TSPLIB HCP file (EDGE_LIST): (number of vertices, 0-based edges)."""
-    f = _Lines(path)
+    f = _Lines(path, graph_limit(memory_limit))
     keys, section, first, offset = _read_header(f, ("EDGE_DATA_SECTION",))
     if "TYPE" in keys and keys["TYPE"][0].upper() != "HCP":
         raise f.error(keys["TYPE"][1], f"TYPE is {keys['TYPE'][0]!r}, expected HCP")
@@ -278,9 +297,10 @@ def read_hcp(path: str | Path) -> tuple[int, np.ndarray]:
     return n, edges
 
 
-def read_arc_list(path: str | Path) -> tuple[int, np.ndarray]:
+def read_arc_list(path: str | Path, *,
+                  memory_limit: int = DEFAULT_MEMORY_LIMIT) -> tuple[int, np.ndarray]:
     """Read a plain arc list written by :func:`write_arc_list`: (V, 0-based arcs)."""
-    f = _Lines(path)
+    f = _Lines(path, graph_limit(memory_limit))
     for index, raw, after in f.iter_lines():
         if raw.strip() and not raw.lstrip().startswith("#"):
             break
@@ -319,15 +339,17 @@ TOUR_FORMS_HELP = ("a TSPLIB TOUR (TOUR_SECTION, ids from 1, ended by -1 or EOF)
 
 
 def read_tour(path: str | Path, num_vertices: int, edges: np.ndarray | None = None,
-              directed: bool = False) -> np.ndarray:
+              directed: bool = False, *, limit: ReadLimit | None = None) -> np.ndarray:
     """Read a tour as a 0-based vertex order, recognising its form by content
-    (:func:`tour_numbers`).
+    (:func:`tour_numbers`), at most :func:`tour_limit` (``limit``: a tighter one, e.g. the
+    cap on a program's output).
 
     Checks: DIMENSION (when given) equals ``num_vertices``; every vertex exactly once; with
     ``edges``, each consecutive pair and the closing pair is an edge (an arc, if
     ``directed``). :class:`TsplibError` names the first bad line or pair.
     """
-    f = _Lines(path)
+    bound = tour_limit(num_vertices)
+    f = _Lines(path, bound if limit is None else bound.within(limit))
     form, values, base, line_of = tour_numbers(f, num_vertices)
     bad = np.flatnonzero((values < base) | (values >= num_vertices + base))
     if bad.size:

@@ -1,0 +1,271 @@
+"""The one reading layer: every file this project reads — a puzzle, a CNF, a solver's answer, a
+tour, a sidecar, an edge list, a cell set, a results file, a solver's ``{output}`` — goes
+through here, and so does every solver output held in memory.
+
+* **Compressed or not, by content.** gzip, xz and bzip2 are recognised by their first bytes
+  (not the name) and decompressed while reading, so ``p.cnf.gz`` reads as ``p.cnf``.
+* **Bounded.** Every read has a :class:`ReadLimit`: the most the file may hold once
+  decompressed, and why — what the format can legitimately hold (a tour of n vertices, a
+  model of V variables, a sidecar) or what the memory limit allows (``--max-memory``: a file
+  of puzzles, an edge list, a cell set). The decompressed bytes are counted as they come,
+  and the read stops at the first byte past the limit with a one-line :class:`InputTooLarge`
+  naming the file and the limit. A plain file already larger is refused before it is read.
+  A limit may also bound the length of one line (a puzzle line no longer than the largest
+  grid) and charge a fixed cost per line (what a reader keeps for each line, beside its
+  text), so that a flood of short lines is bounded as well as a flood of bytes.
+* **One-line errors.** :func:`reading` turns what reading can raise — a missing file, a
+  directory, invalid UTF-8, corrupt or truncated gzip, xz or bzip2 data — into the caller's
+  :class:`~reductions.errors.UserError` subclass, naming the file.
+
+:func:`read_text` reads a whole file (for the readers that parse in bulk, whose limit keeps
+the text small enough), :func:`read_bytes` the same as bytes (a program's ``{output}``, judged
+as text afterwards); :func:`read_lines` streams its lines in blocks, never holding more than
+one block and one line; :func:`check_size` holds bytes already in memory (a program's stdout)
+to a limit.
+"""
+
+from __future__ import annotations
+
+import bz2
+import contextlib
+import gzip
+import io
+import lzma
+import os
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Iterator
+
+from .errors import UserError, format_bytes, printable
+
+DEFAULT_MEMORY_LIMIT = 2 * 2**30
+"""The memory limit a reader assumes when its caller names none (library use; the command
+line always passes ``--max-memory`` or its share of the machine)."""
+
+HEADER_BYTES = 1 << 16
+"""What a format's header and comments may take beside its data (a tour's NAME, COMMENT and
+TYPE lines; a solution file's status lines)."""
+
+CHATTER_BYTES = 16 << 20
+"""What a solver may print beside its answer (comments, statistics): MiniSat, CaDiCaL and
+Glucose print a few KB."""
+
+NUMBER_BYTES = 24
+"""One number in a file of numbers: up to 18 digits (:data:`~reductions.errors.MAX_INTEGER_DIGITS`),
+a sign and its spacing."""
+
+BLOCK = 1 << 20
+"""Characters :func:`read_lines` reads at a time."""
+
+COMPRESSED_MAGIC = {b"\x1f\x8b": gzip.open, b"\xfd7zXZ\x00": lzma.open, b"BZh": bz2.open}
+"""The first bytes of gzip, xz and bzip2 files, and the opener of each."""
+
+
+class InputTooLarge(UserError):
+    """A file (or a program's output) past its :class:`ReadLimit`; refused while reading."""
+
+
+@dataclass(frozen=True)
+class ReadLimit:
+    """How much a file may hold, and why.
+
+    ``bytes``: the most it may hold once decompressed (with ``per_line``: counting that many
+    bytes more for every line, for a reader that keeps an object per line); ``why`` completes
+    the refusal "more than 12 MiB — {why}". ``line``: the longest line allowed (None: no
+    bound of its own), ``line_why`` completes "line 3 is longer than 1,000 characters —
+    {line_why}".
+    """
+
+    bytes: int
+    why: str
+    per_line: int = 0
+    line: int | None = None
+    line_why: str = ""
+
+    @classmethod
+    def share(cls, memory_limit: int, *, what: str, per_byte: int = 1,
+              per_line: int = 0) -> "ReadLimit":
+        """The most of ``what`` a memory limit allows when each byte read costs ``per_byte``
+        bytes of memory (and each line ``per_line`` more)."""
+        per_byte = max(per_byte, 1)
+        return cls(max(memory_limit // per_byte, 1),
+                   f"more than the memory limit of {format_bytes(memory_limit)} "
+                   f"(--max-memory) allows for {what}", per_line=-(-per_line // per_byte))
+
+    def within(self, other: "ReadLimit") -> "ReadLimit":
+        """The tighter of two limits on the total (e.g. a format's bound and the cap on a
+        program's output); the line bound and cost of ``self`` are kept."""
+        if other.bytes >= self.bytes:
+            return self
+        return ReadLimit(other.bytes, other.why, self.per_line, self.line, self.line_why)
+
+    def lines(self, longest: int, why: str) -> "ReadLimit":
+        """This limit, with lines of at most ``longest`` characters (``why``: why longer
+        lines cannot be right)."""
+        return ReadLimit(self.bytes, self.why, self.per_line, longest, why)
+
+    def refusal(self, where: str, *, compressed: bool = False) -> InputTooLarge:
+        unpacked = " once decompressed" if compressed else ""
+        lines = f" (counting {self.per_line:,} bytes a line)" if self.per_line else ""
+        return InputTooLarge(f"{where}: more than {format_bytes(self.bytes)}{unpacked}{lines}"
+                             f" — {self.why}")
+
+    def line_refusal(self, where: str, number: int) -> InputTooLarge:
+        return InputTooLarge(f"{where} line {number:,}: longer than {self.line:,} characters "
+                             f"— {self.line_why}")
+
+
+def check_size(data: bytes | str, limit: ReadLimit, where: str) -> None:
+    """Hold data already in memory (e.g. a program's stdout) to ``limit``."""
+    if len(data) > limit.bytes:
+        raise limit.refusal(where)
+
+
+# ----------------------------------------------------------------------------- errors
+
+@contextlib.contextmanager
+def reading(path: str | Path, error: type[UserError] = UserError) -> Iterator[None]:
+    """Turn the OS, decoding and decompression errors of reading ``path`` into one-line
+    ``error``s naming it (a :class:`UserError` raised inside, e.g. :class:`InputTooLarge`,
+    goes on as it is)."""
+    name = printable(os.fspath(path))
+    try:
+        yield
+    except UserError:
+        raise
+    except FileNotFoundError:
+        raise error(f"{name}: no such file") from None
+    except IsADirectoryError:
+        raise error(f"{name}: is a directory, not a file") from None
+    except UnicodeDecodeError as exc:
+        raise error(f"{name}: not a text file ({exc.reason} at byte {exc.start})") from None
+    except EOFError:
+        raise error(f"{name}: compressed data ends early (a truncated file?)") from None
+    except (lzma.LZMAError, zlib.error) as exc:
+        raise error(f"{name}: corrupt compressed data ({printable(str(exc))})") from None
+    except OSError as exc:
+        # gzip and bz2 report corrupt data as OSErrors without an errno.
+        raise error(f"{name}: cannot read ({exc.strerror or f'corrupt compressed data: {exc}'})") \
+            from None
+
+
+# ----------------------------------------------------------------------------- opening
+
+class _Counted(io.RawIOBase):
+    """A binary stream that counts what passes through it (decompressed bytes, when the
+    source decompresses) and raises the limit's refusal at the first byte past it."""
+
+    def __init__(self, source: IO[bytes], limit: ReadLimit, where: str, compressed: bool,
+                 file: IO[bytes]):
+        self._source = source          # the file, or a decompressor reading it
+        self._file = file              # closed too: a decompressor leaves it open
+        self.limit = limit
+        self.where = where
+        self.compressed = compressed
+        self.count = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        size = self._source.readinto(buffer)
+        self.charge(size)
+        return size
+
+    def readall(self) -> bytes:
+        """The rest, in blocks of :data:`BLOCK` (a whole-file read is not 8 KiB at a
+        time, as the base class would do it)."""
+        blocks = []
+        while block := self._source.read(BLOCK):
+            self.charge(len(block))
+            blocks.append(block)
+        return b"".join(blocks)
+
+    def charge(self, size: int) -> None:
+        """Count ``size`` bytes more (read here, or charged by a reader per line)."""
+        self.count += size
+        if self.count > self.limit.bytes:
+            raise self.limit.refusal(self.where, compressed=self.compressed)
+
+    def close(self) -> None:
+        try:
+            self._source.close()
+        finally:
+            self._file.close()
+            super().close()
+
+
+def _open_counted(path: str | Path, limit: ReadLimit) -> _Counted:
+    where = printable(os.fspath(path))
+    raw = open(path, "rb")
+    try:
+        start = raw.read(6)
+        raw.seek(0)
+        opener = next((o for magic, o in COMPRESSED_MAGIC.items() if start.startswith(magic)),
+                      None)
+        if opener is None:
+            if os.fstat(raw.fileno()).st_size > limit.bytes:     # refused before reading
+                raise limit.refusal(where)
+            return _Counted(raw, limit, where, compressed=False, file=raw)
+        return _Counted(opener(raw, "rb"), limit, where, compressed=True, file=raw)
+    except BaseException:
+        raw.close()
+        raise
+
+
+def open_text(path: str | Path, limit: ReadLimit) -> IO[str]:
+    """``path`` opened for reading UTF-8 text (universal newlines), decompressed when its
+    first bytes say gzip, xz or bzip2, and held to ``limit``. Use inside :func:`reading`
+    so that errors name the file."""
+    counted = _open_counted(path, limit)
+    return io.TextIOWrapper(io.BufferedReader(counted, BLOCK), encoding="utf-8")
+
+
+def read_text(path: str | Path, limit: ReadLimit, error: type[UserError] = UserError) -> str:
+    """The whole of a UTF-8 text file (decompressed if compressed), at most ``limit``; any
+    problem is ``error`` naming the file."""
+    with reading(path, error), open_text(path, limit) as handle:
+        return handle.read()
+
+
+def read_bytes(path: str | Path, limit: ReadLimit, error: type[UserError] = UserError) -> bytes:
+    """The whole of a file as bytes (decompressed if compressed), at most ``limit``; for
+    what a program wrote, judged as text afterwards. Errors are ``error`` naming the file."""
+    with reading(path, error), io.BufferedReader(_open_counted(path, limit), BLOCK) as handle:
+        return handle.read()
+
+
+def read_lines(path: str | Path, limit: ReadLimit, error: type[UserError] = UserError, *,
+               ends: bool = False) -> Iterator[tuple[int, str]]:
+    """(line number from 1, line without its newline) for every line of a text file, read in
+    blocks of :data:`BLOCK` characters: a line longer than ``limit.line`` is refused as soon
+    as it is (never held whole), and ``limit.per_line`` is charged for every line. With
+    ``ends`` each line keeps its ``\n`` (the last one may have none: a torn write). Errors
+    are ``error`` naming the file (raised while iterating)."""
+    where = printable(os.fspath(path))
+    with reading(path, error), open_text(path, limit) as handle:
+        counted = handle.buffer.raw
+        longest = limit.line
+        number = 0
+        carry: list[str] = []          # the pieces of a line that goes on past its block
+        carried = 0                    # their length
+        while block := handle.read(BLOCK):
+            lines = block.split("\n")
+            last = lines.pop()
+            if lines and carry:
+                lines[0] = "".join(carry) + lines[0]
+                carry, carried = [], 0
+            if limit.per_line:
+                counted.charge(limit.per_line * len(lines))
+            for line in lines:
+                number += 1
+                if longest is not None and len(line) > longest:
+                    raise limit.line_refusal(where, number)
+                yield number, line + "\n" if ends else line
+            carry.append(last)
+            carried += len(last)
+            if longest is not None and carried > longest:
+                raise limit.line_refusal(where, number + 1)
+        if carried:
+            yield number + 1, "".join(carry)
