@@ -1033,10 +1033,9 @@ class SharedHcpModel:
                 self.solver.add_clause([-activation])      # retired for good
         self.cuts += result.stats["cuts"]
         if result.found:
-            _check_cycle(n, graph, result.cycle, directed, required_idx)
-            if blocked is not None and _uses_all(n, _cycle_pairs(result.cycle),
-                                                 self.keys[blocked], directed):
-                raise RuntimeError("internal error: the cycle uses every blocked pair")
+            # blocked pairs are present: their places among the subgraph's pairs
+            in_graph = None if blocked is None else np.cumsum(present)[blocked] - 1
+            _check_cycle(n, graph, result.cycle, directed, required_idx, in_graph)
         return result
 
 
@@ -1138,11 +1137,7 @@ def _solve(num_vertices: int, pairs, *, directed: bool, time_limit: float | None
                            solver_name, both_cuts, patching, together, blocked)
     result.stats = {**base, **result.stats}
     if result.found:
-        _check_cycle(num_vertices, graph, result.cycle, directed, required_idx)
-        if blocked is not None and _uses_all(num_vertices, _cycle_pairs(result.cycle),
-                                             _pair_keys(num_vertices, graph[blocked],
-                                                        directed), directed):
-            raise RuntimeError("internal error: the cycle uses every blocked pair")
+        _check_cycle(num_vertices, graph, result.cycle, directed, required_idx, blocked)
     return result
 
 
@@ -1152,15 +1147,15 @@ def _cycle_pairs(cycle: np.ndarray) -> np.ndarray:
 
 
 def _check_cycle(num_vertices: int, pairs: np.ndarray, cycle: np.ndarray, directed: bool,
-                 required: np.ndarray) -> None:
-    """Guard against bugs: the cycle visits every vertex once along pairs of the graph and
-    uses every required pair."""
+                 required: np.ndarray, blocked: np.ndarray | None = None) -> None:
+    """Guard against bugs: the cycle visits every vertex once along pairs of the graph,
+    uses every required pair and (``blocked``: indices into ``pairs``, a no-good) leaves
+    out at least one blocked pair."""
     ok = (cycle.size == num_vertices and int(cycle.min()) >= 0
           and np.all(np.bincount(cycle, minlength=num_vertices) == 1))    # a permutation
     if ok:
         keys = _pair_keys(num_vertices, pairs, directed)          # sorted: pairs normalised
-        steps = _pair_keys(num_vertices, np.stack([cycle, np.roll(cycle, -1)], axis=1),
-                           directed)
+        steps = _pair_keys(num_vertices, _cycle_pairs(cycle), directed)
         ok = bool(np.all(keys[np.searchsorted(keys, steps).clip(max=keys.size - 1)] == steps))
         if ok and required.size:
             steps = np.sort(steps)
@@ -1169,6 +1164,10 @@ def _check_cycle(num_vertices: int, pairs: np.ndarray, cycle: np.ndarray, direct
     if not ok:
         raise RuntimeError("internal error: the solver's cycle is not a Hamiltonian cycle of "
                            "the graph")
+    if blocked is not None and _uses_all(num_vertices, _cycle_pairs(cycle),
+                                         _pair_keys(num_vertices, pairs[blocked], directed),
+                                         directed):
+        raise RuntimeError("internal error: the cycle uses every blocked pair")
 
 
 def solve_directed_hcp(num_vertices: int, arcs, *, time_limit: float | None = None,

@@ -288,3 +288,26 @@ def test_hamiltonian_cycles_counts_small_graphs_exactly():
         brute = sum(1 for rest in itertools.permutations(range(1, n))
                     if all((u, v) in present for u, v in zip((0,) + rest, rest + (0,))))
         assert sum(1 for _ in hamiltonian_cycles(n, arcs, directed=True)) == brute
+
+
+@pytest.mark.parametrize("backend", ["sat", pytest.param("cpsat", marks=pytest.mark.skipif(
+    importlib.util.find_spec("ortools") is None, reason="ortools not installed (extra cpsat)"))])
+def test_one_off_solvers_take_a_no_good(backend):
+    """solve_directed_hcp / solve_undirected_hcp with ``not_all_of``: a complete graph has
+    another cycle than the one blocked; a lone cycle has none; an empty no-good leaves none."""
+    from solvers.hcp import solve_directed_hcp, solve_undirected_hcp
+    full = np.array(list(itertools.permutations(range(5), 2)), dtype=np.int64)
+    for solve, pairs in ((solve_directed_hcp, full), (solve_undirected_hcp,
+                                                       full[full[:, 0] < full[:, 1]])):
+        first = solve(5, pairs, backend=backend)
+        blocked = np.stack([first.cycle, np.roll(first.cycle, -1)], axis=1)
+        other = solve(5, pairs, backend=backend, not_all_of=blocked)
+        assert other.found
+        steps = {tuple(p) for p in np.stack([other.cycle, np.roll(other.cycle, -1)],
+                                            axis=1).tolist()}
+        if solve is solve_undirected_hcp:
+            steps |= {(v, u) for u, v in steps}
+        assert not {tuple(p) for p in blocked.tolist()} <= steps
+        ring = blocked
+        assert solve(5, ring, backend=backend, not_all_of=ring).status == "no cycle"
+        assert solve(5, pairs, backend=backend, not_all_of=blocked[:0]).status == "no cycle"
