@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import enum
 from array import array
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -86,13 +87,14 @@ class _Contraction:
     costs as much as a quarter of the whole reduction of a 9×9 puzzle. The graph being
     reduced is kept until then, and let go once contracted."""
 
-    def __init__(self, graph: "_ForcedEdges | None" = None,
+    def __init__(self, graph: "_ForcedEdges | Callable[[], _ForcedEdges] | None" = None,
                  reduced: ReducedGraph | None = None):
         self._graph, self._reduced = graph, reduced
 
     def reduced(self) -> ReducedGraph:
         if self._reduced is None:
-            self._reduced, self._graph = _contract(self._graph), None
+            graph = self._graph() if callable(self._graph) else self._graph
+            self._reduced, self._graph = _contract(graph), None
         return self._reduced
 
 
@@ -596,6 +598,28 @@ def reduce_degree_two(num_vertices: int, edges: np.ndarray, closing: bool = True
                                  & (graph.deg[graph.v] == 2)))
     return Reduction(REDUCED, None, n - inner, keep.size - inner, _Contraction(graph), n,
                      graph.edges, graph.rounds, graph.deleted, alive=graph.alive.copy())
+
+
+def reduction_from_mask(num_vertices: int, edges: np.ndarray, alive: np.ndarray, *,
+                        deleted: int, describe=str) -> Reduction:
+    """The ``reduced`` outcome of :func:`reduce_degree_two` for the kept edges ``alive``
+    when another algorithm has found its fixpoint (one that proved a reduced graph: every
+    vertex of degree ≥ 2, connected, not one cycle): the same sizes, counted here, and the
+    same reduced graph, contracted on first use. ``rounds`` is 0: no rounds were run."""
+    edges = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
+    keep = np.flatnonzero(alive)
+    deg = np.bincount(edges[keep].ravel(), minlength=num_vertices)
+    inner = int(np.count_nonzero((deg[edges[keep, 0]] == 2) & (deg[edges[keep, 1]] == 2)))
+
+    def graph() -> _ForcedEdges:
+        forced = _ForcedEdges(num_vertices, edges, describe)
+        forced.alive[:] = alive
+        forced.deg[:] = deg
+        return forced
+
+    return Reduction(REDUCED, None, num_vertices - inner, keep.size - inner,
+                     _Contraction(graph), num_vertices, edges, 0, deleted,
+                     alive=np.array(alive, dtype=bool))
 
 
 def _contract(graph: _ForcedEdges) -> ReducedGraph:

@@ -23,6 +23,7 @@ be told to use.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -36,6 +37,7 @@ from reductions.hcp import (CHOICE, PRUNE_MODES, ROW_EXIT, HaythorpeGraph, HcpEr
 from reductions.hcp_undirected import (SplitGraph, describe_split_vertex,
                                        directed_cycle_from_tour, haythorpe_split,
                                        tour_from_cycle)
+from reductions.split_reduction import ForcedArcs, reduce_split_degree_two
 
 PAPER_17_CLUE = (".......1.4.........2...........5.4.7..8...3....1.9....3..4..2...5.1......"
                  "..8.6...")
@@ -196,9 +198,15 @@ def build_hcp_pipeline(puzzle: Grid, options: HcpOptions = HcpOptions()) -> HcpP
                                 f"; the paper's edges after its clue removal: "
                                 f"{PAPER_17_UNREDUCED_EDGES:,}" if is_paper_17 else "")))
     if options.reduce:
-        reduction = reduce_degree_two(split.num_vertices, split.edges, options.closing,
-                                      lambda w: describe_split_vertex(split, w,
-                                                                      graph.layout.name))
+        def describe(w: int) -> str:
+            return describe_split_vertex(split, w, graph.layout.name)
+
+        if options.closing:
+            blank = blank_fixpoint(n) if not options.triple else None
+            reduction = reduce_split_degree_two(split, describe=describe, start=blank,
+                                                kept=graph.kept if blank else None)
+        else:
+            reduction = reduce_degree_two(split.num_vertices, split.edges, False, describe)
         pipeline.reduction = reduction
         paper = PAPER_17_REDUCED if is_paper_17 else None
         rules = "rules 1-3" if options.closing else "paper's rules 1-2"
@@ -207,13 +215,22 @@ def build_hcp_pipeline(puzzle: Grid, options: HcpOptions = HcpOptions()) -> HcpP
         elif reduction.status == SOLVED:
             note = "the reduction alone determines the Hamiltonian cycle"
         else:
-            note = (f"{reduction.deleted_edges:,} edges removed, {rules}, "
-                    f"{reduction.rounds} rounds")
+            note = (f"{reduction.deleted_edges:,} edges removed, {rules}, " + (
+                f"{reduction.rounds} rounds" if reduction.rounds else "found on the digraph"))
         if paper:
             note += "; the paper's reduced graph for this puzzle: 12,036 / 19,301"
         stages.append(Stage("degree-2 reduction", reduction.num_vertices,
                             reduction.num_edges, paper, note))
     return pipeline
+
+
+@functools.lru_cache(maxsize=4)
+def blank_fixpoint(n: int) -> ForcedArcs | None:
+    """The degree-2 reduction's rules on the blank N×N grid's digraph (made once per N):
+    every puzzle's graph is a subgraph of it, reduced from there
+    (:func:`reductions.split_reduction.reduce_split_degree_two`)."""
+    arcs = blank_arcs(n)
+    return ForcedArcs.fixpoint(int(arcs.max()) + 1, arcs)
 
 
 def clue_choice_arcs(pipeline: HcpPipeline) -> np.ndarray:
