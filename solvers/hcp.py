@@ -641,7 +641,7 @@ def _cut_loop(solver, num_vertices: int, model_pairs: np.ndarray, pairs: np.ndar
             stats["reason"] = ("the SAT model is unsatisfiable after "
                                f"{stats['cuts']} subtour cuts")
             return HcpResult(CycleStatus.NO_CYCLE, None, stats)
-        model = np.asarray(solver.get_model()[:m], dtype=np.int64)
+        model = np.fromiter(solver.get_model(), dtype=np.int64, count=m)
         chosen = model_pairs[model > 0]
         if directed:
             successor = np.empty(num_vertices, dtype=np.int64)
@@ -720,6 +720,10 @@ def _subtour_cuts(pairs: np.ndarray, label: np.ndarray, directed: bool,
                     f"around vertex {lonely}")
         cuts.extend(g.tolist() for g in groups)
     return cuts
+
+
+PATCH_SLICE = 64
+"""Moves :func:`patch_cover` tries between two vectorised filterings."""
 
 
 def patch_cover(num_vertices: int, pairs: np.ndarray, chosen: np.ndarray, directed: bool,
@@ -809,13 +813,19 @@ def patch_cover(num_vertices: int, pairs: np.ndarray, chosen: np.ndarray, direct
             got = changed[u] = nbr[u].tolist()
         return got
 
-    # In slices: the first few moves usually leave one cycle.
+    # In slices: the first few moves usually leave one cycle. Before each slice, moves
+    # between cycles already merged are dropped at once (most of them, after a few merges).
     chunk = np.concatenate([moves, label[moves[:, 0], None], label[moves[:, 2], None]],
                            axis=1)
-    for first in range(0, len(moves), 256):
+    root_of = np.arange(n, dtype=np.int64)
+    for first in range(0, len(moves), PATCH_SLICE):
         if cycles == 1:
             break
-        for a_, b_, c_, d_, la, lc in chunk[first:first + 256].tolist():
+        part = chunk[first:first + PATCH_SLICE]
+        if merges:
+            root_of[roots] = [find(r) for r in roots.tolist()]
+            part = part[root_of[part[:, 4]] != root_of[part[:, 5]]]
+        for a_, b_, c_, d_, la, lc in part.tolist():
             if cycles == 1:
                 break
             ra, rc = find(la), find(lc)
