@@ -275,6 +275,14 @@ def parse_variable_name(name: str) -> tuple[int, int, int] | None:
 
 # ----------------------------------------------------------------------------- the rule
 
+def model_constraints(problem: pulp.LpProblem) -> list[pulp.LpConstraint]:
+    """The constraints of a PuLP problem in the order they were added:
+    ``problem.constraints()`` from PuLP 3.3 on (the mapping is deprecated there), the
+    mapping's values before."""
+    constraints = problem.constraints
+    return list(constraints()) if callable(constraints) else list(constraints.values())
+
+
 @dataclass(frozen=True)
 class SudokuToIlp:
     """Sudoku → 0/1 ILP as a :class:`~reductions.reduction.ReductionRule` (Bartlett,
@@ -305,7 +313,7 @@ class SudokuToIlp:
         return {"variables": variables, "constraints": constraints, "nonzeros": nonzeros}
 
     def actual_size(self) -> dict[str, int]:
-        constraints = self.target.problem.constraints.values()
+        constraints = model_constraints(self.target.problem)
         return {"variables": len(self.target.variables), "constraints": len(constraints),
                 "nonzeros": sum(len(c) for c in constraints)}
 
