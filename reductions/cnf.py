@@ -35,6 +35,7 @@ Clues, two ways:
 
 Forward map: :func:`assignment_from_grid` (a solved grid → a satisfying assignment, extended
 to auxiliary variables by :func:`complete_assignment`). Extraction: :func:`grid_from_model`.
+All three as a :class:`~reductions.reduction.ReductionRule`: :class:`SudokuToCnf`.
 """
 
 from __future__ import annotations

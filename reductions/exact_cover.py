@@ -48,6 +48,7 @@ Forward map :meth:`SudokuExactCover.options_from_grid` (a solution grid → its 
 and extraction :meth:`SudokuExactCover.grid_from_options` (chosen options → grid). The matrix
 is kept sparse (a (K, 4) array of item numbers); :meth:`SudokuExactCover.dense_matrix` builds
 the 0/1 matrix some libraries need, and refuses, naming the size, when it would not fit.
+As a :class:`~reductions.reduction.ReductionRule`: :class:`SudokuToExactCover`.
 """
 
 from __future__ import annotations

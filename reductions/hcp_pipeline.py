@@ -14,7 +14,8 @@ step (expand merged paths → undirected tour → directed cycle → grid);
 :meth:`HcpPipeline.tour_of_solution` is the forward witness map (grid → cycle of the output
 graph). Every step is deterministic, so a pipeline is rebuilt exactly from its puzzle and
 :class:`HcpOptions` (this is what the JSON sidecar of an exported graph stores, see
-:mod:`solvers.formats.sidecar`).
+:mod:`solvers.formats.sidecar`). As a :class:`~reductions.reduction.ReductionRule`:
+:class:`SudokuToHcp`.
 
 With ``prune="none"`` the graph is the blank-grid graph and does not encode the clues; the
 clues are then the *required* choice arcs of :func:`required_pairs`, which exact solvers can

@@ -57,7 +57,8 @@ Explicit choices the paper leaves open:
 
 Extraction (:func:`assignment_from_placement`): read each variable gadget (all-true or
 all-false), and for each clause the term block using the truth row names a true literal; both
-facts are checked, not assumed.
+facts are checked, not assumed. As a :class:`~reductions.reduction.ReductionRule`:
+:class:`SatToNishio`.
 
 Theorem 3 (:func:`theorem3_instance`): add a fresh variable v0 to every clause and split each
 resulting 4-clause (a ∨ b ∨ c ∨ v0) into (a ∨ b ∨ x) ∧ (¬x ∨ c ∨ v0) with a fresh x. The new

@@ -46,7 +46,8 @@ p → q always exists (a clause may revisit a used term vertex), which nr(G) fin
 time even for unsatisfiable formulas — simplicity is what makes the problem NP-complete.
 
 The formula may have clauses of any width ≥ 1 (Theorem 4 is stated for ≤ 3); an empty clause
-makes a gadget without routes, so no path — matching an unsatisfiable formula.
+makes a gadget without routes, so no path — matching an unsatisfiable formula. As a
+:class:`~reductions.reduction.ReductionRule`: :class:`SatToNrPath`.
 """
 
 from __future__ import annotations

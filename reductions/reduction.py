@@ -19,14 +19,14 @@ methods (:class:`ReductionRule`), in the spirit of the ``ReduceTo`` trait and it
 
 The rules, one per reduction, each next to the reduction it adapts:
 
-====================================  ===========================================
-:class:`reductions.cnf.SudokuToCnf`    Sudoku → CNF (Lynce & Ouaknine; Kwon & Jain)
-:class:`reductions.exact_cover.SudokuToExactCover`  Sudoku → exact cover (Knuth)
-:class:`reductions.ilp.SudokuToIlp`    Sudoku → 0/1 ILP (Bartlett et al.)
-:class:`reductions.hcp_pipeline.SudokuToHcp`  Sudoku → Hamiltonian cycle (Haythorpe)
-:class:`reductions.nishio_gadget.SatToNishio`  3SAT → Nishio placement (Eppstein 2012)
-:class:`reductions.nrpath_gadget.SatToNrPath`  3SAT → simple nonrepetitive path (Eppstein 2005)
-====================================  ===========================================
+* :class:`reductions.cnf.SudokuToCnf` — Sudoku → CNF (Lynce & Ouaknine; Kwon & Jain);
+* :class:`reductions.exact_cover.SudokuToExactCover` — Sudoku → exact cover (Knuth);
+* :class:`reductions.ilp.SudokuToIlp` — Sudoku → 0/1 ILP (Bartlett et al.);
+* :class:`reductions.hcp_pipeline.SudokuToHcp` — Sudoku → Hamiltonian cycle (Haythorpe),
+  directed, 3-split or degree-2 reduced;
+* :class:`reductions.nishio_gadget.SatToNishio` — 3SAT → Nishio placement (Eppstein 2012);
+* :class:`reductions.nrpath_gadget.SatToNrPath` — 3SAT → simple nonrepetitive path or
+  cycle (Eppstein 2005).
 
 To add a reduction: write its builder, forward map and extraction as plain functions in its
 module (with the paper's argument in the module docstring), then a small frozen dataclass
