@@ -35,6 +35,7 @@ Clues, two ways:
 
 Forward map: :func:`assignment_from_grid` (a solved grid → a satisfying assignment, extended
 to auxiliary variables by :func:`complete_assignment`). Extraction: :func:`grid_from_model`.
+All three as a :class:`~reductions.reduction.ReductionRule`: :class:`SudokuToCnf`.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ from pysat.formula import IDPool
 
 from .errors import UserError
 from .grid import Grid, Shape, clue_exclusions
+from .reduction import checked_grid
 
 class Encoding(enum.StrEnum):
     """Which clauses (Lynce & Ouaknine): the minimal or the extended encoding."""
@@ -474,3 +476,54 @@ def cnf_recipe(meta: dict[str, str]) -> tuple[Grid, str, str, str]:
         raise CnfError(f"CNF comments disagree: shape {n} with blocks {a}x{b}")
     puzzle = parse_grid(puzzle_text, shape, where="CNF comment 'puzzle': ")
     return puzzle, encoding, amo, clue_mode
+
+
+# ----------------------------------------------------------------------------- the rule
+
+@dataclass(frozen=True)
+class SudokuToCnf:
+    """Sudoku → CNF as a :class:`~reductions.reduction.ReductionRule` (Lynce & Ouaknine 2006,
+    §3; Kwon & Jain 2006 for ``clue_mode="eliminate"``).
+
+    Witness: a model, the tuple of signed literals of variables 1..num_vars (DIMACS ``v``
+    order). Size formula (``units``, pairwise at-most-one): N³ variables and
+    N² + 3·N³(N−1)/2 (minimal) or 4N² + 2·N³(N−1) (extended) rule clauses, plus one unit
+    clause per clue; sequential counter: 3N − 4 clauses and N − 1 variables per group
+    (:func:`expected_size`). Other at-most-one encodings and ``eliminate`` have no closed
+    formula: only what is known is predicted.
+    """
+
+    source: Grid
+    target: SudokuCnf
+
+    @classmethod
+    def build(cls, puzzle: Grid, *, encoding: str = "extended", amo: str = "auto",
+              clue_mode: str = "units") -> "SudokuToCnf":
+        """The CNF of ``puzzle`` (:func:`sudoku_cnf`; options as there)."""
+        return cls(puzzle, sudoku_cnf(puzzle, encoding, amo, clue_mode))
+
+    def expected_size(self) -> dict[str, int]:
+        cnf = self.target
+        size = expected_size(self.source.shape, cnf.encoding, cnf.amo)
+        if size is None or cnf.clue_mode != "units":
+            return {}
+        return {"variables": size[0], "clauses": size[1] + self.source.clue_count()}
+
+    def actual_size(self) -> dict[str, int]:
+        return {"variables": self.target.num_vars,
+                "clauses": sum(len(block) for block in self.target.clause_blocks())}
+
+    def forward(self, solution: Grid) -> tuple[int, ...]:
+        """The model of a solved grid: :func:`assignment_from_grid`, completed to the
+        auxiliary variables by :func:`complete_assignment` (which checks every clause)."""
+        checked_grid(self.source, solution, CnfError)
+        cnf = self.target
+        full = complete_assignment(list(cnf.iter_clauses()),
+                                   assignment_from_grid(cnf, solution), cnf.num_vars)
+        if full is None:
+            raise CnfError("bug: the grid's assignment leaves a clause false")
+        return tuple(v if full[v] else -v for v in range(1, cnf.num_vars + 1))
+
+    def extract(self, witness: Sequence[int]) -> Grid:
+        """The grid of a model (:func:`grid_from_model`), checked against the puzzle."""
+        return checked_grid(self.source, grid_from_model(self.target, witness), CnfError)

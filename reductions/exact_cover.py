@@ -48,6 +48,7 @@ Forward map :meth:`SudokuExactCover.options_from_grid` (a solution grid → its 
 and extraction :meth:`SudokuExactCover.grid_from_options` (chosen options → grid). The matrix
 is kept sparse (a (K, 4) array of item numbers); :meth:`SudokuExactCover.dense_matrix` builds
 the 0/1 matrix some libraries need, and refuses, naming the size, when it would not fit.
+As a :class:`~reductions.reduction.ReductionRule`: :class:`SudokuToExactCover`.
 """
 
 from __future__ import annotations
@@ -60,7 +61,8 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from .errors import UserError
-from .grid import Grid, Shape, clue_exclusions
+from .grid import Grid, Shape, clue_conflicts, clue_exclusions
+from .reduction import checked_grid
 
 class CoverClues(enum.StrEnum):
     """A clue's cell keeps only the clue's option, or the clues are eliminated altogether."""
@@ -355,3 +357,57 @@ def expected_size(shape: Shape, clue_count: int, clues: str = "keep") -> tuple[i
     n = shape.size
     options = n ** 3 - (n - 1) * clue_count
     return options, 4 * n * n, 4 * options
+
+
+# ----------------------------------------------------------------------------- the rule
+
+def eliminated_size(puzzle: Grid) -> dict[str, int]:
+    """Size after clue elimination, from the puzzle: one option (ILP variable) per candidate
+    of an empty cell, each in four items; 4(N² − k) items when the clues are consistent
+    (with a repeated digit the clues' own items stay: that count is then left out)."""
+    options = int(np.count_nonzero(candidate_mask(puzzle)))
+    counts = {"options": options, "nonzeros": 4 * options}
+    if not clue_conflicts(puzzle):
+        counts["items"] = 4 * (puzzle.size ** 2 - puzzle.clue_count())
+    return counts
+
+
+@dataclass(frozen=True)
+class SudokuToExactCover:
+    """Sudoku → exact cover as a :class:`~reductions.reduction.ReductionRule` (Knuth,
+    TAOCP 7.2.2.1; the module docstring gives the bijection).
+
+    Witness: the chosen local options, sorted. Size formula: ``keep`` — N³ − (N − 1)·k
+    options, 4N² items, 4 nonzeros per option (:func:`expected_size`); ``eliminate`` — one
+    option per candidate of an empty cell, 4(N² − k) items (:func:`eliminated_size`).
+    """
+
+    source: Grid
+    target: SudokuExactCover
+
+    @classmethod
+    def build(cls, puzzle: Grid, *, clues: str = "keep") -> "SudokuToExactCover":
+        """The exact-cover instance of ``puzzle`` (:func:`sudoku_exact_cover`)."""
+        return cls(puzzle, sudoku_exact_cover(puzzle, clues))
+
+    def expected_size(self) -> dict[str, int]:
+        if self.target.clues == "eliminate":
+            return eliminated_size(self.source)
+        options, items, nonzeros = expected_size(self.source.shape, self.source.clue_count())
+        return {"options": options, "items": items, "nonzeros": nonzeros}
+
+    def actual_size(self) -> dict[str, int]:
+        cover = self.target
+        return {"options": cover.num_options, "items": cover.num_items,
+                "nonzeros": cover.num_nonzeros}
+
+    def forward(self, solution: Grid) -> tuple[int, ...]:
+        """The options a solved grid chooses (:meth:`SudokuExactCover.options_from_grid`)."""
+        checked_grid(self.source, solution, ExactCoverError)
+        return tuple(self.target.options_from_grid(solution).tolist())
+
+    def extract(self, witness: Sequence[int]) -> Grid:
+        """The grid the options write (:meth:`SudokuExactCover.grid_from_options`), checked
+        against the puzzle."""
+        grid = self.target.grid_from_options(witness)
+        return checked_grid(self.source, grid, ExactCoverError)

@@ -14,7 +14,8 @@ step (expand merged paths → undirected tour → directed cycle → grid);
 :meth:`HcpPipeline.tour_of_solution` is the forward witness map (grid → cycle of the output
 graph). Every step is deterministic, so a pipeline is rebuilt exactly from its puzzle and
 :class:`HcpOptions` (this is what the JSON sidecar of an exported graph stores, see
-:mod:`solvers.formats.sidecar`).
+:mod:`solvers.formats.sidecar`). As a :class:`~reductions.reduction.ReductionRule`:
+:class:`SudokuToHcp`.
 
 With ``prune="none"`` the graph is the blank-grid graph and does not encode the clues; the
 clues are then the *required* choice arcs of :func:`required_pairs`, which exact solvers can
@@ -30,10 +31,12 @@ import numpy as np
 
 from reductions.graph_reduction import (NO_CYCLE, SOLVED, Reduction, compress_tour,
                                         expand_tour, reduce_degree_two)
-from reductions.grid import Grid, format_grid
+from reductions.exact_cover import eliminated_size
+from reductions.grid import Grid, clue_conflicts, format_grid
 from reductions.hcp import (CHOICE, PRUNE_MODES, ROW_EXIT, HaythorpeGraph, HcpError,
                             blank_arcs, cycle_from_solution, directed_size, grid_from_cycle,
                             haythorpe_graph, option_arc_index, undirected_size)
+from reductions.reduction import checked_grid
 from reductions.hcp_undirected import (SplitGraph, describe_split_vertex,
                                        directed_cycle_from_tour, haythorpe_split,
                                        tour_from_cycle)
@@ -319,3 +322,74 @@ def first_row_fixed(puzzle: Grid) -> Grid:
     values = np.zeros_like(puzzle.values)
     values[0] = np.arange(1, puzzle.size + 1)
     return Grid(values, puzzle.shape)
+
+
+# ----------------------------------------------------------------------------- the rule
+
+@dataclass(frozen=True)
+class SudokuToHcp:
+    """Sudoku → Hamiltonian cycle as a :class:`~reductions.reduction.ReductionRule`
+    (Haythorpe 2016: the graph §2, clue pruning §5, sizes §4, the 3-split and the degree-2
+    reduction §7), through every step of :func:`build_hcp_pipeline`.
+
+    Witness: a Hamiltonian cycle of the output graph, as its vertex order
+    (:meth:`HcpPipeline.tour_of_solution` forward, :meth:`HcpPipeline.decode` back).
+    Size formula (N×N, k clues, C candidates of the empty cells): directed
+    6N³ + 5N² + 2N + 2 vertices and 19N³ + 2N² + 2N + 2 arcs for the blank graph
+    (``prune="none"``), 7(N³ − k − C) arcs fewer with ``prune="peers"`` (seven per option a
+    clue excludes); the paper's pruning keeps every vertex and removes at most 12(N − 1) arcs
+    per clue (no exact count: only the vertices are predicted). The 3-split of V vertices
+    and A arcs has 3V vertices and 2V + A edges, 2N³ fewer of each with the triple trick.
+    The degree-2 reduced graph has no formula: the 3-split's counts are predicted instead
+    (``split vertices``, ``split edges``).
+    """
+
+    source: Grid
+    target: HcpPipeline
+
+    @classmethod
+    def build(cls, puzzle: Grid, *, options: HcpOptions = HcpOptions()) -> "SudokuToHcp":
+        """The graph of ``puzzle`` after the steps ``options`` asks for."""
+        return cls(puzzle, build_hcp_pipeline(puzzle, options))
+
+    def _directed_size(self) -> tuple[int, int | None]:
+        n, prune = self.source.size, self.target.options.prune
+        vertices, arcs = directed_size(n)
+        if prune == "paper" or (prune == "peers" and clue_conflicts(self.source)):
+            return vertices, None
+        if prune == "peers":
+            excluded = n ** 3 - self.source.clue_count() - eliminated_size(self.source)["options"]
+            arcs -= 7 * excluded
+        return vertices, arcs
+
+    def expected_size(self) -> dict[str, int]:
+        options = self.target.options
+        vertices, arcs = self._directed_size()
+        if options.directed:
+            counts = {"vertices": vertices, "arcs": arcs}
+        else:
+            trick = 2 * self.source.size ** 3 if options.triple else 0
+            counts = {"vertices": 3 * vertices - trick,
+                      "edges": None if arcs is None else 2 * vertices + arcs - trick}
+            if options.reduce:
+                counts = {f"split {name}": count for name, count in counts.items()}
+        return {name: count for name, count in counts.items() if count is not None}
+
+    def actual_size(self) -> dict[str, int]:
+        pipeline = self.target
+        counts = {"vertices": pipeline.num_vertices,
+                  "arcs" if pipeline.directed else "edges": len(pipeline.edges)}
+        if pipeline.reduction is not None:
+            counts.update({"split vertices": pipeline.split.num_vertices,
+                           "split edges": pipeline.split.num_edges})
+        return counts
+
+    def forward(self, solution: Grid) -> np.ndarray:
+        """The Hamiltonian cycle of a solved grid (:meth:`HcpPipeline.tour_of_solution`)."""
+        checked_grid(self.source, solution, HcpError)
+        return self.target.tour_of_solution(solution)
+
+    def extract(self, witness) -> Grid:
+        """The grid a Hamiltonian cycle encodes (:meth:`HcpPipeline.decode`), checked against
+        the puzzle (``prune="none"`` does not put the clues in the graph)."""
+        return checked_grid(self.source, self.target.decode(witness), HcpError)

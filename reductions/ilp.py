@@ -31,7 +31,8 @@ model's variables) and extraction :meth:`SudokuIlp.grid_from_values` (solver val
 :meth:`SudokuIlp.add_no_good` adds the cut that excludes one solution, Σ over the variables
 set to 1 in it ≤ (their number) − 1, which keeps every other solution (PuLP's own second
 Sudoku example uses it to enumerate all solutions); solving again tells whether the
-solution is unique. No solver is called here (``solvers.ilp`` does that).
+solution is unique. No solver is called here (``solvers.ilp`` does that). As a
+:class:`~reductions.reduction.ReductionRule`: :class:`SudokuToIlp`.
 """
 
 from __future__ import annotations
@@ -44,8 +45,10 @@ from typing import TYPE_CHECKING, Mapping
 import numpy as np
 
 from .errors import UserError
-from .exact_cover import base_option_items, candidate_mask, item_parts, option_cells_digits
+from .exact_cover import (base_option_items, candidate_mask, eliminated_size, item_parts,
+                          option_cells_digits)
 from .grid import Grid, Shape
+from .reduction import checked_grid
 
 if TYPE_CHECKING:       # PuLP is imported where a model is built: every command line
     import pulp         # start-up would pay for it otherwise
@@ -269,3 +272,58 @@ def parse_variable_name(name: str) -> tuple[int, int, int] | None:
     """(row, col, digit) of an ``x_R_C_D`` name, or None."""
     match = VARIABLE_NAME.match(name)
     return tuple(int(g) for g in match.groups()) if match else None
+
+
+# ----------------------------------------------------------------------------- the rule
+
+def model_constraints(problem: pulp.LpProblem) -> list[pulp.LpConstraint]:
+    """The constraints of a PuLP problem in the order they were added:
+    ``problem.constraints()`` from PuLP 3.3 on (the mapping is deprecated there), the
+    mapping's values before."""
+    constraints = problem.constraints
+    return list(constraints()) if callable(constraints) else list(constraints.values())
+
+
+@dataclass(frozen=True)
+class SudokuToIlp:
+    """Sudoku → 0/1 ILP as a :class:`~reductions.reduction.ReductionRule` (Bartlett,
+    Chartier, Langville & Rankin 2008, constraints (1)–(5)).
+
+    Witness: the 0/1 value of every model variable, by name (what a solver reports).
+    Size formula: ``equalities`` — N³ variables, 4N² + k equalities, 4N³ + k nonzeros
+    (:func:`expected_size`); ``eliminate`` — one variable per candidate of an empty cell,
+    4(N² − k) equalities, 4 nonzeros per variable (the exact-cover count,
+    :func:`reductions.exact_cover.eliminated_size`). Sizes are measured on the PuLP problem.
+    """
+
+    source: Grid
+    target: SudokuIlp
+
+    @classmethod
+    def build(cls, puzzle: Grid, *, clues: str = "equalities") -> "SudokuToIlp":
+        """The PuLP model of ``puzzle`` (:func:`sudoku_ilp`)."""
+        return cls(puzzle, sudoku_ilp(puzzle, clues))
+
+    def expected_size(self) -> dict[str, int]:
+        if self.target.clues == "eliminate":
+            counts = eliminated_size(self.source)
+            names = {"options": "variables", "items": "constraints", "nonzeros": "nonzeros"}
+            return {names[key]: value for key, value in counts.items()}
+        variables, constraints, nonzeros = expected_size(self.source.shape,
+                                                         self.source.clue_count())
+        return {"variables": variables, "constraints": constraints, "nonzeros": nonzeros}
+
+    def actual_size(self) -> dict[str, int]:
+        constraints = model_constraints(self.target.problem)
+        return {"variables": len(self.target.variables), "constraints": len(constraints),
+                "nonzeros": sum(len(c) for c in constraints)}
+
+    def forward(self, solution: Grid) -> dict[str, int]:
+        """The 0/1 values of a solved grid (:meth:`SudokuIlp.values_from_grid`)."""
+        checked_grid(self.source, solution, IlpError)
+        return self.target.values_from_grid(solution)
+
+    def extract(self, witness: Mapping[str, float]) -> Grid:
+        """The grid of the variables equal to 1 (:meth:`SudokuIlp.grid_from_values`),
+        checked against the puzzle."""
+        return checked_grid(self.source, self.target.grid_from_values(witness), IlpError)

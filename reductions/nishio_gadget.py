@@ -57,7 +57,8 @@ Explicit choices the paper leaves open:
 
 Extraction (:func:`assignment_from_placement`): read each variable gadget (all-true or
 all-false), and for each clause the term block using the truth row names a true literal; both
-facts are checked, not assumed.
+facts are checked, not assumed. As a :class:`~reductions.reduction.ReductionRule`:
+:class:`SatToNishio`.
 
 Theorem 3 (:func:`theorem3_instance`): add a fresh variable v0 to every clause and split each
 resulting 4-clause (a ∨ b ∨ c ∨ v0) into (a ∨ b ∨ x) ∧ (¬x ∨ c ∨ v0) with a fresh x. The new
@@ -77,6 +78,7 @@ from .errors import UserError
 from .formulas import Formula, literal_value
 from .grid import Shape
 from .nishio import Cell, CellSet, placement_problems, subgrid_placement
+from .reduction import satisfying_values
 
 
 class GadgetError(UserError):
@@ -451,6 +453,54 @@ def assignment_from_placement(gadget: NishioGadget, placement: Sequence[Cell]) -
     if not gadget.formula.is_satisfied_by(assignment):
         raise GadgetError("the extracted assignment does not satisfy the formula")
     return Extraction(assignment, tuple(witnesses))
+
+
+# ----------------------------------------------------------------------------- the rule
+
+@dataclass(frozen=True)
+class SatToNishio:
+    """3SAT → Nishio placement as a :class:`~reductions.reduction.ReductionRule` (Eppstein,
+    FUN 2012, §6, Theorem 2; the module docstring gives the layout and the proof).
+
+    Solution: the values of variables 1..num_vars, a tuple of bools. Witness: a valid
+    placement inside S, its cells sorted. Size formula (n the order, L occurrences, c
+    clauses): an n²×n² grid, 2L + c gadget rows, columns and blocks, and |S| as in the module
+    docstring (:func:`expected_cell_count`). A variable that never occurs has no gadget and
+    extracts as false, so the closed loop holds for assignments that set those false.
+    """
+
+    source: Formula
+    target: NishioGadget
+
+    @classmethod
+    def build(cls, formula: Formula, *, order: int | None = None) -> "SatToNishio":
+        """The cell set S of ``formula`` (:func:`nishio_gadget`)."""
+        return cls(formula, nishio_gadget(formula, order))
+
+    def expected_size(self) -> dict[str, int]:
+        formula, n = self.source, self.target.order
+        gadget_units = 2 * sum(map(len, formula.clauses)) + formula.num_clauses
+        return {"side": n * n, "cells": expected_cell_count(formula, n),
+                "gadget rows": gadget_units, "gadget columns": gadget_units,
+                "gadget blocks": gadget_units}
+
+    def actual_size(self) -> dict[str, int]:
+        gadget = self.target
+        return {"side": gadget.shape.size, "cells": gadget.cells.count(),
+                "gadget rows": len(gadget.gadget_rows),
+                "gadget columns": len(gadget.gadget_cols),
+                "gadget blocks": len(gadget.gadget_blocks)}
+
+    def forward(self, solution: Mapping[int, bool] | Sequence[bool]) -> tuple[Cell, ...]:
+        """The placement of a satisfying assignment (:func:`placement_from_assignment`)."""
+        values = satisfying_values(self.source, solution, GadgetError)
+        return tuple(placement_from_assignment(self.target, values))
+
+    def extract(self, witness: Sequence[Cell]) -> tuple[bool, ...]:
+        """The assignment a valid placement inside S spells
+        (:func:`assignment_from_placement`, which checks the placement and the result)."""
+        assignment = assignment_from_placement(self.target, witness).assignment
+        return tuple(assignment[v] for v in range(1, self.source.num_vars + 1))
 
 
 # ----------------------------------------------------------------------------- Theorem 3

@@ -46,7 +46,8 @@ p → q always exists (a clause may revisit a used term vertex), which nr(G) fin
 time even for unsatisfiable formulas — simplicity is what makes the problem NP-complete.
 
 The formula may have clauses of any width ≥ 1 (Theorem 4 is stated for ≤ 3); an empty clause
-makes a gadget without routes, so no path — matching an unsatisfiable formula.
+makes a gadget without routes, so no path — matching an unsatisfiable formula. As a
+:class:`~reductions.reduction.ReductionRule`: :class:`SatToNrPath`.
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ from .errors import UserError
 from .formulas import Formula, literal_value
 from .labelled_graph import LabelledGraph
 from .nonrepetitive import simple_cycle_problems, simple_path_problems
+from .reduction import satisfying_values
 
 LABEL_NAMES = ("0", "1")
 ZERO, ONE = 0, 1
@@ -265,3 +267,52 @@ def path_from_cycle(gadget: NrPathGadget, cycle: Sequence[int]) -> list[int]:
 def assignment_from_cycle(gadget: NrPathGadget, cycle: Sequence[int]) -> tuple[bool, ...]:
     """Cycle version of :func:`assignment_from_path`."""
     return assignment_from_path(gadget, path_from_cycle(gadget, cycle))
+
+
+# ----------------------------------------------------------------------------- the rule
+
+@dataclass(frozen=True)
+class SatToNrPath:
+    """3SAT → simple nonrepetitive path (or cycle) as a
+    :class:`~reductions.reduction.ReductionRule` (Eppstein 2005, Theorem 4, §2.3).
+
+    Solution: the values of variables 1..num_vars, a tuple of bools. Witness: the arcs of a
+    simple nonrepetitive p → q path in order (with ``cycle``: of a simple nonrepetitive
+    cycle through q → p). Size formula (n variables, c clauses, L occurrences):
+    2 + 2n + 2L + 3c vertices and 1 + 3n + 4L + 2c arcs, one more with ``cycle``
+    (:func:`expected_size`).
+    """
+
+    source: Formula
+    target: NrPathGadget
+
+    @classmethod
+    def build(cls, formula: Formula, *, cycle: bool = False) -> "SatToNrPath":
+        """The labelled digraph of ``formula`` (:func:`nrpath_gadget`)."""
+        return cls(formula, nrpath_gadget(formula, cycle))
+
+    def expected_size(self) -> dict[str, int]:
+        vertices, arcs = expected_size(self.source, self.target.is_cycle_version)
+        return {"vertices": vertices, "arcs": arcs}
+
+    def actual_size(self) -> dict[str, int]:
+        graph = self.target.graph
+        return {"vertices": graph.num_vertices, "arcs": graph.num_arcs}
+
+    def forward(self, solution: Mapping[int, bool] | Sequence[bool]) -> tuple[int, ...]:
+        """The path (cycle) of a satisfying assignment (:func:`path_from_assignment`,
+        :func:`cycle_from_assignment`)."""
+        values = satisfying_values(self.source, solution, NrPathError)
+        if self.target.is_cycle_version:
+            return tuple(cycle_from_assignment(self.target, values))
+        return tuple(path_from_assignment(self.target, values))
+
+    def extract(self, witness: Sequence[int]) -> tuple[bool, ...]:
+        """The assignment a simple nonrepetitive path (cycle) spells
+        (:func:`assignment_from_path`, :func:`assignment_from_cycle`; both check the
+        witness), checked against the formula."""
+        if self.target.is_cycle_version:
+            values = assignment_from_cycle(self.target, witness)
+        else:
+            values = assignment_from_path(self.target, witness)
+        return satisfying_values(self.source, values, NrPathError)
