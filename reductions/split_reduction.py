@@ -25,9 +25,11 @@ from :func:`reductions.graph_reduction.reduction_from_mask`. When D's fixpoint s
 cycle" or "solved", the general algorithm is run instead, so that the reason or the tour
 are given exactly as always (rare: it answers the same, tested).
 
-Cost: one pass of numpy over D's arcs, then a few Python steps per forced arc and per
-deleted arc (a 9×9 17-clue puzzle, peers pruning: about 450 forced arcs and 2,800
-deletions against 14,400 vertices and 20,800 edges of its split graph).
+Cost: numpy rounds of rule 2 over D's arcs while they delete many, the paths of the arcs
+forced so far by pointer jumping, then a few Python steps per arc forced or deleted after
+that. A 9×9 17-clue puzzle, peers pruning (D: 4,799 vertices, about 11,200 arcs; its split
+graph 14,397 vertices and 20,800 edges): about 2,770 forced arcs, 2,300 of them found by
+the rounds, and 2,200 arcs deleted; about 3× faster than the general algorithm.
 Tested against the general algorithm on the sample puzzles and on random digraphs.
 """
 
