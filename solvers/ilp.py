@@ -21,7 +21,7 @@ Solvers (``ilp_solver=``, :class:`IlpSolver`):
   for that form), ``{output}`` a file for the answer (without it, the answer is read from
   the program's stdout).
 
-Every outside program runs through :func:`solvers.external.run_program` (its own process
+Every outside program runs through :func:`solvers.runtime.processes.run_program` (its own process
 group, killed at our time limit, on Ctrl-C and when we die); the model goes to a temporary
 file written by :func:`write_model` and the answer is read by content by
 :func:`solvers.formats.lp_solution.read_lp_solution`, the one reader of solution files (also
@@ -67,9 +67,9 @@ from reductions.ilp import (CLUE_MODES, INTEGRALITY_TOLERANCE, IlpError, SudokuI
 from reductions.reading import DEFAULT_MEMORY_LIMIT, read_lines
 from reductions.sizes import ensure_fits, ilp_estimate
 
-from .budget import Deadline
-from .external import (ExternalSolverError, find_program, read_output_file, run_program,
-                       split_command)
+from .runtime.budget import Deadline
+from .runtime.processes import (ExternalSolverError, find_program, read_output_file,
+                                run_program, split_command)
 from .formats.atomic import atomic_write, scratch_path
 from .formats.dlx import metadata_from_comments, puzzle_comment_lines, puzzle_from_metadata
 from .formats.lp_solution import (LpSolution, SolutionFormatError, model_columns,
