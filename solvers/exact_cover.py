@@ -55,6 +55,7 @@ from reductions.errors import UserError
 from reductions.reading import check_size
 
 from .runtime.budget import Deadline
+from .runtime.kept_models import KeptModels
 from .runtime.processes import (ExternalSolverError, become_worker, find_program,
                                 output_text, read_output_file, run_program, split_command)
 from .formats.dlx import DlxFormatError, answer_limit, parse_answer, write_dlx
@@ -260,7 +261,17 @@ class PackageWorker:
             return None
 
 
-_WORKER = PackageWorker()
+_PACKAGE_WORKERS: KeptModels[PackageWorker] = KeptModels(
+    "exact-cover package worker", build=lambda _: PackageWorker(), close=PackageWorker.stop,
+    renew_after=None)
+"""This process's search child, kept between puzzles (one, under the key None). Never
+renewed: each search is independent of the ones before, and a child killed at a deadline is
+already replaced by :meth:`PackageWorker.search`."""
+
+
+def package_worker() -> PackageWorker:
+    """This process's :class:`PackageWorker` (its child starts on its first search)."""
+    return _PACKAGE_WORKERS.get(None)
 
 
 def choose_backend(cover: SudokuExactCover, backend: str = "auto",
@@ -318,7 +329,8 @@ def find_covers(cover: SudokuExactCover, limit: int = 1, backend: str = "auto",
             found, complete = _package_search(matrix, limit), True
         else:
             try:
-                found = _WORKER.search(matrix, limit, time_limit - (time.perf_counter() - start))
+                found = package_worker().search(matrix, limit,
+                                                time_limit - (time.perf_counter() - start))
                 found, complete = (found, True) if found is not None else ([], False)
             except WorkerUnavailable:
                 backend = "dlx"      # cannot run the C search apart: ours keeps the deadline

@@ -223,8 +223,8 @@ WORKER_PARENT = textwrap.dedent("""
     child = multiprocessing.get_context("fork").Process(target=sleep_forever,
                                                         args=(os.getpid(),))
     child.start()
-    exact_cover._WORKER._start()
-    print(child.pid, exact_cover._WORKER.process.pid, flush=True)
+    exact_cover.package_worker()._start()
+    print(child.pid, exact_cover.package_worker().process.pid, flush=True)
     time.sleep(1000)
 """)
 
