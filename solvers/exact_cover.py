@@ -17,7 +17,8 @@ backends:
 
 * ``dlx1`` — Knuth's ``dlx1`` program (on PATH), run on the file ``emit exact-cover`` writes:
   ``dlx1 m1 t1 < FILE`` (``t2`` to check uniqueness: dlx1 stops after that many solutions),
-  through :func:`solvers.runtime.processes.run_program` (own process group, killed at the time limit).
+  through :func:`solvers.runtime.processes.run_program` (own process group, killed at the
+  time limit).
   Its stdout (the solutions) and stderr (``Altogether K solutions``) are read together by the
   one dlx answer reader, :func:`solvers.formats.dlx.parse_answer`.
 

@@ -1,5 +1,5 @@
-"""The process layer (solvers/runtime/processes.py) with real processes: fake programs are shell
-scripts and marked copies of ``sleep`` / ``yes`` written into tmp_path, and every test looks
+"""The process layer (solvers/runtime/processes.py) with real processes: fake programs are
+shell scripts and marked copies of ``sleep`` / ``yes`` written into tmp_path, and every test looks
 in /proc that nothing it started is still running (tests/processes.py)."""
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import time
 import pytest
 
 from solvers import exact_cover
-from solvers.runtime.processes import (ExternalSolverError, die_with_parent, find_program, output_text,
-                              run_program)
+from solvers.runtime.processes import (ExternalSolverError, die_with_parent, find_program,
+                                       output_text, run_program)
 from solvers.outcome import SolverUnavailable
 
 from .processes import child_env, is_running, script, wait_until
