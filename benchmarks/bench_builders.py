@@ -65,7 +65,7 @@ from benchmarks.memprobe import status_kb  # noqa: E402
 from reductions.grid import Grid, Shape  # noqa: E402
 from reductions.sizes import (Estimate, cnf_estimate, exact_cover_estimate,  # noqa: E402
                               format_bytes, hcp_estimate)
-from solvers.memory import default_limit, parse_size  # noqa: E402
+from solvers.runtime.memory import default_limit, parse_size  # noqa: E402
 
 BUILDERS = ("hcp-directed", "hcp-split", "hcp-reduce", "hcp-emit", "cnf-emit", "cover-emit")
 SIZE_NAMES = {"hcp-directed": "arcs", "hcp-split": "edges", "hcp-reduce": "edges in",

@@ -6,7 +6,7 @@
 Each graph is the file ``emit hcp`` writes (:func:`solvers.formats.hcp_export.
 write_export`, the same file the LKH bridge writes), each run is ``LKH params.par``
 with ``OPTIMUM = 0``, ``TOTAL_TIME_LIMIT`` = ``--time-limit`` and the configuration's
-keywords, started through :func:`solvers.external.run_program` (killed 5 s after
+keywords, started through :func:`solvers.runtime.processes.run_program` (killed 5 s after
 ``--time-limit``). Reported per graph and configuration: runs that ended with a
 Hamiltonian cycle (cost 0), the median wall seconds of those runs, LKH's own preprocessing
 time (the ascent), and the best cost of the others. Graphs: the 16×16 puzzles of
@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from reductions.grid import Grid, Shape, parse_grid, read_puzzles  # noqa: E402
 from reductions.hcp_pipeline import HcpOptions, build_hcp_pipeline, first_row_fixed  # noqa: E402
-from solvers.external import run_program  # noqa: E402
+from solvers.runtime.processes import run_program  # noqa: E402
 from solvers.formats.hcp_export import write_export  # noqa: E402
 from solvers.formats.tsplib import read_tour, write_hcp  # noqa: E402
 from solvers.hcp import count_non_edges, normalized_graph  # noqa: E402

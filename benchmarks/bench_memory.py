@@ -38,8 +38,7 @@ from reductions.sizes import (cell_set_reading_estimate, cnf_estimate,  # noqa: 
                               simple_path_estimate)
 from solvers.formats.dimacs import read_formula  # noqa: E402
 from solvers.formats.labelled_edges import read_labelled_edges, write_labelled_edges  # noqa
-from solvers.memory import route_estimate  # noqa: E402
-from solvers.routes import ROUTES  # noqa: E402
+from solvers.routes import ROUTES, route_estimate  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
 

@@ -46,7 +46,7 @@ sys.path.insert(0, str(ROOT))
 
 from reductions.grid import Shape, format_grid, read_puzzles  # noqa: E402
 from reductions.rules import LOCAL_LEVEL, RULES, Verdict, deduce, select_rules  # noqa: E402
-from solvers.external import worker_pool  # noqa: E402
+from solvers.runtime.processes import worker_pool  # noqa: E402
 from solvers.generate import generate_puzzles  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"

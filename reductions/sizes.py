@@ -5,7 +5,7 @@ Each builder of this package (and each solver model built on one) has an estimat
 pure function of size numbers (grid side, variables and clauses, vertices and arcs) that
 returns an :class:`Estimate` — what would be built, in words, and an upper bound of the peak
 memory it adds to the process. :func:`ensure_fits` compares an estimate with a limit the
-caller gives (the command line's ``--max-memory``, see :mod:`solvers.memory`) and raises
+caller gives (the command line's ``--max-memory``, see :mod:`solvers.runtime.memory`) and raises
 :class:`TooLarge`, a one-line :class:`~reductions.errors.UserError`, before anything is
 allocated.
 

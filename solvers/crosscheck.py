@@ -44,7 +44,7 @@ from reductions.grid import (MAX_GRID_TEXT, SYMBOLS, Grid, Shape, clue_rows, for
                              parse_grid, solution_problems, solve_checks)
 from reductions.reading import DEFAULT_MEMORY_LIMIT, ReadLimit, read_lines
 
-from .external import worker_pool
+from .runtime.processes import worker_pool
 from .formats.atomic import atomic_write, check_output_target
 from .outcome import Outcome, SolverUnavailable, Status, WrongAnswer
 from .routes import ROUTES, template_route, template_routes
@@ -580,7 +580,7 @@ def run_routes(tasks: Sequence[Task]) -> list[RouteResult]:
 
 def _execute_pool(tasks: list[Task], *, jobs: int) -> Iterator[RouteResult]:
     """The records of ``tasks`` from ``jobs`` worker processes
-    (:func:`solvers.external.worker_pool`: gone however this ends), :func:`chunk_size`
+    (:func:`solvers.runtime.processes.worker_pool`: gone however this ends), :func:`chunk_size`
     consecutive pairs per pool task."""
     size = chunk_size(len(tasks), jobs)
     with worker_pool(jobs) as pool:

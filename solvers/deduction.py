@@ -75,7 +75,7 @@ def grade_in_order(texts: Sequence[tuple[str, str]], grade: Callable[[str, str],
     """``grade(label, text)`` for every (label, puzzle text) of a file, in input order.
 
     With ``jobs`` > 1 and at least two chunks of :data:`CHUNK_MIN` texts, the chunks go to
-    ``jobs`` worker processes (:func:`solvers.external.worker_pool`: they die with this
+    ``jobs`` worker processes (:func:`solvers.runtime.processes.worker_pool`: they die with this
     process, and Ctrl-C or SIGTERM here stops them at once); ``grade`` must then pickle (a
     module-level function, or a ``functools.partial`` of one) and so must what it returns.
     """
@@ -87,7 +87,7 @@ def grade_in_order(texts: Sequence[tuple[str, str]], grade: Callable[[str, str],
         return
     from concurrent.futures.process import BrokenProcessPool
 
-    from .external import worker_pool
+    from .runtime.processes import worker_pool
     with worker_pool(min(jobs, len(chunks))) as pool:
         try:
             for results in pool.map(_grade_chunk, [(grade, chunk) for chunk in chunks]):

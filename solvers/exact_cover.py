@@ -9,7 +9,7 @@ backends:
   (:data:`reductions.exact_cover.DENSE_LIMIT_BYTES`); it cannot be interrupted, so under a
   time limit it runs in a child process (:class:`PackageWorker`, kept between puzzles) that
   is killed at the deadline and dies with its parent
-  (:func:`solvers.external.die_with_parent`). Where no child can be forked, ``dlx`` takes
+  (:func:`solvers.runtime.processes.die_with_parent`). Where no child can be forked, ``dlx`` takes
   over.
 * ``dlx`` — :func:`algorithm_x`, a plain Algorithm X in Python on a sparse representation
   (item → set of options), choosing the item with fewest options first as Knuth does. No
@@ -17,7 +17,8 @@ backends:
 
 * ``dlx1`` — Knuth's ``dlx1`` program (on PATH), run on the file ``emit exact-cover`` writes:
   ``dlx1 m1 t1 < FILE`` (``t2`` to check uniqueness: dlx1 stops after that many solutions),
-  through :func:`solvers.external.run_program` (own process group, killed at the time limit).
+  through :func:`solvers.runtime.processes.run_program` (own process group, killed at the
+  time limit).
   Its stdout (the solutions) and stderr (``Altogether K solutions``) are read together by the
   one dlx answer reader, :func:`solvers.formats.dlx.parse_answer`.
 
@@ -54,9 +55,10 @@ from reductions.grid import Grid
 from reductions.errors import UserError
 from reductions.reading import check_size
 
-from .budget import Deadline
-from .external import (ExternalSolverError, become_worker, find_program, output_text,
-                       read_output_file, run_program, split_command)
+from .runtime.budget import Deadline
+from .runtime.kept_models import KeptModels
+from .runtime.processes import (ExternalSolverError, become_worker, find_program,
+                                output_text, read_output_file, run_program, split_command)
 from .formats.dlx import DlxFormatError, answer_limit, parse_answer, write_dlx
 from .outcome import Outcome, SolverUnavailable, Status, WrongAnswer, verified
 
@@ -260,7 +262,17 @@ class PackageWorker:
             return None
 
 
-_WORKER = PackageWorker()
+_PACKAGE_WORKERS: KeptModels[PackageWorker] = KeptModels(
+    "exact-cover package worker", build=lambda _: PackageWorker(), close=PackageWorker.stop,
+    renew_after=None)
+"""This process's search child, kept between puzzles (one, under the key None). Never
+renewed: each search is independent of the ones before, and a child killed at a deadline is
+already replaced by :meth:`PackageWorker.search`."""
+
+
+def package_worker() -> PackageWorker:
+    """This process's :class:`PackageWorker` (its child starts on its first search)."""
+    return _PACKAGE_WORKERS.get(None)
 
 
 def choose_backend(cover: SudokuExactCover, backend: str = "auto",
@@ -318,7 +330,8 @@ def find_covers(cover: SudokuExactCover, limit: int = 1, backend: str = "auto",
             found, complete = _package_search(matrix, limit), True
         else:
             try:
-                found = _WORKER.search(matrix, limit, time_limit - (time.perf_counter() - start))
+                found = package_worker().search(matrix, limit,
+                                                time_limit - (time.perf_counter() - start))
                 found, complete = (found, True) if found is not None else ([], False)
             except WorkerUnavailable:
                 backend = "dlx"      # cannot run the C search apart: ours keeps the deadline
@@ -408,14 +421,14 @@ def cover_command(template: str) -> CoverCommand:
 def run_cover_command(command: CoverCommand, cover: SudokuExactCover, *, limit: int,
                       time_limit: float | None = None) -> CoverSearch:
     """Write ``cover`` in Knuth's format, run ``command`` on it through
-    :func:`solvers.external.run_program` and read its answer with the dlx answer reader.
+    :func:`solvers.runtime.processes.run_program` and read its answer with the dlx answer reader.
 
     The search is complete when the program listed ``limit`` solutions, or reported its
     totals (``Altogether K solutions``) with K = 0, or K < ``limit`` when it was told the
     limit (``{limit}``). Killed at the time limit: the whole solutions it printed are kept,
     the search is incomplete. Options that are not an exact cover are a
     :class:`~solvers.outcome.WrongAnswer`; a crash or an unreadable answer an
-    :class:`~solvers.external.ExternalSolverError`."""
+    :class:`~solvers.runtime.processes.ExternalSolverError`."""
     deadline = Deadline(time_limit)
     binary = find_program(command.args[0], what="exact-cover solver")
     with tempfile.TemporaryDirectory(prefix="sudoku-bridge-cover-") as tmp:

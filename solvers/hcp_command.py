@@ -1,7 +1,7 @@
 """Any Hamiltonian-cycle program as a solver, by a command template (``--hcp-cmd``).
 
 The template is one command line, split like a shell would (``shlex``) but run **without** a
-shell, through :func:`solvers.external.run_program` (own process group, time limit, no
+shell, through :func:`solvers.runtime.processes.run_program` (own process group, time limit, no
 leftovers). Placeholders, anywhere inside an argument:
 
 * ``{input}`` — the graph in its natural file form: TSPLIB HCP for the undirected graph, the
@@ -22,7 +22,7 @@ order, linkern's edge list, a plain vertex list). The program is treated as a he
   verified by the caller);
 * a tour using non-edges, no tour (exit 0), or the time limit → ``unknown``;
 * a non-zero exit without a tour, or a tour file that is no tour at all (garbage, not every
-  vertex once) → :class:`~solvers.external.ExternalSolverError`, one line.
+  vertex once) → :class:`~solvers.runtime.processes.ExternalSolverError`, one line.
 
 It never answers ``no cycle``: no template says how a program would prove that.
 """
@@ -36,7 +36,7 @@ from pathlib import Path
 
 from reductions.errors import UserError
 
-from .external import ExternalSolverError, run_program, split_command
+from .runtime.processes import ExternalSolverError, run_program, split_command
 from .formats.graph_files import GRAPH_FORMATS, check_format, default_format, write_graph
 from .hcp import CycleStatus, HcpResult, heuristic_tour_result, program_tour
 

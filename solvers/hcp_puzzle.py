@@ -58,6 +58,7 @@ from reductions.hcp_pipeline import (HcpOptions, HcpPipeline, build_hcp_pipeline
 from .hcp import (CycleStatus, HcpResult, SharedHcpModel, solve_directed_hcp,
                   solve_undirected_hcp)
 from .outcome import Outcome, Status, verified
+from .runtime.kept_models import KeptModels
 
 class HcpSolver(enum.StrEnum):
     """Who looks for the Hamiltonian cycle: the exact SAT or CP-SAT models, or the LKH-3,
@@ -308,9 +309,21 @@ SHARED_MODEL_MAX_SIZE = 9
 half-filled 16×16 puzzles the shared model, its build included, was no faster directed
 (0.19–0.21 s against 0.20–0.24 s a puzzle) and 2.7× slower undirected and reduced."""
 FRESH_MODEL_EVERY = 2000
-"""Puzzles one shared model serves before a fresh one replaces it (learnt clauses and cuts
-of earlier puzzles pile up, as in :data:`solvers.sat.FRESH_SOLVER_EVERY`)."""
-_PROCESS_MODELS: dict[tuple[int, bool], SharedHcpModel] = {}
+"""Questions one shared model answers before a fresh one replaces it (learnt clauses and
+cuts of earlier puzzles pile up, as in :data:`solvers.sat.FRESH_SOLVER_EVERY`)."""
+
+
+def _blank_model(key: tuple[int, bool]) -> SharedHcpModel:
+    """The SAT model of the blank N×N grid's graph (directed, or its 3-split)."""
+    n, directed = key
+    blank = build_hcp_pipeline(Grid.empty(n), HcpOptions(directed=directed, prune="none"))
+    return SharedHcpModel(blank.num_vertices, blank.edges, directed=directed,
+                          together=option_groups(blank))
+
+
+_PROCESS_MODELS: KeptModels[SharedHcpModel] = KeptModels(
+    "hcp shared model", build=_blank_model, close=SharedHcpModel.close,
+    renew_after=FRESH_MODEL_EVERY)
 """This process's shared models, by (N, directed)."""
 
 
@@ -323,19 +336,10 @@ def uses_shared_model(pipeline: HcpPipeline) -> bool:
 
 def process_model(n: int, directed: bool) -> SharedHcpModel:
     """This process's incremental SAT model of the blank N×N grid's graph (directed, or its
-    3-split), made on first use and renewed every :data:`FRESH_MODEL_EVERY` puzzles. Every
-    pruned graph of an N×N puzzle is a subgraph of it on the same vertices."""
-    key = (n, directed)
-    model = _PROCESS_MODELS.get(key)
-    if model is not None and model.served >= FRESH_MODEL_EVERY:
-        model.close()
-        model = None
-    if model is None:
-        blank = build_hcp_pipeline(Grid.empty(n), HcpOptions(directed=directed, prune="none"))
-        model = SharedHcpModel(blank.num_vertices, blank.edges, directed=directed,
-                               together=option_groups(blank))
-        _PROCESS_MODELS[key] = model
-    return model
+    3-split), for one question: made on first use and renewed every
+    :data:`FRESH_MODEL_EVERY` questions (:class:`~solvers.runtime.kept_models.KeptModels`).
+    Every pruned graph of an N×N puzzle is a subgraph of it on the same vertices."""
+    return _PROCESS_MODELS.get((n, directed))
 
 
 def solve_on_shared_model(pipeline: HcpPipeline, required, time_limit: float | None, *,

@@ -21,7 +21,7 @@ Solvers (``ilp_solver=``, :class:`IlpSolver`):
   for that form), ``{output}`` a file for the answer (without it, the answer is read from
   the program's stdout).
 
-Every outside program runs through :func:`solvers.external.run_program` (its own process
+Every outside program runs through :func:`solvers.runtime.processes.run_program` (its own process
 group, killed at our time limit, on Ctrl-C and when we die); the model goes to a temporary
 file written by :func:`write_model` and the answer is read by content by
 :func:`solvers.formats.lp_solution.read_lp_solution`, the one reader of solution files (also
@@ -67,9 +67,10 @@ from reductions.ilp import (CLUE_MODES, INTEGRALITY_TOLERANCE, IlpError, SudokuI
 from reductions.reading import DEFAULT_MEMORY_LIMIT, read_lines
 from reductions.sizes import ensure_fits, ilp_estimate
 
-from .budget import Deadline
-from .external import (ExternalSolverError, find_program, read_output_file, run_program,
-                       split_command)
+from .runtime.budget import Deadline
+from .runtime.kept_models import KeptModels
+from .runtime.processes import (ExternalSolverError, find_program, read_output_file,
+                                run_program, split_command)
 from .formats.atomic import atomic_write, scratch_path
 from .formats.dlx import metadata_from_comments, puzzle_comment_lines, puzzle_from_metadata
 from .formats.lp_solution import (LpSolution, SolutionFormatError, model_columns,
@@ -520,6 +521,10 @@ class KeptHighsModel:
         self._check(self.highs.addRow(-self._infinity, n * n - 1, n * n,
                                       chosen.astype(np.int32), np.ones(n * n)), "addRow")
 
+    def close(self) -> None:
+        """Free HiGHS's model and solver data (the kept model is dropped)."""
+        self.highs.clear()
+
     def restore(self) -> None:
         """Back to the blank model: bounds [0, 1], the added rows removed."""
         extra = self.highs.getNumRow() - self.rows
@@ -562,23 +567,23 @@ class KeptHighsModel:
         return Grid(digits.reshape(n, n).astype(np.int16), self.shape)
 
 
-_KEPT_HIGHS: dict[Shape, KeptHighsModel] = {}
-"""This process's kept HiGHS models, by shape."""
+_KEPT_HIGHS: KeptModels[KeptHighsModel] = KeptModels(
+    "highs blank-grid model", build=KeptHighsModel, close=KeptHighsModel.close,
+    renew_after=None)
+"""This process's kept HiGHS models, by shape. Never renewed: :meth:`KeptHighsModel.restore`
+puts each back to the blank model after every puzzle, so nothing piles up in it."""
 
 
 @contextlib.contextmanager
 def kept_highs_model(puzzle: Grid, clues: str):
     """This process's :class:`KeptHighsModel` for the puzzle's shape (built on first use),
-    with the puzzle's clues fixed for the block. Afterwards it is restored to the blank
-    model and kept; a model whose restoring failed is dropped (the next puzzle builds a new
-    one), so no puzzle can see another's bounds or cuts."""
-    model = _KEPT_HIGHS.pop(puzzle.shape, None) or KeptHighsModel(puzzle.shape)
-    try:
+    with the puzzle's clues fixed for the block and lent to it alone
+    (:meth:`~solvers.runtime.kept_models.KeptModels.lent`). Afterwards it is restored to the
+    blank model and kept; a model whose restoring failed is dropped (the next puzzle builds
+    a new one), so no puzzle can see another's bounds or cuts."""
+    with _KEPT_HIGHS.lent(puzzle.shape, reset=KeptHighsModel.restore) as model:
         model.fix(puzzle, clues)
         yield model
-    finally:
-        model.restore()
-        _KEPT_HIGHS[puzzle.shape] = model
 
 
 # ----------------------------------------------------------------------------- files

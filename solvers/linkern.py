@@ -16,7 +16,7 @@ The command: ``linkern -s SEED -r 1 -h 0.5 -R KICKS [-t SECONDS] -Q -N 10 -g G -
   ignored, ``length_bound > 0`` being linkern's test.)
 * ``-R KICKS``: a large number of kicks, so that the search goes on until ``-t``; ``-t`` is
   checked after each kick, in CPU seconds. It is set below our own wall-clock limit
-  (:func:`solvers.external.run_program` kills the group at that limit), so that linkern
+  (:func:`solvers.runtime.processes.run_program` kills the group at that limit), so that linkern
   normally stops by itself and writes its best tour. (On a loaded machine CPU time runs
   slower than the wall clock, and the hard limit may come first: then "unknown".)
 
@@ -33,7 +33,7 @@ from pathlib import Path
 
 from reductions.errors import UserError
 
-from .external import find_program, run_program
+from .runtime.processes import find_program, run_program
 from .formats.graph_files import write_concorde_edges
 from .hcp import (CycleStatus, HcpResult, heuristic_tour_result, normalized_graph,
                   program_tour)

@@ -21,7 +21,7 @@ emitted file repeats the bridge's run exactly.
 
 **The time limit** counts LKH's whole run: ``TOTAL_TIME_LIMIT`` (LKH-3, from program start,
 preprocessing included) is set a little below our own limit, which stays the hard bound:
-:func:`~solvers.external.run_program` kills LKH's process group at the limit. LKH measures
+:func:`~solvers.runtime.processes.run_program` kills LKH's process group at the limit. LKH measures
 *CPU* time, we measure wall time; on a loaded machine LKH may still be running at our limit.
 LKH rewrites its ``OUTPUT_TOUR_FILE`` at every improvement, so a tour left by a killed LKH is
 still read (and checked: a file cut short is no answer). A binary that does not know
@@ -59,7 +59,7 @@ import numpy as np
 from reductions.errors import UserError
 from reductions.reading import read_text
 
-from .external import ExternalSolverError, ProgramRun, find_program, run_program
+from .runtime.processes import ExternalSolverError, ProgramRun, find_program, run_program
 from .formats.atomic import atomic_write
 from .formats.tsplib import TsplibError, read_tour, tour_limit, write_hcp
 from .hcp import CycleStatus, HcpResult, heuristic_tour_result, normalized_graph

@@ -60,7 +60,7 @@ from reductions.sizes import (TooLarge, ensure_fits, formula_sat_estimate,
                               nishio_validation_estimate, placement_model_estimate)
 
 from .outcome import WrongAnswer
-from .sat import DEFAULT_SOLVER, new_pysat_solver, solve_formula
+from .runtime.pysat_solvers import DEFAULT_SOLVER, new_pysat_solver, solve_formula
 
 PAIRWISE_MAX = 4
 """Units with at most this many cells of S get pairwise at-most-one clauses (≤ 6 clauses,
@@ -274,7 +274,7 @@ def compute_nishio(cells: CellSet, method: str = "dag", solver: str = DEFAULT_SO
 
 def formula_model(formula: Formula, solver: str = DEFAULT_SOLVER) -> dict[int, bool] | None:
     """A satisfying assignment of the formula itself as {variable: value}, or None when it is
-    unsatisfiable (:func:`solvers.sat.solve_formula`)."""
+    unsatisfiable (:func:`solvers.runtime.pysat_solvers.solve_formula`)."""
     values = solve_formula(formula, solver)
     return None if values is None else dict(enumerate(values, start=1))
 

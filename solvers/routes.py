@@ -28,8 +28,10 @@ from typing import Any, Callable, Mapping, Sequence
 
 from reductions.errors import UserError
 from reductions.grid import Grid, Shape
+from reductions.sizes import (Estimate, cnf_estimate, exact_cover_estimate, hcp_estimate,
+                              ilp_estimate, rules_estimate)
 
-from .external import split_command
+from .runtime.processes import split_command
 from .outcome import Outcome, SolverUnavailable
 
 
@@ -285,3 +287,35 @@ def solve(puzzle: Grid, via: str = "sat", *, unique: bool = False,
     if reason:
         raise SolverUnavailable(reason)
     return route.solve(puzzle, unique=unique, time_limit=time_limit, **options)
+
+
+# ----------------------------------------------------------------------------- memory
+
+def route_estimate(route: Route, shape: Shape, options: Mapping[str, Any]) -> Estimate:
+    """What solving an N×N puzzle on ``route`` with ``options`` builds in this process (the
+    blank grid's instance, which bounds every puzzle's: clues only shrink it). Outside
+    solver programs run in processes of their own; only what is built here counts."""
+    given = {**route.presets, **{k: v for k, v in options.items() if v is not None}}
+    if route.target == Target.CNF:
+        if route.name == "sat-incremental":
+            return cnf_estimate(shape, solve=True)
+        external = given.get("solver_cmd") is not None
+        clues = given.get("clues") or ("eliminate" if external else "units")
+        return cnf_estimate(shape, encoding=given.get("encoding", "extended"),
+                            amo=given.get("amo", "auto"), clues=clues, solve=not external)
+    if route.target == Target.EXACT_COVER:
+        dense = given.get("cover_solver", "auto") in ("auto", "exact-cover") \
+            and given.get("cover_cmd") is None         # an outside program builds its own
+        return exact_cover_estimate(shape, solve=True, dense=dense)
+    if route.target == Target.ILP:
+        return ilp_estimate(shape, solve=True)
+    if route.target == Target.DEDUCTION:
+        return rules_estimate(shape)
+    triple, reduce = bool(given.get("triple")), bool(given.get("reduce"))
+    graph = given.get("graph")
+    if graph is None:
+        exact = given.get("hcp_solver", "sat") in ("sat", "cpsat") \
+            and given.get("hcp_cmd") is None
+        graph = "directed" if exact and not (triple or reduce) else "undirected"
+    return hcp_estimate(shape.size, directed=graph == "directed", triple=triple,
+                        reduce=reduce, solve=True)

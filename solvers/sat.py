@@ -25,10 +25,8 @@ from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
 import numpy as np
-from pysat.solvers import NoSuchSolverError, Solver, SolverNames
 
 from reductions.cnf import SudokuCnf, grid_from_model, sudoku_cnf
-from reductions.formulas import Formula
 from reductions.errors import UserError
 from reductions.forced import forced_digits
 from reductions.grid import (Grid, Shape, clue_array_from_line, clue_conflicts, parse_grid,
@@ -36,45 +34,12 @@ from reductions.grid import (Grid, Shape, clue_array_from_line, clue_conflicts, 
 
 from .formats.dimacs import (DimacsError, SatAnswer, answer_limit, parse_solver_output,
                              write_cnf)
-from .budget import Deadline, solve_within
-from .external import (ExternalSolverError, become_worker, find_program, read_output_file,
-                       run_program, split_command, worker_pool)
-from .outcome import Outcome, SolverUnavailable, Status, WrongAnswer, verified
-
-DEFAULT_SOLVER = "cadical195"
-
-
-def pysat_solver_names() -> list[str]:
-    names = []
-    for attr in vars(SolverNames):
-        if not attr.startswith("_"):
-            names.extend(getattr(SolverNames, attr))
-    return sorted(set(names))
-
-
-def new_pysat_solver(name: str, clauses=None) -> Solver:
-    try:
-        solver = Solver(name=name)
-    except (NoSuchSolverError, NotImplementedError, ValueError, KeyError):
-        raise SolverUnavailable(
-            f"unknown pysat solver {name!r}; available: {', '.join(pysat_solver_names())}"
-        ) from None
-    if clauses is not None:
-        solver.append_formula(clauses)
-    return solver
-
-
-def solve_formula(formula: Formula, solver: str = DEFAULT_SOLVER) -> tuple[bool, ...] | None:
-    """A satisfying assignment of a CNF :class:`~reductions.formulas.Formula` (value v−1 is
-    variable v), checked against the formula, or None when it is unsatisfiable."""
-    with new_pysat_solver(solver, [list(c) for c in formula.clauses]) as sat:
-        if not sat.solve():
-            return None
-        model = set(sat.get_model() or [])
-    values = tuple(v in model for v in range(1, formula.num_vars + 1))
-    if not formula.is_satisfied_by(values):
-        raise WrongAnswer(f"{solver} returned an assignment that does not satisfy the formula")
-    return values
+from .runtime.budget import Deadline, solve_within
+from .runtime.kept_models import KeptModels
+from .runtime.processes import (ExternalSolverError, become_worker, find_program,
+                                read_output_file, run_program, split_command, worker_pool)
+from .runtime.pysat_solvers import DEFAULT_SOLVER, new_pysat_solver
+from .outcome import Outcome, Status, WrongAnswer, verified
 
 
 # ----------------------------------------------------------------------------- incremental
@@ -107,7 +72,6 @@ class IncrementalSudokuSolver:
                                        else block)
         self.top = rules.num_vars
         self.num_clauses = rules.num_clauses     # of the rules; clues come as assumptions
-        self.puzzles_served = 0           # batch workers replace a solver after many
 
     def close(self) -> None:
         self.solver.delete()
@@ -348,12 +312,12 @@ def command_for(solver_cmd: str) -> list[str]:
 def run_dimacs_solver(solver_cmd: str, cnf_path: Path, *, work: Path, num_vars: int,
                       time_limit: float | None = None) -> tuple[SatAnswer, list[int] | None, dict]:
     """Run a DIMACS solver on a file (of ``num_vars`` variables) through
-    :func:`solvers.external.run_program` (its own process group, killed at the time limit,
+    :func:`solvers.runtime.processes.run_program` (its own process group, killed at the time limit,
     on Ctrl-C and when we die). ``work`` is the caller's temporary directory: ``{output}``
     files go there, and it is removed if we die. Returns (verdict, model, stats); a
     time-out is ``UNKNOWN``. A program that gives no usable answer (crash, garbage, binary
     output, nothing, more than an answer for ``num_vars`` variables can take) is an
-    :class:`~solvers.external.ExternalSolverError`."""
+    :class:`~solvers.runtime.processes.ExternalSolverError`."""
     parts = command_for(solver_cmd)
     binary = find_program(parts[0], what="SAT solver")
     result_path = work / "result.txt"
@@ -505,14 +469,21 @@ class BatchChunk:
                             None if verdict < 0 else bool(verdict), self.second.get(offset))
 
 
-_PROCESS_SOLVERS: dict[tuple, IncrementalSudokuSolver] = {}
+FRESH_SOLVER_EVERY = 2000
+"""Puzzles one kept solver serves before it is replaced by a fresh one. Learnt clauses of
+earlier puzzles pile up and slow every later call (measured on forum-hardest-1905-11plus:
+711 puzzles/s with one solver for 20,000 puzzles, 904/s with a fresh one every 2,000)."""
+_PROCESS_SOLVERS: KeptModels[IncrementalSudokuSolver] = KeptModels(
+    "sat incremental solver", build=lambda key: IncrementalSudokuSolver(*key),
+    close=IncrementalSudokuSolver.close, renew_after=FRESH_SOLVER_EVERY)
 """This process's incremental solvers, by (shape, solver, encoding, at-most-one); each pool
 worker has its own."""
 _worker_options: dict = {}
 
 
 def _pool_worker_init(parent: int, solver: str, encoding: str, amo: str) -> None:
-    """A pool worker (:func:`solvers.external.become_worker`) with its solver options."""
+    """A pool worker (:func:`solvers.runtime.processes.become_worker`) with its solver
+    options."""
     become_worker(parent)
     _worker_init(solver, encoding, amo)
 
@@ -522,37 +493,17 @@ def _worker_init(solver: str, encoding: str, amo: str) -> None:
     _worker_options.update(solver=solver, encoding=encoding, amo=amo)
 
 
-FRESH_SOLVER_EVERY = 2000
-"""Puzzles one batch solver serves before it is replaced by a fresh one. Learnt clauses of
-earlier puzzles pile up and slow every later call (measured on forum-hardest-1905-11plus:
-711 puzzles/s with one solver for 20,000 puzzles, 904/s with a fresh one every 2,000)."""
-
-
 def process_solver(shape: Shape, *, solver: str = DEFAULT_SOLVER, encoding: str = "extended",
                    amo: str = "auto", upcoming: int = 1) -> IncrementalSudokuSolver:
-    """This process's incremental solver for these options, made on first use and replaced
-    by a fresh one once it would serve more than :data:`FRESH_SOLVER_EVERY` puzzles
+    """This process's incremental solver for these options (a
+    :class:`~solvers.runtime.kept_models.KeptModels`), made on first use and replaced by a
+    fresh one once it would serve more than :data:`FRESH_SOLVER_EVERY` puzzles
     (``upcoming`` are about to be solved on it)."""
-    key = (shape, solver, encoding, amo)
-    incremental = _PROCESS_SOLVERS.get(key)
-    if incremental is not None and incremental.puzzles_served + upcoming > FRESH_SOLVER_EVERY:
-        incremental.close()
-        incremental = None
-    if incremental is None:
-        incremental = _PROCESS_SOLVERS[key] = IncrementalSudokuSolver(shape, solver, encoding,
-                                                                     amo)
-    incremental.puzzles_served += upcoming
-    return incremental
+    return _PROCESS_SOLVERS.get((shape, solver, encoding, amo), uses=upcoming)
 
 
 def _worker_solver(shape: Shape, upcoming: int = 1) -> IncrementalSudokuSolver:
     return process_solver(shape, upcoming=upcoming, **_worker_options)
-
-
-def _close_worker_solvers() -> None:
-    for incremental in _PROCESS_SOLVERS.values():
-        incremental.close()
-    _PROCESS_SOLVERS.clear()
 
 
 def _solve_odd(index: int, item: str, box: Shape | None, unique: bool,
@@ -644,7 +595,7 @@ def solve_batch_chunks(items: Sequence[str | np.ndarray], shape: Shape | None, *
             for task in tasks:
                 yield _solve_chunk(*task)
         finally:
-            _close_worker_solvers()
+            _PROCESS_SOLVERS.close_all()
         return
     with worker_pool(jobs, _pool_worker_init, (solver, encoding, amo)) as pool:
         yield from pool.map(_solve_chunk_star, tasks)

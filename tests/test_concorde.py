@@ -20,7 +20,7 @@ from solvers.concorde import (SPARSE_NORM, concorde_command,
 from solvers.formats.graph_files import write_concorde_edges
 from solvers.formats.tsplib import read_tour
 from solvers.hcp import CycleStatus, heuristic_tour_result, normalized_graph
-from solvers.sat import SolverUnavailable
+from solvers.outcome import SolverUnavailable
 
 CONCORDE = shutil.which("concorde")
 needs_concorde = pytest.mark.skipif(CONCORDE is None, reason="no concorde binary on PATH "

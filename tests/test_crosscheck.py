@@ -260,7 +260,7 @@ def test_unavailable_route_names_its_requirement(monkeypatch):
 
 
 def test_incremental_sat_route_agrees_and_checks_uniqueness(monkeypatch):
-    monkeypatch.setattr(sat, "FRESH_SOLVER_EVERY", 3)     # exercise the replacement
+    monkeypatch.setattr(sat._PROCESS_SOLVERS, "renew_after", 3)    # exercise the renewal
     puzzles = SAMPLE + [("several", SEVERAL)] + [
         (f"u{i}", format_grid(p)) for i, p in enumerate(instance_puzzles("unsolvable.txt"))]
     results = run_crosscheck(puzzles, ["sat", "sat-incremental"], unique=True)

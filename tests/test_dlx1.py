@@ -31,7 +31,7 @@ from reductions.grid import check_solution, parse_grid
 from solvers import cli
 from solvers.cli import ExitCode
 from solvers.exact_cover import CoverSolver, cover_command, find_covers, solve_puzzle
-from solvers.external import ExternalSolverError
+from solvers.runtime.processes import ExternalSolverError
 from solvers.formats.dlx import DlxFormatError, read_answer, write_dlx
 from solvers.outcome import SolverUnavailable, Status, WrongAnswer
 from solvers.routes import ROUTES, solve

@@ -293,7 +293,7 @@ def test_bad_templates(run, template, message):
 @needs_linkern
 def test_linkern_round_trip_through_files(run, exported, tmp_path):
     """emit --format concorde → linkern (the README's command) → decode hcp."""
-    from solvers.external import run_program
+    from solvers.runtime.processes import run_program
     files, _, _ = exported
     tour = tmp_path / "g.lk"
     done = run_program([LINKERN, "-s", "1", "-r", "1", "-h", "0.5", "-Q", "-N", "10", "-g",
@@ -305,7 +305,7 @@ def test_linkern_round_trip_through_files(run, exported, tmp_path):
 
 @needs_concorde
 def test_concorde_round_trip_through_files(run, exported, tmp_path):
-    from solvers.external import run_program
+    from solvers.runtime.processes import run_program
     files, _, _ = exported
     done = run_program([CONCORDE, "-s", "1", "-N", "10", "-o", "g.sol", files["concorde"]],
                        cwd=tmp_path, time_limit=60)

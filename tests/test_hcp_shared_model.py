@@ -86,7 +86,7 @@ def test_route_shares_one_model_and_proves_no_solution_between_solved_puzzles(vi
     from solvers.routes import ROUTES
     solvable = _puzzles("royle17-sample300.txt")[:4]
     unsolvable = _puzzles("unsolvable.txt")
-    hcp_puzzle._PROCESS_MODELS.clear()
+    hcp_puzzle._PROCESS_MODELS.close_all()
     order = [p for pair in itertools.zip_longest(solvable, unsolvable) for p in pair if p]
     statuses = {}
     for text in order:
@@ -94,19 +94,20 @@ def test_route_shares_one_model_and_proves_no_solution_between_solved_puzzles(vi
         statuses[text] = outcome.status
     assert all(statuses[t] == Status.SOLVED for t in solvable)
     assert all(statuses[t] == Status.NO_SOLUTION for t in unsolvable)
-    (model,) = hcp_puzzle._PROCESS_MODELS.values()
+    ((key, model),) = hcp_puzzle._PROCESS_MODELS.models().items()
     assert model.served >= len(solvable) + 3         # the last unsolvable one: no search
+    assert hcp_puzzle._PROCESS_MODELS.served(key) == model.served     # one question each
 
 
 def test_shared_model_is_renewed_after_its_quota(monkeypatch):
-    hcp_puzzle._PROCESS_MODELS.clear()
-    monkeypatch.setattr(hcp_puzzle, "FRESH_MODEL_EVERY", 2)
+    hcp_puzzle._PROCESS_MODELS.close_all()
+    monkeypatch.setattr(hcp_puzzle._PROCESS_MODELS, "renew_after", 2)
     first = hcp_puzzle.process_model(4, True)
-    first.served = 2
+    assert hcp_puzzle.process_model(4, True) is first
     second = hcp_puzzle.process_model(4, True)
     assert second is not first and second.served == 0
-    hcp_puzzle._PROCESS_MODELS.clear()
-    second.close()
+    assert first.solver.solver is None                # the old model was closed
+    hcp_puzzle._PROCESS_MODELS.close_all()
 
 
 def test_reduction_keeps_every_edge_of_the_solution_tour():

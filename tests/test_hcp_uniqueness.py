@@ -41,11 +41,9 @@ def shipped(name: str) -> list[Grid]:
 @pytest.fixture(autouse=True)
 def fresh_process_models():
     """Each test starts and ends without this process's shared models."""
-    hcp_puzzle._PROCESS_MODELS.clear()
+    hcp_puzzle._PROCESS_MODELS.close_all()
     yield
-    for model in hcp_puzzle._PROCESS_MODELS.values():
-        model.close()
-    hcp_puzzle._PROCESS_MODELS.clear()
+    hcp_puzzle._PROCESS_MODELS.close_all()
 
 
 @pytest.mark.parametrize("via", ROUTE_NAMES)
@@ -111,7 +109,7 @@ def test_a_no_good_never_outlives_its_puzzle(via):
         again = route.solve(grid, unique=True, time_limit=60)
         assert again.status == Status.SOLVED and again.grid == grid and again.unique is True
     assert route.solve(parse_grid(PAPER_17), unique=True, time_limit=60).unique is True
-    assert len(hcp_puzzle._PROCESS_MODELS) == 1
+    assert len(hcp_puzzle._PROCESS_MODELS.models()) == 1
 
 
 @pytest.mark.parametrize("options", [dict(graph="directed", prune="peers"),

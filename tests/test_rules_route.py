@@ -11,9 +11,8 @@ from reductions.sizes import rules_estimate
 from solvers import cli
 from solvers.crosscheck import find_mismatches, run_crosscheck, summary_rows
 from solvers.deduction import solve_puzzle
-from solvers.memory import route_estimate
 from solvers.outcome import Status
-from solvers.routes import ROUTES, Target, template_route
+from solvers.routes import ROUTES, Target, route_estimate, template_route
 
 from .conftest import instance_pairs, instance_puzzles
 

@@ -11,10 +11,9 @@ import pytest
 
 from reductions.grid import (Grid, Shape, check_solution, format_grid, parse_grid,
                              pattern_solution)
-from solvers.outcome import Status
-from solvers.sat import (ExternalSolverError, IncrementalSudokuSolver, SolverUnavailable,
-                         command_for, solve_batch, solve_many, solve_puzzle,
-                         solve_with_command)
+from solvers.outcome import SolverUnavailable, Status
+from solvers.sat import (ExternalSolverError, IncrementalSudokuSolver, command_for,
+                         solve_batch, solve_many, solve_puzzle, solve_with_command)
 
 from .conftest import instance_pairs, instance_puzzles
 from .test_grid import PAPER_17, PAPER_17_SOLUTION

@@ -1,5 +1,5 @@
 """Size guards: every builder is estimated before it is built (reductions/sizes.py) and refused
-over the memory limit (--max-memory, solvers/memory.py); DIMACS headers are checked; the
+over the memory limit (--max-memory, solvers/runtime/memory.py); DIMACS headers are checked; the
 validations skip what is too large and go on."""
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from reductions.sizes import (TooLarge, cell_set_reading_estimate, cnf_estimate,
 from solvers import cli
 from solvers.cli import ExitCode
 from solvers.formats.dimacs import MAX_DIMACS, DimacsError, parse_cnf, read_cnf, read_formula
-from solvers.memory import MemorySizeError, default_limit, parse_size
+from solvers.runtime.memory import MemorySizeError, default_limit, parse_size
 from solvers.nishio import PlacementModel, validate_formula
 
 from .conftest import INSTANCES, ROOT
@@ -352,7 +352,7 @@ import resource, sys
 limit = int(sys.argv[1])
 resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 from solvers.cli.main import main
-from solvers.memory import default_limit
+from solvers.runtime.memory import default_limit
 print("default", default_limit(), file=sys.stderr)
 sys.exit(main(sys.argv[2:]))
 """

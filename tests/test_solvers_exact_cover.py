@@ -246,8 +246,8 @@ def test_c_package_solution_that_uses_every_option():
 def test_time_limited_search_without_a_child_process_uses_our_solver(monkeypatch):
     def cannot_fork():
         raise ec.WorkerUnavailable("daemonic processes are not allowed to have children")
-    monkeypatch.setattr(ec._WORKER, "process", None)
-    monkeypatch.setattr(ec._WORKER, "_start", cannot_fork)
+    monkeypatch.setattr(ec.package_worker(), "process", None)
+    monkeypatch.setattr(ec.package_worker(), "_start", cannot_fork)
     outcome = ec.solve_puzzle(parse_grid(PAPER_17), unique=True, time_limit=10)
     assert outcome.stats["backend"] == "dlx" and outcome.unique is True
     assert outcome.grid == parse_grid(PAPER_17_SOLUTION)

@@ -288,7 +288,7 @@ needs_highs = pytest.mark.skipif(not HAVE_HIGHS, reason="highspy not installed")
 
 def kept_model_is_blank(shape) -> bool:
     """The process's kept model is back to the blank grid's: base rows only, bounds [0, 1]."""
-    kept = ilp._KEPT_HIGHS[shape]
+    kept = ilp._KEPT_HIGHS.kept(shape)
     lp = kept.highs.getLp()
     return (kept.highs.getNumRow() == kept.rows
             and list(lp.col_lower_) == [0.0] * kept.columns
@@ -318,7 +318,8 @@ def test_kept_highs_model_alternates_yes_no_and_uniqueness_both_ways(clues):
         if outcome.grid is not None:
             assert check_solution(puzzle, outcome.grid)
         assert kept_model_is_blank(puzzle.shape)
-    assert len({id(m) for m in ilp._KEPT_HIGHS.values()}) == len(ilp._KEPT_HIGHS)
+    kept = ilp._KEPT_HIGHS.models()
+    assert len({id(m) for m in kept.values()}) == len(kept)
 
 
 @needs_highs
@@ -337,7 +338,7 @@ def test_kept_highs_model_is_restored_after_a_time_limit_and_reused():
     puzzle = hard_36()
     outcome = ilp.solve_puzzle(puzzle, ilp_solver="highs", time_limit=0.3)
     assert outcome.status == Status.UNKNOWN and kept_model_is_blank(puzzle.shape)
-    kept = ilp._KEPT_HIGHS[puzzle.shape]
+    kept = ilp._KEPT_HIGHS.kept(puzzle.shape)
     # the pattern solution of 6x6 blocks, with its first row blanked: one solution
     full = np.fromfunction(lambda r, c: (6 * (r % 6) + r // 6 + c) % 36 + 1, (36, 36),
                            dtype=np.int64).astype(np.int16)
@@ -346,4 +347,4 @@ def test_kept_highs_model_is_restored_after_a_time_limit_and_reused():
     blanked[0] = 0
     outcome = ilp.solve_puzzle(Grid(blanked), ilp_solver="highs", unique=True, time_limit=60)
     assert outcome.grid == Grid(full) and outcome.unique is True
-    assert ilp._KEPT_HIGHS[puzzle.shape] is kept and kept_model_is_blank(puzzle.shape)
+    assert ilp._KEPT_HIGHS.kept(puzzle.shape) is kept and kept_model_is_blank(puzzle.shape)

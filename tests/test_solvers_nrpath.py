@@ -18,7 +18,7 @@ from reductions.nrpath_gadget import assignment_from_path, chosen_terms, nrpath_
 from solvers.nrpath import (_follow, brute_force_cycle, brute_force_path, brute_force_paths,
                             find_simple_cycle, find_simple_path, fixed_formulas,
                             path_model, validate_formula)
-from solvers.sat import solve_formula
+from solvers.runtime.pysat_solvers import solve_formula
 
 from .test_nrpath_gadget import FORMULA_FILES, formulas_1_to_3, read_formula
 

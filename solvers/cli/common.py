@@ -15,7 +15,7 @@ from reductions.errors import UserError
 from reductions.grid import Grid, Shape, format_grid, load_puzzles, solution_problems
 
 from ..formats.atomic import STDOUT
-from ..memory import default_limit, parse_size
+from ..runtime.memory import default_limit, parse_size
 from ..outcome import Outcome, Status
 
 

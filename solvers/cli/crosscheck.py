@@ -14,8 +14,7 @@ from reductions.sizes import Estimate, ensure_fits
 from . import common
 from .common import ExitCode
 from ..formats.atomic import check_outputs
-from ..memory import route_estimate
-from ..routes import ROUTES, Route, available_routes, template_routes
+from ..routes import ROUTES, Route, available_routes, route_estimate, template_routes
 from ..crosscheck import (DEFAULT_ROUTES, CrosscheckError, RecordStatus, find_mismatches,
                           format_summary, plot_results, run_crosscheck, summary_rows,
                           unavailable_routes)

@@ -47,9 +47,8 @@ from reductions.grid import format_grid, load_puzzles, parse_grid, puzzle_texts,
 
 from reductions.sizes import ensure_fits
 
-from ..memory import route_estimate
 from ..outcome import Outcome, Status, WrongAnswer
-from ..routes import ROUTES, get_route, template_routes
+from ..routes import ROUTES, get_route, route_estimate, template_routes
 from . import common
 from .common import EXIT_MEANINGS, ExitCode
 

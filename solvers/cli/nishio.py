@@ -38,7 +38,7 @@ from . import common
 from .common import ExitCode
 from ..formats.atomic import OutputGroup, atomic_write, check_outputs
 from ..formats.dimacs import read_formula
-from ..sat import DEFAULT_SOLVER, new_pysat_solver
+from ..runtime.pysat_solvers import DEFAULT_SOLVER, new_pysat_solver
 
 if TYPE_CHECKING:
     from reductions.nishio import CellSet

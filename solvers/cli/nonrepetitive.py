@@ -46,7 +46,7 @@ from . import common
 from .common import ExitCode
 from ..formats.atomic import OutputGroup, check_outputs
 from ..formats.dimacs import read_formula
-from ..sat import DEFAULT_SOLVER
+from ..runtime.pysat_solvers import DEFAULT_SOLVER
 
 if TYPE_CHECKING:
     from ..nrpath import FormulaCheck

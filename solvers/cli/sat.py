@@ -27,8 +27,8 @@ from .common import ExitCode
 from ..formats.atomic import check_outputs
 from ..formats.dimacs import SatAnswer, read_cnf_header, read_solver_output, write_cnf
 from ..outcome import Outcome, Status
-from ..sat import (DEFAULT_SOLVER, STATUS_CODE, BatchChunk, BatchItem,
-                   solve_batch_chunks)
+from ..runtime.pysat_solvers import DEFAULT_SOLVER
+from ..sat import STATUS_CODE, BatchChunk, BatchItem, solve_batch_chunks
 
 
 def add_encoding_options(parser, clues_default: str | None) -> None:

@@ -46,7 +46,7 @@ from typing import IO, Iterable, Iterator
 
 from reductions.errors import UserError, printable
 
-from ..signals import signals_held
+from ..runtime.signals import signals_held
 
 STDOUT = "-"
 """The output name that means standard output (where a command allows it)."""

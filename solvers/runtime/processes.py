@@ -56,7 +56,7 @@ from typing import Callable, Iterable, Iterator, Sequence
 from reductions.errors import UserError
 from reductions.reading import ReadLimit, check_size, read_bytes
 
-from .outcome import SolverUnavailable
+from ..outcome import SolverUnavailable
 from .signals import signals_held
 
 MAX_OUTPUT_BYTES = 256 << 20

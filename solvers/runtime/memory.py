@@ -9,8 +9,10 @@ The estimates themselves are in :mod:`reductions.sizes` (pure); this module read
   the memory available now (``MemAvailable``), half of a cgroup's ``memory.max``, and 80% of
   the address space left under ``RLIMIT_AS`` (``ulimit -v`` / ``prlimit --as``), less what
   the process already maps. A limit that the kernel would enforce with ``MemoryError`` is
-  thus turned into a refusal before the build;
-* :func:`route_estimate` — what a solving route builds for one puzzle of a shape.
+  thus turned into a refusal before the build.
+
+What a solving route builds for one puzzle is :func:`solvers.routes.route_estimate`: the
+routes know their options, this module knows only the machine (it imports no route).
 """
 
 from __future__ import annotations
@@ -18,14 +20,8 @@ from __future__ import annotations
 import re
 import resource
 from pathlib import Path
-from typing import Any, Mapping
 
 from reductions.errors import UserError
-from reductions.grid import Shape
-from reductions.sizes import (Estimate, cnf_estimate, exact_cover_estimate, hcp_estimate,
-                              ilp_estimate, rules_estimate)
-
-from .routes import Route, Target
 
 UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
 _SIZE = re.compile(r"(\d+(?:\.\d+)?)\s*([KMGT]?)(?:I?B)?", re.IGNORECASE)
@@ -100,33 +96,3 @@ def default_limit() -> int:
     if soft != resource.RLIM_INFINITY:
         shares.append(max(soft - _mapped_bytes(), 0) * 4 // 5)
     return max(min(shares), 1) if shares else FALLBACK_LIMIT
-
-
-def route_estimate(route: Route, shape: Shape, options: Mapping[str, Any]) -> Estimate:
-    """What solving an N×N puzzle on ``route`` with ``options`` builds in this process (the
-    blank grid's instance, which bounds every puzzle's: clues only shrink it). Outside
-    solver programs run in processes of their own; only what is built here counts."""
-    given = {**route.presets, **{k: v for k, v in options.items() if v is not None}}
-    if route.target == Target.CNF:
-        if route.name == "sat-incremental":
-            return cnf_estimate(shape, solve=True)
-        external = given.get("solver_cmd") is not None
-        clues = given.get("clues") or ("eliminate" if external else "units")
-        return cnf_estimate(shape, encoding=given.get("encoding", "extended"),
-                            amo=given.get("amo", "auto"), clues=clues, solve=not external)
-    if route.target == Target.EXACT_COVER:
-        dense = given.get("cover_solver", "auto") in ("auto", "exact-cover") \
-            and given.get("cover_cmd") is None         # an outside program builds its own
-        return exact_cover_estimate(shape, solve=True, dense=dense)
-    if route.target == Target.ILP:
-        return ilp_estimate(shape, solve=True)
-    if route.target == Target.DEDUCTION:
-        return rules_estimate(shape)
-    triple, reduce = bool(given.get("triple")), bool(given.get("reduce"))
-    graph = given.get("graph")
-    if graph is None:
-        exact = given.get("hcp_solver", "sat") in ("sat", "cpsat") \
-            and given.get("hcp_cmd") is None
-        graph = "directed" if exact and not (triple or reduce) else "undirected"
-    return hcp_estimate(shape.size, directed=graph == "directed", triple=triple,
-                        reduce=reduce, solve=True)

@@ -1,5 +1,5 @@
-"""The process layer (solvers/external.py) with real processes: fake programs are shell
-scripts and marked copies of ``sleep`` / ``yes`` written into tmp_path, and every test looks
+"""The process layer (solvers/runtime/processes.py) with real processes: fake programs are
+shell scripts and marked copies of ``sleep`` / ``yes`` written into tmp_path, and every test looks
 in /proc that nothing it started is still running (tests/processes.py)."""
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import time
 import pytest
 
 from solvers import exact_cover
-from solvers.external import (ExternalSolverError, die_with_parent, find_program, output_text,
-                              run_program)
+from solvers.runtime.processes import (ExternalSolverError, die_with_parent, find_program,
+                                       output_text, run_program)
 from solvers.outcome import SolverUnavailable
 
 from .processes import child_env, is_running, script, wait_until
@@ -169,7 +169,7 @@ def test_find_program(tmp_path):
 
 RUNNER = textwrap.dedent("""
     import sys, tempfile
-    from solvers.external import run_program
+    from solvers.runtime.processes import run_program
     work = tempfile.mkdtemp(prefix="sudoku-bridge-test-")
     open(work + "/model.cnf", "w").write("p cnf 1 1\\n1 0\\n")
     print(work, flush=True)
@@ -216,15 +216,15 @@ def test_die_with_parent_when_the_parent_is_already_gone():
 WORKER_PARENT = textwrap.dedent("""
     import multiprocessing, os, time, sys
     from solvers import exact_cover
-    from solvers.external import die_with_parent
+    from solvers.runtime.processes import die_with_parent
     def sleep_forever(parent):
         die_with_parent(parent)
         time.sleep(1000)
     child = multiprocessing.get_context("fork").Process(target=sleep_forever,
                                                         args=(os.getpid(),))
     child.start()
-    exact_cover._WORKER._start()
-    print(child.pid, exact_cover._WORKER.process.pid, flush=True)
+    exact_cover.package_worker()._start()
+    print(child.pid, exact_cover.package_worker().process.pid, flush=True)
     time.sleep(1000)
 """)
 

@@ -8,7 +8,7 @@ at :data:`BUDGET_START` conflicts and doubles, capped at :data:`MAX_BUDGET`, so 
 overrun by at most one capped round (well under a second on 9×9 and 16×16 formulas, a few
 seconds on the largest graphs), never by as much again as was already spent.
 
-Outside programs have their own limit, enforced by :mod:`solvers.external`.
+Outside programs have their own limit, enforced by :mod:`solvers.runtime.processes`.
 """
 
 from __future__ import annotations

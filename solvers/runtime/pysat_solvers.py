@@ -1,0 +1,58 @@
+"""The one place this project makes a pysat SAT solver (CaDiCaL, Glucose, MiniSat, ...).
+
+Every in-process SAT search — the Sudoku CNF route, the Hamiltonian-cycle models, the Nishio
+and nrpath gadgets — asks :func:`new_pysat_solver` for its solver by pysat name, so an
+unknown name is the same one-line :class:`~solvers.outcome.SolverUnavailable` everywhere.
+:func:`solve_formula` solves a whole :class:`~reductions.formulas.Formula` once and checks
+the assignment it returns. Time limits are :mod:`solvers.runtime.budget`'s.
+"""
+
+from __future__ import annotations
+
+from pysat.solvers import NoSuchSolverError, Solver, SolverNames
+
+from reductions.formulas import Formula
+
+from ..outcome import SolverUnavailable, WrongAnswer
+
+__all__ = ["DEFAULT_SOLVER", "new_pysat_solver", "pysat_solver_names", "solve_formula"]
+
+DEFAULT_SOLVER = "cadical195"
+"""CaDiCaL 1.9.5, the default pysat solver of every in-process SAT search."""
+
+
+def pysat_solver_names() -> list[str]:
+    """Every name pysat accepts for a solver, sorted (for error messages)."""
+    names = []
+    for attr in vars(SolverNames):
+        if not attr.startswith("_"):
+            names.extend(getattr(SolverNames, attr))
+    return sorted(set(names))
+
+
+def new_pysat_solver(name: str, clauses=None) -> Solver:
+    """A new pysat solver called ``name`` holding ``clauses`` (if given); an unknown name is
+    :class:`~solvers.outcome.SolverUnavailable` listing the names there are. The caller
+    deletes it (``with``, or ``.delete()``)."""
+    try:
+        solver = Solver(name=name)
+    except (NoSuchSolverError, NotImplementedError, ValueError, KeyError):
+        raise SolverUnavailable(
+            f"unknown pysat solver {name!r}; available: {', '.join(pysat_solver_names())}"
+        ) from None
+    if clauses is not None:
+        solver.append_formula(clauses)
+    return solver
+
+
+def solve_formula(formula: Formula, solver: str = DEFAULT_SOLVER) -> tuple[bool, ...] | None:
+    """A satisfying assignment of a CNF :class:`~reductions.formulas.Formula` (value v−1 is
+    variable v), checked against the formula, or None when it is unsatisfiable."""
+    with new_pysat_solver(solver, [list(c) for c in formula.clauses]) as sat:
+        if not sat.solve():
+            return None
+        model = set(sat.get_model() or [])
+    values = tuple(v in model for v in range(1, formula.num_vars + 1))
+    if not formula.is_satisfied_by(values):
+        raise WrongAnswer(f"{solver} returned an assignment that does not satisfy the formula")
+    return values
