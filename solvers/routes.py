@@ -189,7 +189,7 @@ ROUTES: dict[str, Route] = _routes(
     Route(name="lkh", target=Target.HCP, run=HCP, square_blocks=True, checks_uniqueness=False,
           presets={"graph": "undirected", "prune": "peers", "reduce": True,
                    "hcp_solver": "lkh"},
-          needs="solvers.lkh:unavailable_reason",
+          needs="solvers.tools.lkh:unavailable_reason",
           summary="LKH-3 (an LKH binary on PATH, else the elkai package) on the reduced "
                   "undirected graph; a heuristic: unknown when it finds no cycle"),
     Route(name="linkern", target=Target.HCP, run=HCP, square_blocks=True,

@@ -33,11 +33,11 @@ from pathlib import Path
 
 from reductions.errors import UserError
 
-from .external import find_program, run_program
-from .formats.graph_files import write_concorde_edges
-from .hcp import (CycleStatus, HcpResult, heuristic_tour_result, normalized_graph,
+from ..external import find_program, run_program
+from ..formats.graph_files import write_concorde_edges
+from ..hcp import (CycleStatus, HcpResult, heuristic_tour_result, normalized_graph,
                   program_tour)
-from .outcome import SolverUnavailable
+from ..outcome import SolverUnavailable
 
 LINKERN_NAMES = ("linkern",)
 DEFAULT_TIME_LIMIT = 60.0

@@ -59,11 +59,11 @@ import numpy as np
 from reductions.errors import UserError
 from reductions.reading import read_text
 
-from .external import ExternalSolverError, ProgramRun, find_program, run_program
-from .formats.atomic import atomic_write
-from .formats.tsplib import TsplibError, read_tour, tour_limit, write_hcp
-from .hcp import CycleStatus, HcpResult, heuristic_tour_result, normalized_graph
-from .outcome import SolverUnavailable
+from ..external import ExternalSolverError, ProgramRun, find_program, run_program
+from ..formats.atomic import atomic_write
+from ..formats.tsplib import TsplibError, read_tour, tour_limit, write_hcp
+from ..hcp import CycleStatus, HcpResult, heuristic_tour_result, normalized_graph
+from ..outcome import SolverUnavailable
 
 LKH_NAMES = ("LKH", "lkh", "LKH-3", "lkh3")
 DEFAULT_TIME_LIMIT = 60.0

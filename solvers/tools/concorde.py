@@ -36,11 +36,11 @@ from pathlib import Path
 
 from reductions.errors import UserError
 
-from .formats.graph_files import write_concorde_edges
-from .formats.tsplib import TsplibError, read_tour
-from .hcp import CycleStatus, HcpResult, heuristic_tour_result, normalized_graph
-from .external import find_program, run_program
-from .outcome import SolverUnavailable
+from ..formats.graph_files import write_concorde_edges
+from ..formats.tsplib import TsplibError, read_tour
+from ..hcp import CycleStatus, HcpResult, heuristic_tour_result, normalized_graph
+from ..external import find_program, run_program
+from ..outcome import SolverUnavailable
 
 CONCORDE_NAMES = ("concorde",)
 SPARSE_NORM = 10

@@ -36,9 +36,9 @@ from pathlib import Path
 
 from reductions.errors import UserError
 
-from .external import ExternalSolverError, run_program, split_command
-from .formats.graph_files import GRAPH_FORMATS, check_format, default_format, write_graph
-from .hcp import CycleStatus, HcpResult, heuristic_tour_result, program_tour
+from ..external import ExternalSolverError, run_program, split_command
+from ..formats.graph_files import GRAPH_FORMATS, check_format, default_format, write_graph
+from ..hcp import CycleStatus, HcpResult, heuristic_tour_result, program_tour
 
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 _SUFFIX = {"tsplib": ".hcp", "arcs": ".arcs", "concorde": ".edg", "graphml": ".graphml",
