@@ -29,7 +29,7 @@ from typing import Any, Callable, Mapping, Sequence
 from reductions.errors import UserError
 from reductions.grid import Grid, Shape
 
-from .external import split_command
+from .tools.templates import split_command
 from .outcome import Outcome, SolverUnavailable
 
 
@@ -153,7 +153,7 @@ ROUTES: dict[str, Route] = _routes(
     Route(name="sat-incremental", target=Target.CNF, run="solvers.sat:solve_incremental",
           summary="one CaDiCaL per process with the rules loaded once, clues as assumptions "
                   "(fast on corpora)"),
-    # The DIMACS solver programs known by name (solvers.sat.KNOWN_COMMANDS), each when on PATH.
+    # The DIMACS solver programs known by name (solvers.tools.dimacs_programs.KNOWN_COMMANDS), each when on PATH.
     *(Route(name=program, target=Target.CNF, run=SAT, presets={"solver_cmd": program},
             needs_program=program, summary=f"the {program} program through a DIMACS file")
       for program in ("cadical", "kissat", "minisat", "glucose", "picosat", "cryptominisat5",
