@@ -15,12 +15,13 @@ import stat
 import numpy as np
 import pytest
 
-from solvers.tools.concorde import (SPARSE_NORM, concorde_command,
-                              find_concorde, solve_hcp_concorde)
 from solvers.formats.graph_files import write_concorde_edges
 from solvers.formats.tsplib import read_tour
-from solvers.hcp import CycleStatus, heuristic_tour_result, normalized_graph
+from solvers.hcp import CycleStatus, normalized_graph
 from solvers.sat import SolverUnavailable
+from solvers.tools.concorde import (SPARSE_NORM, concorde_command, find_concorde,
+                                    solve_hcp_concorde)
+from solvers.tools.tour_programs import heuristic_tour_result
 
 CONCORDE = shutil.which("concorde")
 needs_concorde = pytest.mark.skipif(CONCORDE is None, reason="no concorde binary on PATH "

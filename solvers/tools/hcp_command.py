@@ -1,8 +1,9 @@
 """Any Hamiltonian-cycle program as a solver, by a command template (``--hcp-cmd``).
 
-The template is one command line, split like a shell would (``shlex``) but run **without** a
-shell, through :func:`solvers.external.run_program` (own process group, time limit, no
-leftovers). Placeholders, anywhere inside an argument:
+The template is one command line (:mod:`solvers.tools.templates`), split like a shell would
+(``shlex``) but run **without** a shell, through the tour-program skeleton
+(:mod:`solvers.tools.tour_programs`: own process group, time limit, no leftovers).
+Placeholders, anywhere inside an argument:
 
 * ``{input}`` — the graph in its natural file form: TSPLIB HCP for the undirected graph, the
   plain arc list for the directed one (:func:`~solvers.formats.graph_files.default_format`);
@@ -29,80 +30,84 @@ It never answers ``no cycle``: no template says how a program would prove that.
 
 from __future__ import annotations
 
-import re
-import tempfile
-import time
 from pathlib import Path
 
-from reductions.errors import UserError
+import numpy as np
 
-from ..external import ExternalSolverError, run_program, split_command
+from ..external import ExternalSolverError, ProgramRun
 from ..formats.graph_files import GRAPH_FORMATS, check_format, default_format, write_graph
-from ..hcp import CycleStatus, HcpResult, heuristic_tour_result, program_tour
+from ..hcp import HcpResult
+from .templates import CommandTemplate, TemplateRules, parse_template
+from .tour_programs import TourProgram, program_tour
 
-_PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 _SUFFIX = {"tsplib": ".hcp", "arcs": ".arcs", "concorde": ".edg", "graphml": ".graphml",
            "edgelist": ".edgelist"}
 
 
-def parse_template(template: str, directed: bool) -> tuple[list[str], set[str], bool]:
-    """The template's arguments, the graph formats it names, and whether it names
-    ``{output}``; one-line errors for a bad template."""
-    args = split_command(template, "--hcp-cmd", "give a command line, e.g. 'linkern -r 1 -h "
-                         "0.5 -Q -N 10 -g {input.concorde} -o {output} {input.concorde}'")
-    formats, output = set(), False
-    for arg in args:
-        for name in _PLACEHOLDER.findall(arg):
-            if name == "output":
-                output = True
-            elif name == "input":
-                formats.add(str(default_format(directed)))
-            elif name.startswith("input."):
-                formats.add(str(check_format(name[len("input."):], directed)))
-            else:
-                raise UserError(f"--hcp-cmd: unknown placeholder {{{name}}}; use {{input}}, "
-                                f"{{input.FORMAT}} (FORMAT: {', '.join(GRAPH_FORMATS)}) or "
-                                f"{{output}}")
-    if not formats:
-        raise UserError("--hcp-cmd: the command names no graph file; put {input} (or "
-                        "{input.FORMAT}) where the program reads the graph")
-    return args, formats, output
+def hcp_templates(directed: bool) -> TemplateRules:
+    """``--hcp-cmd``'s rules for a graph that is ``directed`` or not (the forms it can be
+    written in differ): ``{input}``, ``{input.FORMAT}`` (several allowed), ``{output}``;
+    nothing else."""
+    return TemplateRules(
+        option="--hcp-cmd",
+        hint="give a command line, e.g. 'linkern -r 1 -h 0.5 -Q -N 10 -g {input.concorde} "
+             "-o {output} {input.concorde}'",
+        default_format=str(default_format(directed)),
+        input_format=lambda name: str(check_format(name, directed)),
+        missing_input="{option}: the command names no graph file; put {{input}} (or "
+                      "{{input.FORMAT}}) where the program reads the graph",
+        unknown_placeholder="{option}: unknown placeholder {{{name}}}; use {{input}}, "
+                            "{{input.FORMAT}} (FORMAT: " + ", ".join(GRAPH_FORMATS)
+                            + ") or {{output}}")
+
+
+def parse_hcp_template(template: str, directed: bool) -> CommandTemplate:
+    """The parsed ``--hcp-cmd`` template; one-line errors for a bad one."""
+    return parse_template(template, hcp_templates(directed))
+
+
+class CommandRun(TourProgram):
+    """The program of a ``--hcp-cmd`` template (module docstring)."""
+
+    prefix = "sudoku-bridge-hcp-cmd-"
+
+    def __init__(self, num_vertices: int, edges, *, template: CommandTemplate, comment: str,
+                 **job):
+        super().__init__(num_vertices, edges, **job)
+        self.template, self.comment = template, comment
+        self.files: dict[str, Path] = {}       # the graph's file of each form named
+
+    def write_input(self, work: Path) -> None:
+        for fmt in self.template.input_formats:
+            path = self.files[fmt] = work / f"graph{_SUFFIX[fmt]}"
+            write_graph(path, fmt, self.num_vertices, self.edges, directed=self.directed,
+                        name="graph", comment=self.comment)
+
+    def run(self, work: Path, temp_dirs: list[Path]) -> ProgramRun:
+        output = work / "tour.out"
+        args = self.template.argv(None, inputs=self.files, output=output)
+        run = self.run_program(args, work, temp_dirs,
+                               output_files=[output] if self.template.answer_in_file else [])
+        self.stats["exit_code"] = run.exit_code
+        self.label = run.name
+        return run
+
+    def read_tour(self, run: ProgramRun, work: Path) -> np.ndarray | None:
+        if self.template.answer_in_file:
+            tour, where = work / "tour.out", f"the tour file of {run.name}"
+        else:
+            tour, where = work / "stdout.txt", f"the output of {run.name}"
+            tour.write_bytes(run.stdout)
+        return program_tour(run, tour, self.num_vertices, self.stats, name=run.name,
+                            time_limit=self.time_limit, where=where,
+                            error=ExternalSolverError)
 
 
 def run_hcp_command(template: str, num_vertices: int, edges, *, directed: bool,
                     time_limit: float | None, comment: str = "") -> HcpResult:
     """Run the program of ``template`` on the graph and read its tour (module docstring)."""
-    args, formats, has_output = parse_template(template, directed)
+    parsed = parse_hcp_template(template, directed)
     stats: dict = {"backend": "command", "command": template, "time_limit": time_limit,
                    "iterations": 1, "cuts": 0}
-    start = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="sudoku-bridge-hcp-cmd-") as tmp:
-        work = Path(tmp)
-        files = {"output": str(work / "tour.out")}
-        for fmt in formats:
-            path = work / f"graph{_SUFFIX[fmt]}"
-            write_graph(path, fmt, num_vertices, edges, directed=directed, name="graph",
-                        comment=comment)
-            files[f"input.{fmt}"] = str(path)
-        files["input"] = files.get(f"input.{default_format(directed)}", "")
-
-        def substitute(arg: str) -> str:
-            return _PLACEHOLDER.sub(lambda m: files[m.group(1)], arg)
-
-        run = run_program([substitute(arg) for arg in args], cwd=work,
-                          time_limit=time_limit, temp_dirs=[work],
-                          output_files=[files["output"]] if has_output else [])
-        stats["seconds"] = round(time.perf_counter() - start, 4)
-        stats["exit_code"] = run.exit_code
-        name = run.name
-        tour = Path(files["output"]) if has_output else work / "stdout.txt"
-        if not has_output:
-            tour.write_bytes(run.stdout)
-        order = program_tour(run, tour, num_vertices, stats, name=name, time_limit=time_limit,
-                             where=(f"the tour file of {name}" if has_output
-                                    else f"the output of {name}"),
-                             error=ExternalSolverError)
-        if order is None:
-            return HcpResult(CycleStatus.UNKNOWN, None, stats)
-    return heuristic_tour_result(num_vertices, edges, order, stats, name,
-                                 cost_key="non_edges_in_tour", directed=directed)
+    return CommandRun(num_vertices, edges, template=parsed, comment=comment,
+                      time_limit=time_limit, stats=stats, directed=directed).solve()
