@@ -22,8 +22,8 @@ backends:
   one dlx answer reader, :func:`solvers.formats.dlx.parse_answer`.
 
 Any other exact-cover program runs through a command template (``cover_cmd``, see
-:mod:`solvers.tools.cover_programs`): ``{input}`` the dlx file (or ``< {input}`` for a program reading
-stdin), ``{output}`` a file it writes (else its stdout and stderr are read), ``{limit}`` the
+:mod:`solvers.tools.cover_programs`): ``{input}`` the dlx file (or ``< {input}`` for a
+program reading stdin), ``{output}`` a file it writes (else its stdout and stderr are read), ``{limit}`` the
 number of solutions wanted. ``auto`` (the default) takes ``exact-cover`` when it is installed
 and the matrix fits, else ``dlx``. :func:`count_solutions` counts up to a limit; :func:`solve_puzzle` is the solve route
 (clues eliminated, uniqueness by asking for two solutions). Every grid is decoded with
@@ -342,7 +342,8 @@ def solve_puzzle(puzzle: Grid, *, cover_solver: str = "auto", cover_cmd: str | N
                  time_limit: float | None = None) -> Outcome:
     """Solve a puzzle through exact cover with the backend ``cover_solver`` (see
     :data:`BACKENDS`) or the outside program ``cover_cmd`` (a command template, see
-    :func:`~solvers.tools.cover_programs.cover_command`); with ``unique``, look for a second solution."""
+    :func:`~solvers.tools.cover_programs.cover_command`); with ``unique``, look for a second
+    solution."""
     if cover_cmd is not None:
         if cover_solver != CoverSolver.AUTO:
             raise UserError("give a --cover-solver or a --cover-cmd, not both")

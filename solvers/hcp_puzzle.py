@@ -108,9 +108,9 @@ def solve_puzzle(puzzle: Grid, *, graph: str | None = None, prune: str = "paper"
     ``hcp_solver``: one of :data:`HCP_SOLVERS` (``hcp_workers``: CP-SAT's search threads;
     ``lkh_binary``, ``lkh_runs``, ``lkh_seed``: LKH's program, ``RUNS`` and ``SEED``).
     ``hcp_cmd``: instead, any program by a command template
-    (:mod:`solvers.tools.hcp_command`: ``{input}``, ``{input.FORMAT}``, ``{output}``), treated as a
-    heuristic (a solved or unknown answer, never "no solution"); the graph is then undirected
-    unless ``graph`` says otherwise.
+    (:mod:`solvers.tools.hcp_command`: ``{input}``, ``{input.FORMAT}``, ``{output}``),
+    treated as a heuristic (a solved or unknown answer, never "no solution"); the graph is
+    then undirected unless ``graph`` says otherwise.
     ``break_symmetry``: for a puzzle without clues, solve
     :func:`~reductions.hcp_pipeline.first_row_fixed` instead (no effect when there are
     clues). ``unique`` (exact solvers only): after the first cycle, the same model is asked

@@ -153,7 +153,8 @@ ROUTES: dict[str, Route] = _routes(
     Route(name="sat-incremental", target=Target.CNF, run="solvers.sat:solve_incremental",
           summary="one CaDiCaL per process with the rules loaded once, clues as assumptions "
                   "(fast on corpora)"),
-    # The DIMACS solver programs known by name (solvers.tools.dimacs_programs.KNOWN_COMMANDS), each when on PATH.
+    # The DIMACS solver programs known by name (solvers.tools.dimacs_programs.KNOWN_COMMANDS),
+    # each when on PATH.
     *(Route(name=program, target=Target.CNF, run=SAT, presets={"solver_cmd": program},
             needs_program=program, summary=f"the {program} program through a DIMACS file")
       for program in ("cadical", "kissat", "minisat", "glucose", "picosat", "cryptominisat5",
