@@ -23,8 +23,8 @@ backends:
 
 Any other exact-cover program runs through a command template (``cover_cmd``, see
 :mod:`solvers.tools.cover_programs`): ``{input}`` the dlx file (or ``< {input}`` for a
-program reading stdin), ``{output}`` a file it writes (else its stdout and stderr are read), ``{limit}`` the
-number of solutions wanted. ``auto`` (the default) takes ``exact-cover`` when it is installed
+program reading stdin), ``{output}`` a file it writes (else its stdout and stderr are
+read), ``{limit}`` the number of solutions wanted. ``auto`` (the default) takes ``exact-cover`` when it is installed
 and the matrix fits, else ``dlx``. :func:`count_solutions` counts up to a limit; :func:`solve_puzzle` is the solve route
 (clues eliminated, uniqueness by asking for two solutions). Every grid is decoded with
 :meth:`SudokuExactCover.grid_from_options` and checked against the puzzle before it is
@@ -52,7 +52,6 @@ from reductions.errors import UserError
 
 from .external import become_worker, find_program
 from .outcome import Outcome, SolverUnavailable, Status, verified
-from .tools.cover_programs import cover_command, run_cover_command
 
 
 class CoverSolver(enum.StrEnum):
@@ -288,6 +287,8 @@ def find_covers(cover: SudokuExactCover, limit: int = 1, backend: str = "auto",
     :func:`~solvers.tools.cover_programs.cover_command`)."""
     if limit < 1:
         raise ExactCoverError(f"solution limit must be at least 1, got {limit}")
+    # Outside programs are loaded when one runs, not at start-up.
+    from .tools.cover_programs import cover_command, run_cover_command
     start = time.perf_counter()
     template = cover_command(command) if command is not None else None
     if template is None:
@@ -347,6 +348,7 @@ def solve_puzzle(puzzle: Grid, *, cover_solver: str = "auto", cover_cmd: str | N
     if cover_cmd is not None:
         if cover_solver != CoverSolver.AUTO:
             raise UserError("give a --cover-solver or a --cover-cmd, not both")
+        from .tools.cover_programs import cover_command
         cover_command(cover_cmd)              # a bad template is refused before any work
     start = time.perf_counter()
     cover = sudoku_exact_cover(puzzle, clues)

@@ -69,8 +69,6 @@ from .formats.lp_solution import LpSolution, model_columns, read_lp_solution
 from .formats.mps import (FIXED_WIDTH, SENSES, ModelFormat, MpsRow, model_file_limit,
                           short_name, sniff_model_format, write_mps)
 from .outcome import Outcome, SolverUnavailable, Status, verified
-from .tools.ilp_programs import (find_cbc, find_glpsol, ilp_template, run_cbc, run_glpsol,
-                                 run_ilp_command)
 
 if TYPE_CHECKING:
     import pulp         # only in annotations (reductions.ilp imports it to build a model)
@@ -158,6 +156,8 @@ def run_solver(model: SudokuIlp, solver: str, time_limit: float | None = None,
         raise IlpError(f"run_solver takes cbc, glpsol or scip, not {solver!r}")
     if time_limit is not None and time_limit <= 0:
         return IlpAnswer(Status.UNKNOWN, None, "time limit reached")
+    # Outside programs are loaded when one runs, not at start-up.
+    from .tools.ilp_programs import find_cbc, find_glpsol, run_cbc, run_glpsol, run_ilp_command
     if ilp_cmd is not None:
         return run_ilp_command(model, ilp_cmd, time_limit)
     if solver == IlpSolver.CBC:
@@ -239,7 +239,9 @@ def solve_puzzle(puzzle: Grid, *, ilp_solver: str | None = None, ilp_cmd: str | 
                         "--via ilp) or an --ilp-cmd, not both")
     solver = ilp_solver or IlpSolver.CBC
     deadline = Deadline(time_limit)
-    # A missing program is an error at once, whatever the time limit.
+    # A missing program is an error at once, whatever the time limit (the outside programs'
+    # module is loaded only now, not at start-up).
+    from .tools.ilp_programs import find_cbc, find_glpsol, ilp_template
     if ilp_cmd is not None:
         find_program(ilp_template(ilp_cmd).program, what="ILP solver")
     elif solver == IlpSolver.CBC:

@@ -29,7 +29,6 @@ from typing import Any, Callable, Mapping, Sequence
 from reductions.errors import UserError
 from reductions.grid import Grid, Shape
 
-from .tools.templates import split_command
 from .outcome import Outcome, SolverUnavailable
 
 
@@ -244,6 +243,7 @@ def template_route(spec: str) -> Route:
     except ValueError:
         raise UserError(f"--route {spec!r}: unknown target {target_name!r} (targets: "
                         f"{', '.join(FAMILIES)})") from None
+    from .tools.templates import split_command       # not at start-up
     program = split_command(command, f"--route {name}", "give NAME=TARGET:COMMAND")[0]
     return Route(name=name, target=target, run=FAMILIES[target],
                  presets={COMMAND_OPTIONS[target]: command}, needs_program=program,

@@ -38,7 +38,6 @@ from .formats.dimacs import SatAnswer, write_cnf
 from .budget import Deadline, solve_within
 from .external import become_worker, find_program, worker_pool
 from .outcome import Outcome, SolverUnavailable, Status, WrongAnswer, verified
-from .tools.dimacs_programs import dimacs_template, run_dimacs_solver
 
 DEFAULT_SOLVER = "cadical195"
 
@@ -325,6 +324,8 @@ def solve_with_command(puzzle: Grid, solver_cmd: str, *, encoding: str = "extend
 
     Uniqueness: a second run on the formula plus a clause blocking the first solution.
     """
+    # Outside programs are loaded when one runs, not at start-up.
+    from .tools.dimacs_programs import dimacs_template, run_dimacs_solver
     find_program(dimacs_template(solver_cmd).program, what="SAT solver")   # missing: at once
     deadline = Deadline(time_limit)
     cnf = sudoku_cnf(puzzle, encoding, amo, clues)
