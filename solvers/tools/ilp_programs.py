@@ -31,8 +31,8 @@ from typing import TYPE_CHECKING, Callable
 
 from ..budget import Deadline
 from ..external import ExternalSolverError, find_program, read_output_file, run_program
-from ..formats.lp_solution import SolutionFormatError, model_columns, parse_lp_solution, \
-    solution_limit
+from ..formats.lp_solution import (SolutionFormatError, model_columns, parse_lp_solution,
+                                   solution_limit)
 from ..formats.mps import ModelFormat
 from ..outcome import SolverUnavailable, Status
 from .templates import CommandTemplate, TemplateRules, parse_template

@@ -1,4 +1,5 @@
-"""Command templates: the one parser of every ``--*-cmd`` option and of ``--route``.
+"""Command templates: the one parser of every ``--*-cmd`` option (``--route`` splits its
+command with the same :func:`split_command`).
 
 A template is one command line, split into words as a shell would split it (``shlex``) but
 never run by a shell. Placeholders, anywhere inside a word:
