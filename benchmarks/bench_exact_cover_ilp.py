@@ -42,6 +42,7 @@ sys.path.insert(0, str(ROOT))
 from reductions.grid import Grid, Shape, parse_grid, pattern_solution, read_puzzles  # noqa: E402
 from solvers import exact_cover as ec  # noqa: E402
 from solvers import ilp  # noqa: E402
+from solvers.tools.ilp_programs import find_cbc  # noqa: E402
 
 
 def read_lines(path: Path) -> list[str]:
@@ -104,7 +105,7 @@ def main() -> None:
                "date": time.strftime("%Y-%m-%d"), "runs": [],
                "load_average_at_start": round(os.getloadavg()[0], 2)}
     runs = results["runs"]
-    cbc = ilp.find_cbc()
+    cbc = find_cbc()
     results["cbc"] = cbc
 
     royle_path = args.data / "royle-17clue-49151.txt"

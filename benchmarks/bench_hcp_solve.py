@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 
 from reductions.grid import Grid, Shape, parse_grid, read_puzzles  # noqa: E402
 from solvers.hcp_puzzle import solve_puzzle as solve_hcp_puzzle  # noqa: E402
-from solvers.lkh import LKH_NAMES, elkai_available, find_lkh  # noqa: E402
+from solvers.tools.lkh import LKH_NAMES, elkai_available, find_lkh  # noqa: E402
 from solvers.outcome import Status  # noqa: E402
 
 # name: (graph, prune, triple, reduce, solver)

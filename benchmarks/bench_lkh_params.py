@@ -39,7 +39,7 @@ from solvers.runtime.processes import run_program  # noqa: E402
 from solvers.formats.hcp_export import write_export  # noqa: E402
 from solvers.formats.tsplib import read_tour, write_hcp  # noqa: E402
 from solvers.hcp import count_non_edges, normalized_graph  # noqa: E402
-from solvers.lkh import find_lkh  # noqa: E402
+from solvers.tools.lkh import find_lkh  # noqa: E402
 
 CONFIGS: dict[str, dict[str, str]] = {
     "default": {},

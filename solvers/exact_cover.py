@@ -23,9 +23,9 @@ backends:
   one dlx answer reader, :func:`solvers.formats.dlx.parse_answer`.
 
 Any other exact-cover program runs through a command template (``cover_cmd``, see
-:func:`cover_command`): ``{input}`` the dlx file (or ``< {input}`` for a program reading
-stdin), ``{output}`` a file it writes (else its stdout and stderr are read), ``{limit}`` the
-number of solutions wanted. ``auto`` (the default) takes ``exact-cover`` when it is installed
+:mod:`solvers.tools.cover_programs`): ``{input}`` the dlx file (or ``< {input}`` for a
+program reading stdin), ``{output}`` a file it writes (else its stdout and stderr are
+read), ``{limit}`` the number of solutions wanted. ``auto`` (the default) takes ``exact-cover`` when it is installed
 and the matrix fits, else ``dlx``. :func:`count_solutions` counts up to a limit; :func:`solve_puzzle` is the solve route
 (clues eliminated, uniqueness by asking for two solutions). Every grid is decoded with
 :meth:`SudokuExactCover.grid_from_options` and checked against the puzzle before it is
@@ -38,12 +38,9 @@ from __future__ import annotations
 import enum
 import multiprocessing
 import os
-import shlex
-import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Sequence
 
 import numpy as np
@@ -53,14 +50,10 @@ from reductions.exact_cover import (DENSE_LIMIT_BYTES, ExactCoverError, SudokuEx
 from reductions.grid import Grid
 
 from reductions.errors import UserError
-from reductions.reading import check_size
 
-from .runtime.budget import Deadline
 from .runtime.kept_models import KeptModels
-from .runtime.processes import (ExternalSolverError, become_worker, find_program,
-                                output_text, read_output_file, run_program, split_command)
-from .formats.dlx import DlxFormatError, answer_limit, parse_answer, write_dlx
-from .outcome import Outcome, SolverUnavailable, Status, WrongAnswer, verified
+from .runtime.processes import become_worker, find_program
+from .outcome import Outcome, SolverUnavailable, Status, verified
 
 
 class CoverSolver(enum.StrEnum):
@@ -303,9 +296,11 @@ def find_covers(cover: SudokuExactCover, limit: int = 1, backend: str = "auto",
                 command: str | None = None) -> CoverSearch:
     """Up to ``limit`` exact covers of ``cover`` (local option numbers), found by
     ``backend`` or, when given, by the outside program ``command`` (see
-    :func:`cover_command`)."""
+    :func:`~solvers.tools.cover_programs.cover_command`)."""
     if limit < 1:
         raise ExactCoverError(f"solution limit must be at least 1, got {limit}")
+    # Outside programs are loaded when one runs, not at start-up.
+    from .tools.cover_programs import cover_command, run_cover_command
     start = time.perf_counter()
     template = cover_command(command) if command is not None else None
     if template is None:
@@ -314,14 +309,16 @@ def find_covers(cover: SudokuExactCover, limit: int = 1, backend: str = "auto",
             template = cover_command("dlx1")
     if template is not None:
         backend = template.name
-        find_program(template.args[0], what="exact-cover solver")
+        find_program(template.program, what="exact-cover solver")
     if cover.num_items == 0:
         # Nothing left to cover: the empty set of options is the one solution (and dlx1
         # refuses a file without items).
         return CoverSearch([np.zeros(0, dtype=np.int64)], True, backend,
                            time.perf_counter() - start)
     if template is not None:
-        return run_cover_command(template, cover, limit=limit, time_limit=time_limit)
+        found = run_cover_command(template, cover, limit=limit, time_limit=time_limit)
+        return CoverSearch(found.solutions, found.complete, backend, found.seconds,
+                           found.reason, found.details)
     if cover.uncoverable_items().size:
         return CoverSearch([], True, backend, time.perf_counter() - start)
     if backend == "exact-cover":
@@ -343,158 +340,6 @@ def find_covers(cover: SudokuExactCover, limit: int = 1, backend: str = "auto",
     return CoverSearch(solutions, complete, backend, time.perf_counter() - start)
 
 
-# ----------------------------------------------------------------------------- programs
-
-COVER_COMMANDS = {
-    "dlx1": "dlx1 m1 t{limit} < {input}",
-    "dlx2": "dlx2 m1 t{limit} < {input}",
-}
-"""Programs known by name: Knuth's dlx1 and dlx2 print every solution with ``m1``, stop
-after ``{limit}`` with ``t<n>`` and read the file on stdin."""
-
-_SHELL_TOKENS = ("|", "||", "&", "&&", ";", ">", ">>", "2>&1", "<<")
-
-
-@dataclass(frozen=True)
-class CoverCommand:
-    """A command template, split into arguments (with placeholders) and whether the dlx file
-    goes to its stdin."""
-
-    template: str
-    args: list[str]
-    stdin: bool
-
-    @property
-    def name(self) -> str:
-        return Path(self.args[0]).name
-
-    @property
-    def writes_output(self) -> bool:
-        return any("{output}" in a for a in self.args)
-
-    @property
-    def takes_limit(self) -> bool:
-        """Does the program hear how many solutions are wanted? Only then does a search
-        that reports fewer prove there are no more (uniqueness)."""
-        return any("{limit}" in a for a in self.args)
-
-
-def cover_command(template: str) -> CoverCommand:
-    """Parse a command template (split as a shell would split words; no shell runs it).
-
-    A known name (:data:`COVER_COMMANDS`, also as a path) stands for its whole command.
-    Placeholders: ``{input}`` the exact-cover file in Knuth's format, ``< {input}`` to give
-    it on stdin instead (the one redirection understood); ``{output}`` a file the program
-    writes its answer to (else its stdout, then its stderr, are the answer); ``{limit}``
-    the number of solutions wanted (1, or 2 to check uniqueness)."""
-    parts = split_command(template, "--cover-cmd", "give a program name or a command line")
-    if len(parts) == 1 and Path(parts[0]).name in COVER_COMMANDS:
-        parts = [parts[0], *shlex.split(COVER_COMMANDS[Path(parts[0]).name])[1:]]
-    args: list[str] = []
-    stdin: list[str] = []
-    tokens = iter(parts)
-    for token in tokens:
-        if token == "<":
-            stdin.append(next(tokens, ""))
-        elif token.startswith("<") and token != "<<":
-            stdin.append(token[1:])
-        elif token in _SHELL_TOKENS or token.startswith((">", "2>")):
-            raise UserError(f"--cover-cmd {template!r}: {token!r}: no shell runs the command; "
-                            f"the answer is read from stdout and stderr, or from {{output}} "
-                            f"when the program writes a file")
-        else:
-            args.append(token)
-    if len(stdin) > 1 or stdin and stdin[0] != "{input}":
-        raise UserError(f"--cover-cmd {template!r}: the one redirection understood is "
-                        f"'< {{input}}' (the exact-cover file on stdin)")
-    if not args:
-        raise UserError(f"--cover-cmd {template!r}: no program")
-    if "{" in args[0]:
-        raise UserError(f"--cover-cmd {template!r}: the program name cannot be a placeholder")
-    if not stdin and not any("{input}" in a for a in args):
-        raise UserError(f"--cover-cmd {template!r}: the command must read the exact-cover "
-                        f"file: put {{input}} among its arguments, or '< {{input}}' for a "
-                        f"program that reads stdin (as dlx1 does)")
-    return CoverCommand(template, args, bool(stdin))
-
-
-def run_cover_command(command: CoverCommand, cover: SudokuExactCover, *, limit: int,
-                      time_limit: float | None = None) -> CoverSearch:
-    """Write ``cover`` in Knuth's format, run ``command`` on it through
-    :func:`solvers.runtime.processes.run_program` and read its answer with the dlx answer reader.
-
-    The search is complete when the program listed ``limit`` solutions, or reported its
-    totals (``Altogether K solutions``) with K = 0, or K < ``limit`` when it was told the
-    limit (``{limit}``). Killed at the time limit: the whole solutions it printed are kept,
-    the search is incomplete. Options that are not an exact cover are a
-    :class:`~solvers.outcome.WrongAnswer`; a crash or an unreadable answer an
-    :class:`~solvers.runtime.processes.ExternalSolverError`."""
-    deadline = Deadline(time_limit)
-    binary = find_program(command.args[0], what="exact-cover solver")
-    with tempfile.TemporaryDirectory(prefix="sudoku-bridge-cover-") as tmp:
-        work = Path(tmp)
-        input_path, output_path = work / "puzzle.dlx", work / "answer.txt"
-        write_dlx(input_path, cover)
-        args = [binary] + [a.replace("{input}", str(input_path))
-                           .replace("{output}", str(output_path))
-                           .replace("{limit}", str(limit)) for a in command.args[1:]]
-        run = run_program(args, time_limit=deadline.remaining(), temp_dirs=[work],
-                          stdin=input_path if command.stdin else None,
-                          output_files=[output_path] if command.writes_output else [])
-        most = answer_limit(cover, limit)
-        details = {"command": args, "exit_code": run.exit_code,
-                   "program_seconds": round(run.seconds, 6)}
-        if not run.timed_out and run.exit_code != 0:
-            raise ExternalSolverError(f"{run.name} {run.ended()}; last output: "
-                                      f"{run.tail() or '(none)'}")
-        if command.writes_output:
-            source = f"{run.name}'s answer file"
-            if output_path.exists():
-                text = read_output_file(output_path, most, source)
-            elif run.timed_out:
-                text = ""
-            else:
-                raise ExternalSolverError(f"{run.name} {run.ended()} without writing its "
-                                          f"answer file ({{output}}); last output: "
-                                          f"{run.tail() or '(none)'}")
-        elif run.timed_out:
-            # Killed: its totals never came; what it flushed to stdout may end mid-solution.
-            source, text = f"stdout of {run.name}", run.stdout_text(most)
-        else:
-            source = f"output of {run.name} (stdout, then stderr)"
-            text = run.stdout_text(most)
-            if text and not text.endswith("\n"):
-                text += "\n"
-            check_size(run.stderr, most, f"stderr of {run.name}")
-            text += output_text(run.stderr, f"stderr of {run.name}")
-    try:
-        answer = parse_answer(text, source, cover, partial=run.timed_out)
-    except DlxFormatError as exc:
-        raise ExternalSolverError(f"{run.name} {run.ended()} and gave no usable answer "
-                                  f"({exc})") from None
-    solutions = [np.asarray(sorted(s), dtype=np.int64) for s in answer.solutions[:limit]]
-    for index, solution in enumerate(solutions, 1):
-        if not cover.is_exact_cover(solution):
-            raise WrongAnswer(f"{run.name}'s solution {index} is not an exact cover of the "
-                              f"matrix")
-    if run.timed_out:
-        complete, reason = len(solutions) >= limit, "time limit reached"
-    elif answer.timed_out:
-        complete, reason = len(solutions) >= limit, "the solver stopped at its mems limit " \
-                                                    "(TIMEOUT!)"
-    elif len(solutions) >= limit or answer.reported_count == 0:
-        complete, reason = True, ""
-    elif answer.reported_count is not None and command.takes_limit:
-        complete, reason = True, ""
-    else:
-        complete = False
-        reason = ("the solver was not told the limit ({limit}): its count does not prove "
-                  "that there is no other solution" if answer.reported_count is not None
-                  else "the solver's answer has no 'Altogether N solutions' line: nothing "
-                       "proves that there is no other solution")
-    return CoverSearch(solutions, complete, command.name, deadline.seconds(), reason, details)
-
-
 def count_solutions(cover: SudokuExactCover, limit: int, backend: str = "auto",
                     time_limit: float | None = None) -> tuple[int, bool]:
     """(number of solutions found, exact): exact is False when the count stopped at
@@ -511,10 +356,12 @@ def solve_puzzle(puzzle: Grid, *, cover_solver: str = "auto", cover_cmd: str | N
                  time_limit: float | None = None) -> Outcome:
     """Solve a puzzle through exact cover with the backend ``cover_solver`` (see
     :data:`BACKENDS`) or the outside program ``cover_cmd`` (a command template, see
-    :func:`cover_command`); with ``unique``, look for a second solution."""
+    :func:`~solvers.tools.cover_programs.cover_command`); with ``unique``, look for a second
+    solution."""
     if cover_cmd is not None:
         if cover_solver != CoverSolver.AUTO:
             raise UserError("give a --cover-solver or a --cover-cmd, not both")
+        from .tools.cover_programs import cover_command
         cover_command(cover_cmd)              # a bad template is refused before any work
     start = time.perf_counter()
     cover = sudoku_exact_cover(puzzle, clues)

@@ -9,7 +9,7 @@ directed graph, clue pruning, optionally the undirected 3-split with the triple 
 degree-2 reduction), find a Hamiltonian cycle, decode it back through every step to a grid,
 and verify the grid against the puzzle (:func:`solvers.outcome.verified`).
 
-Solvers (:mod:`solvers.hcp`, :mod:`solvers.lkh`, :mod:`solvers.concorde`):
+Solvers (:mod:`solvers.hcp`, :mod:`solvers.tools.lkh`, :mod:`solvers.tools.concorde`):
 
 * ``sat`` (default) — exact: SAT model with lazy subtour cuts; "no solution" is a proof;
 * ``cpsat`` — exact: OR-Tools CP-SAT circuit constraint (best on the directed graph);
@@ -109,9 +109,9 @@ def solve_puzzle(puzzle: Grid, *, graph: str | None = None, prune: str = "paper"
     ``hcp_solver``: one of :data:`HCP_SOLVERS` (``hcp_workers``: CP-SAT's search threads;
     ``lkh_binary``, ``lkh_runs``, ``lkh_seed``: LKH's program, ``RUNS`` and ``SEED``).
     ``hcp_cmd``: instead, any program by a command template
-    (:mod:`solvers.hcp_command`: ``{input}``, ``{input.FORMAT}``, ``{output}``), treated as a
-    heuristic (a solved or unknown answer, never "no solution"); the graph is then undirected
-    unless ``graph`` says otherwise.
+    (:mod:`solvers.tools.hcp_command`: ``{input}``, ``{input.FORMAT}``, ``{output}``),
+    treated as a heuristic (a solved or unknown answer, never "no solution"); the graph is
+    then undirected unless ``graph`` says otherwise.
     ``break_symmetry``: for a puzzle without clues, solve
     :func:`~reductions.hcp_pipeline.first_row_fixed` instead (no effect when there are
     clues). ``unique`` (exact solvers only): after the first cycle, the same model is asked
@@ -166,7 +166,7 @@ def solve_puzzle(puzzle: Grid, *, graph: str | None = None, prune: str = "paper"
     remaining = None if time_limit is None else max(time_limit - (time.perf_counter() - start),
                                                     0.0)
     if hcp_cmd is not None:
-        from .hcp_command import run_hcp_command
+        from .tools.hcp_command import run_hcp_command
         result = run_hcp_command(hcp_cmd, pipeline.num_vertices, pipeline.edges,
                                  directed=directed, time_limit=remaining)
     elif solver in EXACT_SOLVERS:
@@ -208,15 +208,15 @@ def run_heuristic(pipeline: HcpPipeline, *, solver: str, time_limit: float | Non
     n, edges = pipeline.num_vertices, pipeline.edges
     if solver == "lkh":
         from .formats.hcp_export import write_export
-        from .lkh import DEFAULT_RUNS, DEFAULT_SEED, solve_hcp_lkh
+        from .tools.lkh import DEFAULT_RUNS, DEFAULT_SEED, solve_hcp_lkh
         return solve_hcp_lkh(n, edges, time_limit=time_limit, binary=lkh_binary,
                              runs=DEFAULT_RUNS if lkh_runs is None else lkh_runs,
                              seed=DEFAULT_SEED if lkh_seed is None else lkh_seed,
                              write_problem=lambda path: write_export(path, pipeline, "tsplib"))
     if solver == "linkern":
-        from .linkern import solve_hcp_linkern
+        from .tools.linkern import solve_hcp_linkern
         return solve_hcp_linkern(n, edges, time_limit=time_limit, binary=linkern_binary)
-    from .concorde import solve_hcp_concorde
+    from .tools.concorde import solve_hcp_concorde
     return solve_hcp_concorde(n, edges, time_limit=time_limit, binary=concorde_binary)
 
 

@@ -2,13 +2,9 @@
 
 Solvers (``ilp_solver=``, :class:`IlpSolver`):
 
-* ``cbc`` — the CBC command line. The binary is, in order: the ``cbc_path`` given (a name on
-  PATH or a path), a ``cbc`` on PATH (Debian's ``coinor-cbc``, or the one
-  ``pip install pulp[cbc]`` brings), the binary bundled inside older PuLP wheels. It runs
-  ``cbc MODEL.mps [-sec S -timeMode elapsed] -solve -solution ANSWER``.
-* ``glpsol`` — GLPK's command line: ``glpsol --mps MODEL.mps [--tmlim S] -w ANSWER`` (the
-  raw solution: ``s mip ... o|f`` solved, ``n`` no integer feasible solution, anything else
-  unknown).
+* ``cbc``, ``glpsol`` — the CBC and GLPK command lines on the fixed MPS file
+  (:mod:`solvers.tools.ilp_programs`: which binary, the argument lists, their own time
+  limits).
 * ``scip`` — SCIP in process through ``pyscipopt`` (an optional extra): it reads the same
   fixed MPS file, its own time limit (``limits/time``) is the only one (C code cannot be
   killed from inside the process), and its best solution comes back through its ``.sol``
@@ -16,18 +12,16 @@ Solvers (``ilp_solver=``, :class:`IlpSolver`):
 * ``highs`` — HiGHS in process through ``highspy`` (an optional extra), on one model of the
   blank grid kept by the process between puzzles (:class:`KeptHighsModel`): a puzzle's clues
   only fix column bounds, which are restored afterwards.
-* ``ilp_cmd`` — any other program, by a command template (:func:`ilp_command`): ``{input}``
-  is the model file (fixed MPS; ``{input.lp}`` / ``{input.mps}`` / ``{input.free-mps}`` ask
-  for that form), ``{output}`` a file for the answer (without it, the answer is read from
-  the program's stdout).
+* ``ilp_cmd`` — any other program, by a command template
+  (:func:`~solvers.tools.ilp_programs.ilp_template`): ``{input}`` is the model file (fixed
+  MPS; ``{input.lp}`` / ``{input.mps}`` / ``{input.free-mps}`` ask for that form),
+  ``{output}`` a file for the answer (without it, the answer is read from the program's
+  stdout).
 
-Every outside program runs through :func:`solvers.runtime.processes.run_program` (its own process
-group, killed at our time limit, on Ctrl-C and when we die); the model goes to a temporary
-file written by :func:`write_model` and the answer is read by content by
-:func:`solvers.formats.lp_solution.read_lp_solution`, the one reader of solution files (also
-used by ``decode ilp``). With a time limit the program's own limit (CBC's ``-sec``,
-glpsol's ``--tmlim``) is set a little below ours, so that it normally stops by itself and
-writes what it has; one still running at our limit is killed and the answer is "unknown".
+Every outside program runs through :mod:`solvers.tools.ilp_programs` (its own process group,
+killed at our time limit; the answer read by content by
+:func:`solvers.formats.lp_solution.parse_lp_solution`, the one reader of solution files, also
+used by ``decode ilp``); one still running at our limit is "unknown".
 
 Answers: an optimal (here: any feasible) solution is decoded and verified against the puzzle;
 "infeasible" is a proof of no solution; a time limit or any other status is "unknown", never
@@ -69,12 +63,10 @@ from reductions.sizes import ensure_fits, ilp_estimate
 
 from .runtime.budget import Deadline
 from .runtime.kept_models import KeptModels
-from .runtime.processes import (ExternalSolverError, find_program, read_output_file,
-                                run_program, split_command)
+from .runtime.processes import ExternalSolverError, find_program
 from .formats.atomic import atomic_write, scratch_path
 from .formats.dlx import metadata_from_comments, puzzle_comment_lines, puzzle_from_metadata
-from .formats.lp_solution import (LpSolution, SolutionFormatError, model_columns,
-                                  parse_lp_solution, read_lp_solution, solution_limit)
+from .formats.lp_solution import LpSolution, model_columns, read_lp_solution
 from .formats.mps import (FIXED_WIDTH, SENSES, ModelFormat, MpsRow, model_file_limit,
                           short_name, sniff_model_format, write_mps)
 from .outcome import Outcome, SolverUnavailable, Status, verified
@@ -99,43 +91,9 @@ SUFFIXES = {".lp": ModelFormat.LP, ".mps": ModelFormat.MPS}
 FILE_NAMES = {ModelFormat.LP: "model.lp", ModelFormat.MPS: "model.mps",
               ModelFormat.FREE_MPS: "model.free.mps"}
 COMMENT_PREFIX = {ModelFormat.LP: "\\", ModelFormat.MPS: "*", ModelFormat.FREE_MPS: "*"}
-INPUT_FIELDS = {"{input}": ModelFormat.MPS, "{input.mps}": ModelFormat.MPS,
-                "{input.lp}": ModelFormat.LP, "{input.free-mps}": ModelFormat.FREE_MPS}
-"""The model file fields of an ``ilp_cmd`` template and the form each asks for."""
 
 
-# ----------------------------------------------------------------------------- programs
-
-def bundled_cbc() -> str | None:
-    """The CBC binary shipped inside the PuLP wheel, when there is one and it runs."""
-    try:
-        from pulp.apis import coin_api
-    except ImportError:
-        return None
-    path = getattr(coin_api, "pulp_cbc_path", None)
-    if path and os.path.isfile(path) and os.access(path, os.X_OK):
-        return os.path.realpath(path)
-    return None
-
-
-def find_cbc(cbc_path: str | None = None) -> str:
-    """Path of the CBC binary to run: ``cbc_path`` (a name on PATH or a path; a missing one
-    is :class:`SolverUnavailable`), else ``cbc`` on PATH, else PuLP's bundled one, else
-    :class:`SolverUnavailable` saying what to install."""
-    found = find_program(cbc_path, ("cbc",), what="CBC") or bundled_cbc()
-    if not found:
-        raise SolverUnavailable("CBC not found: no 'cbc' on PATH and no binary bundled with "
-                                "PuLP (install Debian's coinor-cbc or 'pip install pulp[cbc]', "
-                                "or use --ilp-solver highs)")
-    return found
-
-
-def find_glpsol() -> str:
-    found = find_program(None, ("glpsol",), what="glpsol")
-    if not found:
-        raise SolverUnavailable("glpsol not found on PATH (install Debian's glpk-utils)")
-    return found
-
+# ----------------------------------------------------------------------------- in process
 
 _HIGHS_READY = False
 
@@ -180,50 +138,6 @@ def _pyscipopt():
     return pyscipopt
 
 
-def own_limit(time_limit: float) -> float:
-    """An outside solver's own time limit: below our hard limit, leaving time to read the
-    model and write the answer (solvers check their clock only between steps)."""
-    return max(0.5 * time_limit, time_limit - max(0.5, 0.1 * time_limit))
-
-
-def cbc_command(binary: str, model_file: str, solution_file: str,
-                time_limit: float | None = None) -> list[str]:
-    """The CBC argument list: read the model, solve, write the solution file."""
-    args = [binary, model_file]
-    if time_limit is not None:
-        args += ["-sec", f"{own_limit(time_limit):.2f}", "-timeMode", "elapsed"]
-    return args + ["-solve", "-solution", solution_file]
-
-
-def glpsol_command(binary: str, model_file: str, solution_file: str,
-                   time_limit: float | None = None) -> list[str]:
-    """The glpsol argument list: read the fixed MPS model, solve, write the raw solution
-    (``--tmlim`` takes whole seconds; below one, only our own limit applies)."""
-    args = [binary, "--mps", model_file]
-    if time_limit is not None and own_limit(time_limit) >= 1:
-        args += ["--tmlim", str(int(own_limit(time_limit)))]
-    return args + ["-w", solution_file]
-
-
-def ilp_command(ilp_cmd: str) -> tuple[list[str], ModelFormat]:
-    """A command template split like a shell would (no shell runs it) and the model form it
-    asks for: ``{input}`` / ``{input.mps}`` fixed MPS, ``{input.lp}`` LP,
-    ``{input.free-mps}`` free MPS (one form per command; ``{input}`` is appended when the
-    template has no model field); ``{output}`` is the answer file. The fields come back as
-    ``{input}`` and ``{output}``."""
-    parts = split_command(ilp_cmd, "--ilp-cmd",
-                          "give a command line, e.g. 'glpsol --mps {input} -w {output}'")
-    forms = {fmt for field, fmt in INPUT_FIELDS.items() for part in parts if field in part}
-    if len(forms) > 1:
-        raise UserError(f"--ilp-cmd {ilp_cmd!r}: one model form per command (found "
-                        f"{', '.join(sorted(forms))})")
-    if not forms:
-        parts.append("{input}")
-    for field in INPUT_FIELDS:
-        parts = [part.replace(field, "{input}") for part in parts]
-    return parts, forms.pop() if forms else ModelFormat.MPS
-
-
 @dataclass
 class IlpAnswer:
     """One solver run: ``status`` (solved / no solution / unknown), the decoded grid (not yet
@@ -232,10 +146,6 @@ class IlpAnswer:
     status: str
     grid: Grid | None = None
     detail: str = ""
-
-
-Command = Callable[[str, str, float | None], list[str]]
-"""(model file, answer file, time left) → the argument list of a run."""
 
 
 def run_solver(model: SudokuIlp, solver: str, time_limit: float | None = None,
@@ -247,68 +157,15 @@ def run_solver(model: SudokuIlp, solver: str, time_limit: float | None = None,
         raise IlpError(f"run_solver takes cbc, glpsol or scip, not {solver!r}")
     if time_limit is not None and time_limit <= 0:
         return IlpAnswer(Status.UNKNOWN, None, "time limit reached")
+    # Outside programs are loaded when one runs, not at start-up.
+    from .tools.ilp_programs import find_cbc, find_glpsol, run_cbc, run_glpsol, run_ilp_command
     if ilp_cmd is not None:
-        parts, fmt = ilp_command(ilp_cmd)
-        binary = os.path.abspath(find_program(parts[0], what="ILP solver"))
-
-        def command(model_file: str, answer_file: str, _: float | None) -> list[str]:
-            return [binary] + [p.replace("{input}", model_file).replace("{output}", answer_file)
-                               for p in parts[1:]]
-        from_file = any("{output}" in p for p in parts)
-        return run_program_on_model(model, command, fmt, time_limit, from_file=from_file,
-                                    in_work=False)
+        return run_ilp_command(model, ilp_cmd, time_limit)
     if solver == IlpSolver.CBC:
-        binary = find_cbc(cbc_path)
-        return run_program_on_model(model, lambda m, a, t: cbc_command(binary, m, a, t),
-                                    ModelFormat.MPS, time_limit, what=f"CBC ({binary})")
+        return run_cbc(model, find_cbc(cbc_path), time_limit)
     if solver == IlpSolver.GLPSOL:
-        binary = find_glpsol()
-        return run_program_on_model(model, lambda m, a, t: glpsol_command(binary, m, a, t),
-                                    ModelFormat.MPS, time_limit, what=f"glpsol ({binary})")
+        return run_glpsol(model, find_glpsol(), time_limit)
     return run_scip(model, time_limit)
-
-
-def run_program_on_model(model: SudokuIlp, command: Command, fmt: ModelFormat,
-                         time_limit: float | None, *, from_file: bool = True,
-                         what: str | None = None, in_work: bool = True) -> IlpAnswer:
-    """Write the model in ``fmt``, run the program under the time limit (writing the file
-    counts; ``in_work``: in the temporary directory, else in ours, where a user's template
-    may name files), read its answer (the answer file, or its stdout when ``from_file`` is
-    false) by content, decode it. A program that gives no usable answer is an
-    :class:`ExternalSolverError` naming it and how it ended."""
-    deadline = Deadline(time_limit)
-    with tempfile.TemporaryDirectory(prefix="sudoku-bridge-ilp-") as tmp:
-        work = Path(tmp)
-        model_path = work / FILE_NAMES[fmt]
-        answer_path = work / "answer.sol"
-        write_model(model_path, model, fmt)
-        remaining = deadline.remaining()
-        args = command(str(model_path), str(answer_path), remaining)
-        run = run_program(args, cwd=work if in_work else None, time_limit=remaining,
-                          temp_dirs=[work], output_files=[answer_path] if from_file else [])
-        what = what or run.name
-        if run.timed_out:
-            return IlpAnswer(Status.UNKNOWN, None, "time limit reached")
-        limit = solution_limit(model.num_variables)
-        if from_file:
-            if not answer_path.exists():
-                raise ExternalSolverError(f"{what} {run.ended()} and wrote no solution "
-                                          f"file; last output: {run.tail() or '(none)'}")
-            where = f"{run.name}'s answer file"
-            text = read_output_file(answer_path, limit, where)
-        else:
-            where = f"output of {run.name}"
-            text = run.stdout_text(limit)
-        try:
-            solution = parse_lp_solution(text.splitlines(), where, model_columns(model_path))
-        except SolutionFormatError as exc:
-            raise ExternalSolverError(f"{what} {run.ended()} and gave no usable answer "
-                                      f"({exc}); last output: {run.tail() or '(none)'}") \
-                from None
-        answer = answer_from_solution(model, solution, where, column_names(model, model_path))
-    if answer.status == Status.UNKNOWN and time_limit is not None:
-        answer.detail = "time limit reached"
-    return answer
 
 
 def answer_from_solution(model: SudokuIlp, solution: LpSolution, where: str,
@@ -375,7 +232,7 @@ def solve_puzzle(puzzle: Grid, *, ilp_solver: str | None = None, ilp_cmd: str | 
                  cbc_path: str | None = None, clues: str = "eliminate", unique: bool = False,
                  time_limit: float | None = None) -> Outcome:
     """Solve through the ILP with ``ilp_solver`` (default ``cbc``) or the outside program of
-    the ``ilp_cmd`` template (:func:`ilp_command`); with ``unique``, one no-good cut and a
+    the ``ilp_cmd`` template (:func:`~solvers.tools.ilp_programs.ilp_template`); with ``unique``, one no-good cut and a
     second solve. HiGHS solves on this process's kept model (:func:`kept_highs_model`), the
     others on the puzzle's own model."""
     if ilp_cmd is not None and ilp_solver is not None:
@@ -383,9 +240,11 @@ def solve_puzzle(puzzle: Grid, *, ilp_solver: str | None = None, ilp_cmd: str | 
                         "--via ilp) or an --ilp-cmd, not both")
     solver = ilp_solver or IlpSolver.CBC
     deadline = Deadline(time_limit)
-    # A missing program is an error at once, whatever the time limit.
+    # A missing program is an error at once, whatever the time limit (the outside programs'
+    # module is loaded only now, not at start-up).
+    from .tools.ilp_programs import find_cbc, find_glpsol, ilp_template
     if ilp_cmd is not None:
-        find_program(ilp_command(ilp_cmd)[0][0], what="ILP solver")
+        find_program(ilp_template(ilp_cmd).program, what="ILP solver")
     elif solver == IlpSolver.CBC:
         cbc_path = find_cbc(cbc_path)
     elif solver == IlpSolver.GLPSOL:

@@ -31,7 +31,6 @@ from reductions.grid import Grid, Shape
 from reductions.sizes import (Estimate, cnf_estimate, exact_cover_estimate, hcp_estimate,
                               ilp_estimate, rules_estimate)
 
-from .runtime.processes import split_command
 from .outcome import Outcome, SolverUnavailable
 
 
@@ -155,7 +154,8 @@ ROUTES: dict[str, Route] = _routes(
     Route(name="sat-incremental", target=Target.CNF, run="solvers.sat:solve_incremental",
           summary="one CaDiCaL per process with the rules loaded once, clues as assumptions "
                   "(fast on corpora)"),
-    # The DIMACS solver programs known by name (solvers.sat.KNOWN_COMMANDS), each when on PATH.
+    # The DIMACS solver programs known by name (solvers.tools.dimacs_programs.KNOWN_COMMANDS),
+    # each when on PATH.
     *(Route(name=program, target=Target.CNF, run=SAT, presets={"solver_cmd": program},
             needs_program=program, summary=f"the {program} program through a DIMACS file")
       for program in ("cadical", "kissat", "minisat", "glucose", "picosat", "cryptominisat5",
@@ -191,7 +191,7 @@ ROUTES: dict[str, Route] = _routes(
     Route(name="lkh", target=Target.HCP, run=HCP, square_blocks=True, checks_uniqueness=False,
           presets={"graph": "undirected", "prune": "peers", "reduce": True,
                    "hcp_solver": "lkh"},
-          needs="solvers.lkh:unavailable_reason",
+          needs="solvers.tools.lkh:unavailable_reason",
           summary="LKH-3 (an LKH binary on PATH, else the elkai package) on the reduced "
                   "undirected graph; a heuristic: unknown when it finds no cycle"),
     Route(name="linkern", target=Target.HCP, run=HCP, square_blocks=True,
@@ -245,6 +245,7 @@ def template_route(spec: str) -> Route:
     except ValueError:
         raise UserError(f"--route {spec!r}: unknown target {target_name!r} (targets: "
                         f"{', '.join(FAMILIES)})") from None
+    from .tools.templates import split_command       # not at start-up
     program = split_command(command, f"--route {name}", "give NAME=TARGET:COMMAND")[0]
     return Route(name=name, target=target, run=FAMILIES[target],
                  presets={COMMAND_OPTIONS[target]: command}, needs_program=program,

@@ -7,8 +7,8 @@
 * :func:`solve_puzzle` — one puzzle, any encoding, any pysat solver.
 * :func:`solve_with_command` — write the CNF to a temporary file, run an external solver
   (``cadical``, ``minisat``, ``kissat``, ... or a full command line) without a shell, under a
-  time limit, and parse its answer: SAT-competition ``s``/``v`` lines and exit codes 10/20,
-  or MiniSat's result file.
+  time limit, and parse its answer (:mod:`solvers.tools.dimacs_programs`): SAT-competition
+  ``s``/``v`` lines and exit codes 10/20, or MiniSat's result file.
 * :func:`solve_many` — a batch on a process pool (one incremental solver per process).
 
 Every grid returned is checked against the puzzle (``solvers.outcome.verified``). A time limit
@@ -32,12 +32,10 @@ from reductions.forced import forced_digits
 from reductions.grid import (Grid, Shape, clue_array_from_line, clue_conflicts, parse_grid,
                              solve_checks, solves_clues)
 
-from .formats.dimacs import (DimacsError, SatAnswer, answer_limit, parse_solver_output,
-                             write_cnf)
+from .formats.dimacs import SatAnswer, write_cnf
 from .runtime.budget import Deadline, solve_within
 from .runtime.kept_models import KeptModels
-from .runtime.processes import (ExternalSolverError, become_worker, find_program,
-                                read_output_file, run_program, split_command, worker_pool)
+from .runtime.processes import become_worker, find_program, worker_pool
 from .runtime.pysat_solvers import DEFAULT_SOLVER, new_pysat_solver
 from .outcome import Outcome, Status, WrongAnswer, verified
 
@@ -282,76 +280,6 @@ def _grid_literals(cnf: SudokuCnf, grid: Grid) -> list[int]:
 
 # ----------------------------------------------------------------------------- external
 
-KNOWN_COMMANDS = {
-    # name: the command line; {output} = a result file the solver writes (MiniSat style)
-    "cadical": ["cadical", "-q", "{input}"],
-    "kissat": ["kissat", "-q", "{input}"],
-    "cryptominisat5": ["cryptominisat5", "--verb", "0", "{input}"],
-    "picosat": ["picosat", "{input}"],
-    "lingeling": ["lingeling", "-q", "{input}"],
-    "minisat": ["minisat", "-verb=0", "{input}", "{output}"],
-    # glucose prints its model only with -model.
-    "glucose": ["glucose", "-verb=0", "-model", "{input}"],
-}
-"""The DIMACS solvers known by name (``--solver-cmd kissat``, ``solve --via kissat``)."""
-
-
-def command_for(solver_cmd: str) -> list[str]:
-    """Argument list for a solver given by name (see :data:`KNOWN_COMMANDS`) or as a command
-    line with ``{input}`` (the CNF file; appended when absent) and optionally ``{output}``
-    (a result file the solver writes, MiniSat style)."""
-    parts = split_command(solver_cmd, "--solver-cmd", "give a solver name or a command line")
-    if len(parts) == 1 and Path(parts[0]).name in KNOWN_COMMANDS:
-        template = KNOWN_COMMANDS[Path(parts[0]).name]
-        parts = [parts[0]] + template[1:]
-    if not any("{input}" in p for p in parts):
-        parts.append("{input}")
-    return parts
-
-
-def run_dimacs_solver(solver_cmd: str, cnf_path: Path, *, work: Path, num_vars: int,
-                      time_limit: float | None = None) -> tuple[SatAnswer, list[int] | None, dict]:
-    """Run a DIMACS solver on a file (of ``num_vars`` variables) through
-    :func:`solvers.runtime.processes.run_program` (its own process group, killed at the time limit,
-    on Ctrl-C and when we die). ``work`` is the caller's temporary directory: ``{output}``
-    files go there, and it is removed if we die. Returns (verdict, model, stats); a
-    time-out is ``UNKNOWN``. A program that gives no usable answer (crash, garbage, binary
-    output, nothing, more than an answer for ``num_vars`` variables can take) is an
-    :class:`~solvers.runtime.processes.ExternalSolverError`."""
-    parts = command_for(solver_cmd)
-    binary = find_program(parts[0], what="SAT solver")
-    result_path = work / "result.txt"
-    result_path.unlink(missing_ok=True)       # never read an earlier run's answer
-    args = [binary] + [p.replace("{input}", str(cnf_path)).replace("{output}", str(result_path))
-                       for p in parts[1:]]
-    uses_file = any("{output}" in p for p in parts)
-    run = run_program(args, time_limit=time_limit, temp_dirs=[work],
-                      output_files=[result_path] if uses_file else [])
-    stats = {"command": args, "exit_code": run.exit_code, "seconds": run.seconds}
-    if run.timed_out:
-        return SatAnswer.UNKNOWN, None, stats | {"reason": "time limit reached"}
-    limit = answer_limit(num_vars)
-    if uses_file and result_path.exists():
-        where = f"{run.name}'s result file"
-        text = read_output_file(result_path, limit, where)
-    else:
-        where = f"output of {run.name}"
-        text = run.stdout_text(limit)
-    try:
-        answer = parse_solver_output(text, where, num_vars=num_vars)
-    except DimacsError as exc:
-        raise ExternalSolverError(
-            f"{run.name} {run.ended()} and gave no usable answer ({exc}); last output: "
-            f"{run.tail() or '(none)'}") from None
-    # Exit codes 10/20 are the convention; a contradicting code means a confused run.
-    if (answer.status == SatAnswer.SAT and run.exit_code not in (0, 10)) or (
-            answer.status == SatAnswer.UNSAT and run.exit_code not in (0, 20)):
-        raise ExternalSolverError(f"{run.name} said {answer.status} but {run.ended()}")
-    if answer.status == SatAnswer.UNKNOWN:
-        stats["reason"] = "solver reported unknown"
-    return answer.status, answer.model, stats
-
-
 def solve_with_command(puzzle: Grid, solver_cmd: str, *, encoding: str = "extended",
                        amo: str = "auto", clues: str = "eliminate", unique: bool = False,
                        time_limit: float | None = None) -> Outcome:
@@ -360,8 +288,9 @@ def solve_with_command(puzzle: Grid, solver_cmd: str, *, encoding: str = "extend
 
     Uniqueness: a second run on the formula plus a clause blocking the first solution.
     """
-    parts = command_for(solver_cmd)
-    find_program(parts[0], what="SAT solver")       # a missing solver is an error at once
+    # Outside programs are loaded when one runs, not at start-up.
+    from .tools.dimacs_programs import dimacs_template, run_dimacs_solver
+    find_program(dimacs_template(solver_cmd).program, what="SAT solver")   # missing: at once
     deadline = Deadline(time_limit)
     cnf = sudoku_cnf(puzzle, encoding, amo, clues)
     stats = {"solver": solver_cmd, "encoding": encoding, "amo": cnf.amo, "clues": clues,

@@ -1,4 +1,4 @@
-"""The Concorde bridge (solvers/concorde.py).
+"""The Concorde bridge (solvers/tools/concorde.py).
 
 Concorde is not installable here (academic licence), so its runs are tested only where a
 ``concorde`` binary is on PATH; the edge-file writer, the command line, the reading of its
@@ -15,12 +15,13 @@ import stat
 import numpy as np
 import pytest
 
-from solvers.concorde import (SPARSE_NORM, concorde_command,
-                              find_concorde, solve_hcp_concorde)
 from solvers.formats.graph_files import write_concorde_edges
 from solvers.formats.tsplib import read_tour
-from solvers.hcp import CycleStatus, heuristic_tour_result, normalized_graph
+from solvers.hcp import CycleStatus, normalized_graph
 from solvers.outcome import SolverUnavailable
+from solvers.tools.concorde import (SPARSE_NORM, concorde_command, find_concorde,
+                                    solve_hcp_concorde)
+from solvers.tools.tour_programs import heuristic_tour_result
 
 CONCORDE = shutil.which("concorde")
 needs_concorde = pytest.mark.skipif(CONCORDE is None, reason="no concorde binary on PATH "
@@ -101,7 +102,7 @@ def test_missing_binary_is_a_clear_error():
 
 def test_a_program_without_solution_file(tmp_path):
     """Exit 0 without a solution file: unknown; non-zero: one clear error."""
-    from solvers.concorde import ConcordeError
+    from solvers.tools.concorde import ConcordeError
     edges = ring_with_chords(12, 2)
     result = solve_hcp_concorde(12, edges, binary=shutil.which("true"))
     assert result.status == CycleStatus.UNKNOWN and "no tour" in result.stats["reason"]

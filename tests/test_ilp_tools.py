@@ -24,6 +24,7 @@ from solvers.formats.dlx import metadata_from_comments, puzzle_comment_lines
 from solvers.formats.mps import (FIELD_STARTS, ModelFileError, ModelFormat, mps_number,
                                  short_name, sniff_model_format)
 from solvers.routes import ROUTES
+from solvers.tools.ilp_programs import ilp_template
 
 from .conftest import INSTANCES, instance_puzzles
 from .processes import fakes  # noqa: F401  (fixture)
@@ -365,8 +366,13 @@ def test_bad_ilp_templates_are_one_line_errors(capsys, template, message):
 
 
 def test_template_fields():
-    assert ilp.ilp_command("glpsol --lp {input.lp} -o {output}") == \
-        (["glpsol", "--lp", "{input}", "-o", "{output}"], ModelFormat.LP)
-    assert ilp.ilp_command("mytool") == (["mytool", "{input}"], ModelFormat.MPS)
-    assert ilp.ilp_command("t --model={input.free-mps}") == (["t", "--model={input}"],
-                                                             ModelFormat.FREE_MPS)
+    lp = ilp_template("glpsol --lp {input.lp} -o {output}")
+    assert lp.args == ("glpsol", "--lp", "{input.lp}", "-o", "{output}")
+    assert (lp.input_formats, lp.answer_in_file) == ({ModelFormat.LP}, True)
+    plain = ilp_template("mytool")
+    assert (plain.args, plain.input_formats) == (("mytool", "{input}"), {ModelFormat.MPS})
+    free = ilp_template("t --model={input.free-mps}")
+    assert (free.args, free.input_formats) == (("t", "--model={input.free-mps}"),
+                                               {ModelFormat.FREE_MPS})
+    assert free.argv("/bin/t", inputs={ModelFormat.FREE_MPS: "m.mps"}) == ["/bin/t",
+                                                                          "--model=m.mps"]

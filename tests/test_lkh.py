@@ -1,4 +1,4 @@
-"""The LKH-3 bridge (solvers/lkh.py) and the ``lkh`` route.
+"""The LKH-3 bridge (solvers/tools/lkh.py) and the ``lkh`` route.
 
 Always run (no LKH needed): the parameter file's format; the bridge writes byte for byte the
 file ``emit hcp`` writes, and RUNS/SEED reach the parameter file (a fake LKH, a real shell
@@ -24,10 +24,10 @@ from solvers import cli
 from solvers.cli import ExitCode
 from solvers.hcp import CycleStatus
 from solvers.hcp_puzzle import solve_puzzle as solve_hcp_puzzle
-from solvers.lkh import (LKH_NAMES, SEARCH_KEYWORDS, LkhError, elkai_available, find_lkh,
-                         lkh_parameters, solve_hcp_lkh, write_lkh_parameters)
 from solvers.outcome import SolverUnavailable, Status
 from solvers.routes import ROUTES
+from solvers.tools.lkh import (LKH_NAMES, SEARCH_KEYWORDS, LkhError, elkai_available,
+                               find_lkh, lkh_parameters, solve_hcp_lkh, write_lkh_parameters)
 
 from .conftest import instance_puzzles
 from .processes import fakes, wait_until  # noqa: F401  (fakes: a fixture)

@@ -11,9 +11,10 @@ import pytest
 
 from reductions.grid import (Grid, Shape, check_solution, format_grid, parse_grid,
                              pattern_solution)
+from solvers.runtime.processes import ExternalSolverError
 from solvers.outcome import SolverUnavailable, Status
-from solvers.sat import (ExternalSolverError, IncrementalSudokuSolver, command_for,
-                         solve_batch, solve_many, solve_puzzle, solve_with_command)
+from solvers.sat import (IncrementalSudokuSolver, solve_batch, solve_many,
+                         solve_puzzle, solve_with_command)
 
 from .conftest import instance_pairs, instance_puzzles
 from .test_grid import PAPER_17, PAPER_17_SOLUTION
@@ -146,12 +147,6 @@ def test_batch_handles_other_sizes_in_one_file():
 
 
 # ----------------------------------------------------------------------------- external
-
-def test_command_templates():
-    assert command_for("minisat") == ["minisat", "-verb=0", "{input}", "{output}"]
-    assert command_for("/opt/bin/cadical") == ["/opt/bin/cadical", "-q", "{input}"]
-    assert command_for("mysolver --fast") == ["mysolver", "--fast", "{input}"]
-
 
 def test_missing_binary_is_a_clear_error():
     with pytest.raises(SolverUnavailable, match="'no-such-solver-xyz' not found on PATH"):

@@ -27,7 +27,7 @@ from solvers.formats.atomic import atomic_write
 from solvers.formats.dimacs import SatAnswer, parse_solver_output, read_cnf
 from solvers.outcome import Status
 from solvers.routes import ROUTES, get_route, template_route
-from solvers.sat import KNOWN_COMMANDS
+from solvers.tools.dimacs_programs import KNOWN_COMMANDS
 
 from .conftest import INSTANCES, instance_puzzles
 from .test_grid import PAPER_17, PAPER_17_SOLUTION

@@ -14,6 +14,7 @@ from reductions.ilp import CLUE_MODES, sudoku_ilp
 from solvers import ilp
 from solvers.formats.lp_solution import SolutionFormatError, read_lp_solution
 from solvers.outcome import Status
+from solvers.tools import ilp_programs
 
 from .conftest import instance_pairs, instance_puzzles
 from .test_grid import PAPER_17, PAPER_17_SOLUTION
@@ -22,7 +23,7 @@ from .test_solvers_exact_cover import hard_36
 
 def cbc_available() -> bool:
     try:
-        ilp.find_cbc()
+        ilp_programs.find_cbc()
     except ilp.SolverUnavailable:
         return False
     return True
@@ -118,7 +119,7 @@ def test_missing_cbc_binary_is_one_clear_error(monkeypatch):
     with pytest.raises(ilp.SolverUnavailable, match="CBC program '/nowhere/cbc' not found"):
         ilp.solve_puzzle(parse_grid(PAPER_17), ilp_solver="cbc", cbc_path="/nowhere/cbc")
     monkeypatch.setenv("PATH", "")
-    monkeypatch.setattr(ilp, "bundled_cbc", lambda: None)
+    monkeypatch.setattr(ilp_programs, "bundled_cbc", lambda: None)
     with pytest.raises(ilp.SolverUnavailable, match="CBC not found: no 'cbc' on PATH"):
         ilp.solve_puzzle(parse_grid(PAPER_17), ilp_solver="cbc")
 

@@ -70,3 +70,13 @@ def test_route_options_are_the_options_routes_take():
 
     args = build_parser().parse_args(["solve", "x"])
     assert set(args.route_option_names) == set().union(*(r.options for r in ROUTES.values()))
+
+
+def test_outside_programs_load_only_when_one_runs():
+    """solvers/tools/ (templates, DIMACS, ILP and exact-cover programs) is not loaded by a
+    solve on the default route nor by --help; a --solver-cmd run loads it."""
+    for argv in (["solve", "instances/haythorpe-17clue.txt"], ["--help"]):
+        assert [m for m in run_cli(*argv)["modules"] if m.startswith("solvers.tools")] == []
+    result = run_cli("solve", "instances/haythorpe-17clue.txt", "--solver-cmd",
+                     "no-such-solver-xyz")
+    assert "solvers.tools.dimacs_programs" in result["modules"]

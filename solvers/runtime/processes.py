@@ -41,7 +41,6 @@ import math
 import multiprocessing
 import os
 import select
-import shlex
 import shutil
 import signal
 import subprocess
@@ -85,19 +84,6 @@ kill -s KILL 0
 class ExternalSolverError(UserError):
     """An outside program ran but gave no usable answer (crash, binary or unreadable output,
     more output than allowed)."""
-
-
-def split_command(template: str, option: str, hint: str) -> list[str]:
-    """A command template (``--solver-cmd``, ``--cover-cmd``, ``--ilp-cmd``, ``--hcp-cmd``,
-    ``--route``) split into words as a shell would split them — no shell ever runs it — or a
-    one-line error naming ``option``; ``hint`` says what to give instead of nothing."""
-    try:
-        parts = shlex.split(template)
-    except ValueError as exc:
-        raise UserError(f"{option} {template!r}: cannot split it ({exc})") from None
-    if not parts or not parts[0].strip():
-        raise UserError(f"{option} is empty: {hint}")
-    return parts
 
 
 def find_program(given: str | None, names: Iterable[str] = (), *, what: str) -> str | None:

@@ -20,24 +20,25 @@ The command: ``linkern -s SEED -r 1 -h 0.5 -R KICKS [-t SECONDS] -Q -N 10 -g G -
   normally stops by itself and writes its best tour. (On a loaded machine CPU time runs
   slower than the wall clock, and the hard limit may come first: then "unknown".)
 
-linkern is a heuristic: a tour of positive length proves nothing. The answer is
-``hamiltonian`` (the tour, checked against the graph) or ``unknown`` — never ``no cycle``.
+It runs through the tour-program skeleton (:mod:`solvers.tools.tour_programs`). linkern is
+a heuristic: a tour of positive length proves nothing. The answer is ``hamiltonian`` (the
+tour, checked against the graph) or ``unknown`` — never ``no cycle``.
 """
 
 from __future__ import annotations
 
 import re
-import tempfile
-import time
 from pathlib import Path
+
+import numpy as np
 
 from reductions.errors import UserError
 
-from .runtime.processes import find_program, run_program
-from .formats.graph_files import write_concorde_edges
-from .hcp import (CycleStatus, HcpResult, heuristic_tour_result, normalized_graph,
-                  program_tour)
-from .outcome import SolverUnavailable
+from ..runtime.processes import ProgramRun, find_program
+from ..formats.graph_files import write_concorde_edges
+from ..hcp import HcpResult, normalized_graph
+from ..outcome import SolverUnavailable
+from .tour_programs import TourProgram, program_tour
 
 LINKERN_NAMES = ("linkern",)
 DEFAULT_TIME_LIMIT = 60.0
@@ -73,6 +74,36 @@ def _inner_limit(time_limit: float) -> float:
 _FINAL = re.compile(r"Overall Best Cycle:\s*([0-9.eE+-]+)")
 
 
+class LinkernRun(TourProgram):
+    """linkern on Concorde's sparse edge file (module docstring)."""
+
+    label = "linkern"
+    prefix = "sudoku-bridge-linkern-"
+
+    def __init__(self, num_vertices: int, edges, *, binary: str, seed: int, **job):
+        super().__init__(num_vertices, edges, **job)
+        self.binary, self.seed = binary, seed
+
+    def write_input(self, work: Path) -> None:
+        write_concorde_edges(work / "graph.edg", self.num_vertices, self.edges)
+
+    def run(self, work: Path, temp_dirs: list[Path]) -> ProgramRun:
+        run = self.run_program(linkern_command(self.binary, "graph.edg", "graph.lk",
+                                               seed=self.seed,
+                                               cpu_seconds=_inner_limit(self.time_limit)),
+                               work, temp_dirs)
+        self.stats["exit_code"] = run.exit_code
+        found = _FINAL.search(run.stdout.decode("utf-8", "replace"))
+        if found:
+            self.stats["reported_length"] = float(found.group(1))
+        return run
+
+    def read_tour(self, run: ProgramRun, work: Path) -> np.ndarray | None:
+        return program_tour(run, work / "graph.lk", self.num_vertices, self.stats,
+                            name=f"linkern ({self.binary})", time_limit=self.time_limit,
+                            where="linkern's tour file", error=LinkernError)
+
+
 def solve_hcp_linkern(num_vertices: int, edges, *, time_limit: float | None = None,
                       binary: str | None = None, seed: int = 1,
                       keep_dir: str | Path | None = None) -> HcpResult:
@@ -89,25 +120,5 @@ def solve_hcp_linkern(num_vertices: int, edges, *, time_limit: float | None = No
     time_limit = DEFAULT_TIME_LIMIT if time_limit is None else time_limit
     stats: dict = {"backend": "linkern", "linkern": path, "time_limit": time_limit,
                    "iterations": 1, "cuts": 0}
-    start = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="sudoku-bridge-linkern-") as tmp:
-        work = Path(keep_dir) if keep_dir else Path(tmp)
-        work.mkdir(parents=True, exist_ok=True)
-        edge_file, tour_file = work / "graph.edg", work / "graph.lk"
-        write_concorde_edges(edge_file, num_vertices, edges)
-        run = run_program(linkern_command(path, edge_file.name, tour_file.name, seed=seed,
-                                          cpu_seconds=_inner_limit(time_limit)),
-                          cwd=work, time_limit=time_limit,
-                          temp_dirs=[] if keep_dir else [work])
-        stats["seconds"] = round(time.perf_counter() - start, 4)
-        stats["exit_code"] = run.exit_code
-        found = _FINAL.search(run.stdout.decode("utf-8", "replace"))
-        if found:
-            stats["reported_length"] = float(found.group(1))
-        order = program_tour(run, tour_file, num_vertices, stats, name=f"linkern ({path})",
-                             time_limit=time_limit, where="linkern's tour file",
-                             error=LinkernError)
-        if order is None:
-            return HcpResult(CycleStatus.UNKNOWN, None, stats)
-    return heuristic_tour_result(num_vertices, edges, order, stats, "linkern",
-                                 cost_key="non_edges_in_tour")
+    return LinkernRun(num_vertices, edges, binary=path, seed=seed, time_limit=time_limit,
+                      stats=stats, keep_dir=keep_dir).solve()

@@ -1,6 +1,7 @@
-"""Knuth's dlx1 end to end: what it really prints (solutions on stdout with ``m1``, totals on
-stderr), decoded from one file holding both streams; the ``dlx1`` route and ``--cover-cmd``
-templates run through real processes.
+"""Exact-cover programs (solvers/tools/cover_programs.py). Knuth's dlx1 end to end: what it
+really prints (solutions on stdout with ``m1``, totals on stderr), decoded from one file
+holding both streams; the ``dlx1`` route and ``--cover-cmd`` templates run through real
+processes.
 
 * format tests on dlx1's exact output (recorded from dlx1 built from cwebtest's dlx1.w, see
   /work/tools/NOTES.md): a solution, "Altogether 0 solutions", "TIMEOUT!", stdout only,
@@ -30,11 +31,12 @@ from reductions.exact_cover import sudoku_exact_cover
 from reductions.grid import check_solution, parse_grid
 from solvers import cli
 from solvers.cli import ExitCode
-from solvers.exact_cover import CoverSolver, cover_command, find_covers, solve_puzzle
+from solvers.exact_cover import CoverSolver, find_covers, solve_puzzle
 from solvers.runtime.processes import ExternalSolverError
 from solvers.formats.dlx import DlxFormatError, read_answer, write_dlx
 from solvers.outcome import SolverUnavailable, Status, WrongAnswer
 from solvers.routes import ROUTES, solve
+from solvers.tools.cover_programs import cover_command
 
 from .conftest import instance_puzzles
 from .processes import child_env, script, wait_until
@@ -228,7 +230,7 @@ def test_a_complete_answer_that_is_no_cover_is_a_wrong_answer(tmp_path, capsys):
 ])
 def test_templates(template, args, stdin):
     command = cover_command(template)
-    assert (command.args, command.stdin) == (args, stdin)
+    assert (list(command.args), command.stdin) == (args, stdin)
 
 
 @pytest.mark.parametrize("template,message", [

@@ -13,7 +13,8 @@ Concorde runs in a temporary directory (it writes its work files ``NAME.mas/.pul
 the problem; ``-x`` is not used: with it the exit status is that of its last ``unlink``, 255
 after a good run), without a shell, stdin closed, under the time limit; ``-o`` names the
 solution file (``ncount`` then the vertex order, 0-based), read with
-:func:`solvers.formats.tsplib.read_tour`. Concorde is exact, so the answer is
+:func:`solvers.formats.tsplib.read_tour` (the tour-program skeleton,
+:mod:`solvers.tools.tour_programs`). Concorde is exact, so the answer is
 
 * ``hamiltonian`` — the tour uses only edges of the graph (cost 0), checked here;
 * ``no cycle`` — Concorde ended normally (exit 0) printing ``Optimal Solution: V`` with
@@ -30,17 +31,18 @@ QSopt_ex; on the reduced 9×9 Sudoku graphs its LP solver struggles, see the REA
 from __future__ import annotations
 
 import re
-import tempfile
-import time
 from pathlib import Path
+
+import numpy as np
 
 from reductions.errors import UserError
 
-from .formats.graph_files import write_concorde_edges
-from .formats.tsplib import TsplibError, read_tour
-from .hcp import CycleStatus, HcpResult, heuristic_tour_result, normalized_graph
-from .runtime.processes import find_program, run_program
-from .outcome import SolverUnavailable
+from ..runtime.processes import ProgramRun, find_program
+from ..formats.graph_files import write_concorde_edges
+from ..formats.tsplib import TsplibError, read_tour
+from ..hcp import CycleStatus, HcpResult, normalized_graph
+from ..outcome import SolverUnavailable
+from .tour_programs import TourProgram
 
 CONCORDE_NAMES = ("concorde",)
 SPARSE_NORM = 10
@@ -70,6 +72,49 @@ def concorde_command(binary: str, edge_file: str, solution_file: str,
 _OPTIMUM = re.compile(r"Optimal Solution:\s*([-+0-9.eE]+)")
 
 
+class ConcordeRun(TourProgram):
+    """Concorde on the sparse edge file; a completed run's positive optimum is a proof
+    (module docstring)."""
+
+    label = "Concorde"
+    prefix = "sudoku-bridge-concorde-"
+
+    def __init__(self, num_vertices: int, edges, *, binary: str, seed: int | None, **job):
+        super().__init__(num_vertices, edges, **job)
+        self.binary, self.seed = binary, seed
+
+    def write_input(self, work: Path) -> None:
+        write_concorde_edges(work / "graph.edg", self.num_vertices, self.edges)
+
+    def run(self, work: Path, temp_dirs: list[Path]) -> ProgramRun:
+        return self.run_program(concorde_command(self.binary, "graph.edg", "graph.sol",
+                                                 self.seed), work, temp_dirs)
+
+    def read_tour(self, run: ProgramRun, work: Path) -> np.ndarray | None:
+        stats, solution = self.stats, work / "graph.sol"
+        if run.timed_out:
+            stats["reason"] = (f"time limit {self.time_limit:g} s reached before Concorde "
+                               f"finished")
+            return None
+        stats["exit_code"] = run.exit_code
+        found = _OPTIMUM.search(run.stdout.decode("utf-8", "replace"))
+        if found:
+            stats["reported_optimum"] = float(found.group(1))
+        if not solution.exists():
+            if run.exit_code != 0:
+                raise ConcordeError(f"Concorde ({self.binary}) {run.ended()} and wrote no "
+                                    f"tour: {run.tail(3) or 'no output'}")
+            stats["reason"] = "Concorde wrote no tour"
+            return None
+        try:
+            return read_tour(solution, self.num_vertices)
+        except TsplibError as exc:
+            raise ConcordeError(f"Concorde's solution file is unusable: {exc}") from None
+
+    def interpret(self, result: HcpResult, run: ProgramRun) -> HcpResult:
+        return proved_no_cycle(result, self.num_vertices, run.exit_code)
+
+
 def solve_hcp_concorde(num_vertices: int, edges, *, time_limit: float | None = None,
                        binary: str | None = None, seed: int | None = 1,
                        keep_dir: str | Path | None = None) -> HcpResult:
@@ -85,36 +130,8 @@ def solve_hcp_concorde(num_vertices: int, edges, *, time_limit: float | None = N
         raise UserError("Concorde needs a graph of at least 3 vertices")
     stats: dict = {"backend": "concorde", "concorde": path, "time_limit": time_limit,
                    "iterations": 1, "cuts": 0}
-    start = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="sudoku-bridge-concorde-") as tmp:
-        work = Path(keep_dir) if keep_dir else Path(tmp)
-        work.mkdir(parents=True, exist_ok=True)
-        edge_file, solution = work / "graph.edg", work / "graph.sol"
-        write_concorde_edges(edge_file, num_vertices, edges)
-        run = run_program(concorde_command(path, edge_file.name, solution.name, seed),
-                          cwd=work, time_limit=time_limit,
-                          temp_dirs=[] if keep_dir else [work])
-        stats["seconds"] = round(time.perf_counter() - start, 4)
-        if run.timed_out:
-            stats["reason"] = f"time limit {time_limit:g} s reached before Concorde finished"
-            return HcpResult(CycleStatus.UNKNOWN, None, stats)
-        stats["exit_code"] = run.exit_code
-        found = _OPTIMUM.search(run.stdout.decode("utf-8", "replace"))
-        if found:
-            stats["reported_optimum"] = float(found.group(1))
-        if not solution.exists():
-            if run.exit_code != 0:
-                raise ConcordeError(f"Concorde ({path}) {run.ended()} and wrote no tour: "
-                                    f"{run.tail(3) or 'no output'}")
-            stats["reason"] = "Concorde wrote no tour"
-            return HcpResult(CycleStatus.UNKNOWN, None, stats)
-        try:
-            order = read_tour(solution, num_vertices)
-        except TsplibError as exc:
-            raise ConcordeError(f"Concorde's solution file is unusable: {exc}") from None
-    result = heuristic_tour_result(num_vertices, edges, order, stats, "Concorde",
-                                   cost_key="non_edges_in_tour")
-    return proved_no_cycle(result, num_vertices, run.exit_code)
+    return ConcordeRun(num_vertices, edges, binary=path, seed=seed, time_limit=time_limit,
+                       stats=stats, keep_dir=keep_dir).solve()
 
 
 def proved_no_cycle(result: HcpResult, num_vertices: int, exit_code: int | None) -> HcpResult:

@@ -40,7 +40,8 @@ Two ways to run LKH:
   down (optional extra ``lkh``); a killed child leaves no tour. Used when asked for, or as
   the fallback when no binary is found.
 
-LKH's licence allows research use only; it is not shipped with this project.
+Both go through the tour-program skeleton (:mod:`solvers.tools.tour_programs`, class
+:class:`LkhRun`). LKH's licence allows research use only; it is not shipped with this project.
 """
 
 from __future__ import annotations
@@ -49,7 +50,6 @@ import enum
 import json
 import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -59,11 +59,12 @@ import numpy as np
 from reductions.errors import UserError
 from reductions.reading import read_text
 
-from .runtime.processes import ExternalSolverError, ProgramRun, find_program, run_program
-from .formats.atomic import atomic_write
-from .formats.tsplib import TsplibError, read_tour, tour_limit, write_hcp
-from .hcp import CycleStatus, HcpResult, heuristic_tour_result, normalized_graph
-from .outcome import SolverUnavailable
+from ..runtime.processes import ExternalSolverError, ProgramRun, find_program, run_program
+from ..formats.atomic import atomic_write
+from ..formats.tsplib import TsplibError, read_tour, tour_limit, write_hcp
+from ..hcp import CycleStatus, HcpResult, normalized_graph
+from ..outcome import SolverUnavailable
+from .tour_programs import TourProgram
 
 LKH_NAMES = ("LKH", "lkh", "LKH-3", "lkh3")
 DEFAULT_TIME_LIMIT = 60.0
@@ -192,107 +193,117 @@ def solve_hcp_lkh(num_vertices: int, edges, *, time_limit: float | None = None,
     if path is None and not elkai_available():
         raise SolverUnavailable(unavailable_reason() or "the elkai package is not installed "
                                                         "(pip install 'sudoku-bridge[lkh]')")
-    start = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="sudoku-bridge-lkh-") as tmp:
-        work = Path(keep_dir) if keep_dir else Path(tmp)
-        work.mkdir(parents=True, exist_ok=True)
-        problem = work / "graph.hcp"
-        if write_problem is not None:
-            write_problem(problem)
-        else:
+    if write_problem is None:           # the edges in their order: LKH's search depends on it
+        def write_problem(problem: Path) -> None:
             write_hcp(problem, num_vertices, edges, name="graph",
                       comment="written by sudoku-bridge for LKH-3")
-        job = _Job(num_vertices, graph, work, problem, time_limit, runs, seed,
-                   temp_dirs=[] if keep_dir else [work])    # removed if we die; a kept one stays
-        result = job.run_binary(path) if path is not None else job.run_elkai()
+    start = time.perf_counter()
+    result = LkhRun(num_vertices, graph, binary=path, runs=runs, seed=seed,
+                    write_problem=write_problem, time_limit=time_limit, stats={},
+                    keep_dir=keep_dir).solve()
     result.stats["seconds"] = round(time.perf_counter() - start, 4)
     return result
 
 
-class _Job:
-    """One LKH run on a problem file already written in ``work``."""
+class LkhRun(TourProgram):
+    """One LKH run on its problem file: the binary ``binary``, or elkai when that is None.
+    Its stats are written once the run is over (they say which time limit LKH took)."""
 
-    def __init__(self, num_vertices: int, edges: np.ndarray, work: Path, problem: Path,
-                 time_limit: float, runs: int, seed: int, temp_dirs: list[Path]):
-        self.n, self.edges, self.work, self.problem = num_vertices, edges, work, problem
-        self.time_limit, self.runs, self.seed, self.temp_dirs = (time_limit, runs, seed,
-                                                                 temp_dirs)
-        self.params = work / "graph.par"
+    label = "LKH"
+    prefix = "sudoku-bridge-lkh-"
+    cost_key = "tour_cost"
 
-    def stats(self, lkh: str, total: bool) -> dict:
+    def __init__(self, num_vertices: int, edges: np.ndarray, *, binary: str | None,
+                 runs: int, seed: int, write_problem: Callable[[Path], None], **job):
+        super().__init__(num_vertices, edges, **job)
+        self.binary, self.runs, self.seed = binary, runs, seed
+        self.write_problem = write_problem
+
+    def write_input(self, work: Path) -> None:
+        self.write_problem(work / "graph.hcp")
+
+    def run(self, work: Path, temp_dirs: list[Path]) -> ProgramRun:
+        """Run with ``TOTAL_TIME_LIMIT``, again with ``TIME_LIMIT`` for an LKH that lacks
+        it (module docstring)."""
+        for total in (True, False):
+            run = self._run_once(work, temp_dirs, total)
+            if not (total and _lacks_total_limit(run)):
+                break
+        self.stats.update(self._stats(self.binary or "elkai", total))
+        if self.binary is None and run.timed_out:
+            self.stats["reason"] = (f"time limit {self.time_limit:g} s reached before LKH "
+                                    f"(elkai) finished")
+        else:
+            self.stats["exit_code"] = run.exit_code
+        return run
+
+    def _run_once(self, work: Path, temp_dirs: list[Path], total: bool) -> ProgramRun:
+        params = work / "graph.par"
+        limits = {"time_limit": lkh_time_limit(self.time_limit), "total_time_limit": total,
+                  "runs": self.runs, "seed": self.seed}
+        if self.binary is not None:
+            write_lkh_parameters(params, "graph.hcp", "graph.tour", **limits)
+            args = [self.binary, params.name]
+            env = None
+        else:       # elkai: the problem by its full name, the tour returned as JSON
+            write_lkh_parameters(params, (work / "graph.hcp").resolve(), None, **limits)
+            args = [sys.executable, "-c", _ELKAI_CHILD, str(params), str(work / "tour.json")]
+            env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+        return run_program(args, cwd=work, time_limit=self.time_limit, temp_dirs=temp_dirs,
+                           env=env)
+
+    def _stats(self, lkh: str, total: bool) -> dict:
         return {"backend": "lkh", "lkh": lkh, "time_limit": self.time_limit,
                 "lkh_time_limit": ("TOTAL_TIME_LIMIT" if total else "TIME_LIMIT (per run)",
                                    round(lkh_time_limit(self.time_limit), 2)),
                 "runs": self.runs, "seed": self.seed, "iterations": 1, "cuts": 0}
 
-    def write_parameters(self, problem_file: str | Path, tour_file: str | None,
-                         total: bool) -> None:
-        write_lkh_parameters(self.params, problem_file, tour_file,
-                             time_limit=lkh_time_limit(self.time_limit), total_time_limit=total,
-                             runs=self.runs, seed=self.seed)
-
-    def run_binary(self, path: str) -> HcpResult:
-        tour_file = self.work / "graph.tour"
-        for total in (True, False):
-            self.write_parameters(self.problem.name, tour_file.name, total)
-            run = run_program([path, self.params.name], cwd=self.work,
-                              time_limit=self.time_limit, temp_dirs=self.temp_dirs)
-            if not (total and _lacks_total_limit(run)):
-                break
-        stats = self.stats(path, total)
-        stats["exit_code"] = run.exit_code
+    def read_tour(self, run: ProgramRun, work: Path) -> np.ndarray | None:
+        if self.binary is None:
+            return self._elkai_tour(run, work / "tour.json")
+        tour_file, stats = work / "graph.tour", self.stats
         if run.timed_out:
             stats["reason"] = f"time limit {self.time_limit:g} s reached"
             if not tour_file.exists():
                 stats["reason"] += " before LKH wrote a tour"
-                return HcpResult(CycleStatus.UNKNOWN, None, stats)
+                return None
             try:                    # LKH's last improvement; a file cut short is no answer
-                order = read_tour(tour_file, self.n)
+                return read_tour(tour_file, self.num_vertices)
             except TsplibError as exc:
                 stats["reason"] += f"; LKH's last tour file is unusable ({exc})"
-                return HcpResult(CycleStatus.UNKNOWN, None, stats)
-            result = heuristic_tour_result(self.n, self.edges, order, stats, "LKH")
-            if result.status != CycleStatus.HAMILTONIAN:
-                stats["reason"] = (f"time limit {self.time_limit:g} s reached; "
-                                   f"{stats['reason']}")
-            return result
+                return None
         if run.exit_code != 0:
-            raise LkhError(f"LKH ({path}) {run.ended()}: {run.tail(3) or 'no output'}")
+            raise LkhError(f"LKH ({self.binary}) {run.ended()}: {run.tail(3) or 'no output'}")
         if not tour_file.exists():
             stats["reason"] = "LKH wrote no tour"
-            return HcpResult(CycleStatus.UNKNOWN, None, stats)
+            return None
         try:
-            order = read_tour(tour_file, self.n)
+            return read_tour(tour_file, self.num_vertices)
         except TsplibError as exc:
             raise LkhError(f"LKH's tour file is unusable: {exc}") from None
-        return heuristic_tour_result(self.n, self.edges, order, stats, "LKH")
 
-    def run_elkai(self) -> HcpResult:
-        answer = self.work / "tour.json"
-        for total in (True, False):
-            self.write_parameters(self.problem.resolve(), None, total)
-            run = run_program([sys.executable, "-c", _ELKAI_CHILD, str(self.params),
-                               str(answer)],
-                              cwd=self.work, time_limit=self.time_limit,
-                              temp_dirs=self.temp_dirs,
-                              env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
-            if not (total and _lacks_total_limit(run)):
-                break
-        stats = self.stats("elkai", total)
+    def _elkai_tour(self, run: ProgramRun, answer: Path) -> np.ndarray | None:
+        """The tour of the elkai child (its JSON, 1-based), checked to be a permutation."""
         if run.timed_out:
-            stats["reason"] = (f"time limit {self.time_limit:g} s reached before LKH (elkai) "
-                               f"finished")
-            return HcpResult(CycleStatus.UNKNOWN, None, stats)
-        stats["exit_code"] = run.exit_code
+            return None
         if run.exit_code != 0 or not answer.exists():
             raise LkhError(f"LKH (elkai) {run.ended()} without a tour: "
                            f"{run.tail() or 'no output'}")
-        text = read_text(answer, tour_limit(self.n), LkhError)       # our helper's JSON
+        text = read_text(answer, tour_limit(self.num_vertices), LkhError)  # our helper's JSON
         values = np.asarray(json.loads(text), dtype=np.int64) - 1
-        if values.size != self.n or not np.array_equal(np.sort(values), np.arange(self.n)):
+        if values.size != self.num_vertices or not np.array_equal(
+                np.sort(values), np.arange(self.num_vertices)):
             raise LkhError(f"LKH (elkai) returned {values.size} vertices that are not a "
-                           f"permutation of the graph's {self.n}")
-        return heuristic_tour_result(self.n, self.edges, values, stats, "LKH")
+                           f"permutation of the graph's {self.num_vertices}")
+        return values
+
+    def interpret(self, result: HcpResult, run: ProgramRun) -> HcpResult:
+        """A killed LKH's last tour that is no cycle: the time limit comes first in the
+        reason."""
+        if run.timed_out and result.status != CycleStatus.HAMILTONIAN:
+            self.stats["reason"] = (f"time limit {self.time_limit:g} s reached; "
+                                    f"{self.stats['reason']}")
+        return result
 
 
 def _lacks_total_limit(run: ProgramRun) -> bool:
