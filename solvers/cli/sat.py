@@ -20,6 +20,7 @@ from reductions.cnf import (AMO_ENCODINGS, ENCODINGS, CnfError, cnf_recipe, expe
                             grid_from_model, sudoku_cnf)
 from reductions.errors import UserError
 from reductions.grid import SYMBOLS, parse_grid
+from reductions.puzzle_record import comment_metadata
 from reductions.sizes import cnf_estimate, ensure_fits
 
 from . import common
@@ -167,10 +168,7 @@ def run_emit_cnf(args: argparse.Namespace) -> int:
 def run_decode_cnf(args: argparse.Namespace) -> int:
     limit = common.memory_limit(args)
     header = read_cnf_header(args.cnf, memory_limit=limit)
-    meta = {}
-    for line in header.comments:
-        key, _, value = line.partition(" ")
-        meta.setdefault(key, value.strip())
+    meta = comment_metadata(header.comments, str(args.cnf), CnfError)
     puzzle, encoding, amo, clues = cnf_recipe(meta)
     n = puzzle.size
     ensure_fits(cnf_estimate(puzzle.shape, encoding=encoding, amo=amo, clues=clues), limit,
