@@ -22,14 +22,14 @@ from reductions.errors import UserError
 from reductions.grid import SYMBOLS, parse_grid
 from reductions.puzzle_record import comment_metadata
 from reductions.sizes import cnf_estimate, ensure_fits
+from reductions.status import STATUS_CODE
 
 from . import common
 from .common import ExitCode
 from ..formats.atomic import check_outputs
 from ..formats.dimacs import SatAnswer, read_cnf_header, read_solver_output, write_cnf
 from ..outcome import Outcome, Status
-from ..sat import (DEFAULT_SOLVER, STATUS_CODE, BatchChunk, BatchItem,
-                   solve_batch_chunks)
+from ..sat import DEFAULT_SOLVER, BatchChunk, BatchItem, solve_batch_chunks
 
 
 def add_encoding_options(parser, clues_default: str | None) -> None:

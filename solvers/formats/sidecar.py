@@ -25,11 +25,15 @@ from reductions.hcp_pipeline import HcpOptions, HcpPipeline, build_hcp_pipeline
 from reductions.puzzle_record import PuzzleRecord
 from reductions.reading import DEFAULT_MEMORY_LIMIT, HEADER_BYTES, ReadLimit, read_text
 from reductions.sizes import ensure_fits, hcp_estimate
+from reductions.status import Status
 
 from .atomic import OutputGroup, atomic_write
 
 SIDECAR_FORMAT = "sudoku-bridge hcp sidecar"
 SIDECAR_VERSION = 1
+SIDECAR_STATUS = {Status.UNKNOWN: "ok", Status.NO_SOLUTION: "no cycle", Status.SOLVED: "solved"}
+"""The sidecar's ``status`` field: the words it has always held for what building the graph
+proved (``ok``: nothing, the graph is for a solver)."""
 ZERO_BASED_NAMES = ("concorde-edges", "graphml", "edgelist")
 """Sidecar ``graph_format`` values whose files number vertices from 0."""
 
@@ -105,7 +109,7 @@ def write_sidecar(graph_path: str | Path, pipeline: HcpPipeline, graph_format: s
         "graph_format": graph_format,
         **PuzzleRecord(pipeline.puzzle).json_fields(),
         "pipeline": pipeline.options.as_record(),
-        "status": pipeline.status,
+        "status": SIDECAR_STATUS[pipeline.status],
         "num_vertices": pipeline.num_vertices,
         "num_edges": int(len(pipeline.edges)),
         "edges_sha256": edges_sha256(pipeline.edges),
