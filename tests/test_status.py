@@ -39,3 +39,15 @@ def test_the_rules_engine_answers_in_the_one_vocabulary():
 def test_crosscheck_records_extend_the_vocabulary_with_why_there_is_none():
     assert {s.value for s in Status} < {s.value for s in RecordStatus}
     assert all(RecordStatus(s) == s for s in Status)
+
+
+def test_the_hcp_pipeline_says_its_status_in_the_one_vocabulary():
+    """The degree-2 reduction's end maps onto every status; the sidecar keeps its old words."""
+    from reductions.graph_reduction import ReductionStatus
+    from reductions.hcp_pipeline import PUZZLE_STATUS, HcpOptions, build_hcp_pipeline
+    from solvers.formats.sidecar import SIDECAR_STATUS
+    assert set(PUZZLE_STATUS) == set(ReductionStatus) and set(PUZZLE_STATUS.values()) == set(Status)
+    assert SIDECAR_STATUS == {Status.UNKNOWN: "ok", Status.NO_SOLUTION: "no cycle",
+                              Status.SOLVED: "solved"}
+    pipeline = build_hcp_pipeline(parse_grid(PAPER_17), HcpOptions(reduce=True))
+    assert pipeline.status is Status.UNKNOWN
