@@ -470,4 +470,5 @@ def cnf_recipe(meta: dict[str, str]) -> tuple[Grid, str, str, str]:
     :func:`sudoku_cnf` builds the formula from (a caller can size it first)."""
     record = PuzzleRecord.from_metadata(meta, CNF_SPELLING, RECORD_KEYS, where="CNF",
                                         error=CnfError)
-    return record.puzzle, *(value for _, value in record.settings)
+    return (record.puzzle, record.setting("encoding"), record.setting("amo"),
+            record.setting("clues"))

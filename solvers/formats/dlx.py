@@ -13,8 +13,8 @@ unchanged in ``dlx1`` (``dlx1 m1 < file.dlx`` prints every solution). Comment li
 record the shape, the clue mode and the puzzle (the
 :class:`~reductions.puzzle_record.PuzzleRecord` every format writes: ``| puzzle TEXT``, or one
 ``| puzzle-row R TEXT`` line per grid row when the puzzle is longer than 200 characters; the
-ILP files use the same lines), so :func:`cover_from_dlx` rebuilds the instance from the file alone and
-:func:`read_answer` decodes answers produced elsewhere:
+ILP files use the same lines), so :func:`cover_from_dlx` rebuilds the instance from the file
+alone and :func:`read_answer` decodes answers produced elsewhere:
 
 * ``dlx1`` output: a line ``K:`` before each solution, then one line per chosen option, its
   item names (starting with the item dlx1 branched on) and ``(i of n)``;
