@@ -35,7 +35,8 @@ from pathlib import Path
 from types import ModuleType
 
 from reductions.grid import read_puzzles
-from reductions.rules import Verdict, deduce, select_rules
+from reductions.rules import deduce, select_rules
+from reductions.status import Status
 
 ROOT = Path(__file__).resolve().parent.parent
 SETS = [("royle17-sample300.txt", 298), ("top1465-sample100.txt", 36),
@@ -73,7 +74,7 @@ def pads_solve(sudoku: ModuleType, puzzle, assume_unique: bool = True) -> bool:
 
 
 def solved_count(puzzles, rules) -> int:
-    return sum(deduce(puzzle, rules).verdict == Verdict.SOLVED for puzzle in puzzles)
+    return sum(deduce(puzzle, rules).verdict == Status.SOLVED for puzzle in puzzles)
 
 
 def best_times(puzzles, programs: dict, rounds: int) -> tuple[dict, dict]:
@@ -119,12 +120,12 @@ def main() -> None:
     power, speed = [], []
     for name, pads_known in sets:
         puzzles = [g for _, g in read_puzzles(ROOT / "instances" / name)]
-        programs = {"ours": lambda p: deduce(p, every).verdict == Verdict.SOLVED}
+        programs = {"ours": lambda p: deduce(p, every).verdict == Status.SOLVED}
         if sudoku is not None and puzzles[0].size == 9:
             programs["PADS"] = lambda p: pads_solve(sudoku, p)
             programs["PADS -u"] = lambda p: pads_solve(sudoku, p, assume_unique=False)
         if before is not None:
-            programs["before"] = lambda p: before.deduce(p).verdict == Verdict.SOLVED
+            programs["before"] = lambda p: before.deduce(p).verdict == Status.SOLVED
         for run in programs.values():                                     # warm-up
             run(puzzles[0])
         times, solved = best_times(puzzles, programs, args.rounds)

@@ -45,7 +45,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from reductions.grid import Shape, format_grid, read_puzzles  # noqa: E402
-from reductions.rules import LOCAL_LEVEL, RULES, Verdict, deduce, select_rules  # noqa: E402
+from reductions.rules import LOCAL_LEVEL, RULES, deduce, select_rules  # noqa: E402
+from reductions.status import Status  # noqa: E402
 from solvers.runtime.processes import worker_pool  # noqa: E402
 from solvers.generate import generate_puzzles  # noqa: E402
 
@@ -69,14 +70,14 @@ def grade(puzzle) -> dict:
     ms = (time.perf_counter() - start) * 1000
     record = {"all": [full.verdict.value, full.level, full.hardest_rule], "ms_all": ms}
     beyond_paper = any(step.rule not in PAPER_NAMES for step in full.steps)
-    if full.verdict == Verdict.SOLVED and not beyond_paper:
+    if full.verdict == Status.SOLVED and not beyond_paper:
         # The engine tries lower levels first, so the paper's rules take the same steps.
         record["paper"] = record["all"]
     else:
         paper = deduce(puzzle, PAPER_RULES)
         record["paper"] = [paper.verdict.value, paper.level, paper.hardest_rule]
     for key in ("all", "paper"):
-        if record[key][0] == Verdict.NO_SOLUTION:   # every puzzle here has a solution
+        if record[key][0] == Status.NO_SOLUTION:   # every puzzle here has a solution
             raise RuntimeError(f"the rules refuted a solvable puzzle: {puzzle!r}")
     return record
 
@@ -121,12 +122,12 @@ def table(records: list[dict], key: str) -> dict:
     """The paper's numbers for one rule set (``key``: "paper" or "all")."""
     total = len(records)
     verdicts = [r[key] for r in records]
-    unsolvable = sum(v[0] != Verdict.SOLVED for v in verdicts)
-    nonlocal_ = sum(v[0] == Verdict.SOLVED and v[1] > NISHIO_LEVEL for v in verdicts)
-    nishio = sum(v[0] == Verdict.SOLVED and v[1] == NISHIO_LEVEL for v in verdicts)
+    unsolvable = sum(v[0] != Status.SOLVED for v in verdicts)
+    nonlocal_ = sum(v[0] == Status.SOLVED and v[1] > NISHIO_LEVEL for v in verdicts)
+    nishio = sum(v[0] == Status.SOLVED and v[1] == NISHIO_LEVEL for v in verdicts)
     local = total - unsolvable - nonlocal_ - nishio
     beyond_local = total - local
-    hardest = Counter(v[2] or "none" for v in verdicts if v[0] == Verdict.SOLVED)
+    hardest = Counter(v[2] or "none" for v in verdicts if v[0] == Status.SOLVED)
     return {
         "puzzles": total, "unsolvable": unsolvable, "local": local, "nishio": nishio,
         "nonlocal": nonlocal_,

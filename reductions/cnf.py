@@ -50,6 +50,7 @@ from pysat.formula import IDPool
 
 from .errors import UserError
 from .grid import Grid, Shape, clue_exclusions
+from .puzzle_record import CNF_SPELLING, PuzzleRecord
 from .reduction import checked_grid
 
 class Encoding(enum.StrEnum):
@@ -88,6 +89,11 @@ clauses, N=64 33 M; the sequential counter grows as N³ instead of N⁴)."""
 
 class CnfError(UserError):
     """An impossible encoding request or an undecodable model."""
+
+
+RECORD_KEYS = ("encoding", "amo", "clues")
+"""The settings a CNF file's comments record (:class:`~reductions.puzzle_record.PuzzleRecord`),
+in the order written, between the shape and the puzzle."""
 
 
 # ----------------------------------------------------------------------------- groups
@@ -312,14 +318,15 @@ class SudokuCnf:
             return len(self.clauses)
         return self.rule_clause_count + self.puzzle.clue_count()
 
+    def record(self) -> PuzzleRecord:
+        """Which puzzle the formula is about, with the settings that rebuild it."""
+        return PuzzleRecord(self.puzzle, tuple(zip(RECORD_KEYS, (self.encoding, self.amo,
+                                                                 self.clue_mode))))
+
     def metadata(self) -> list[str]:
         """DIMACS comment lines from which the formula (and a model's grid) is re-derived."""
-        from .grid import format_grid
         n = self.shape.size
-        lines = ["sudoku-bridge cnf",
-                 f"shape {n} {self.shape.box_rows} {self.shape.box_cols}",
-                 f"encoding {self.encoding}", f"amo {self.amo}", f"clues {self.clue_mode}",
-                 f"puzzle {format_grid(self.puzzle, 'auto').replace(chr(10), ' ')}",
+        lines = ["sudoku-bridge cnf", *self.record().comments(CNF_SPELLING),
                  f"grid-variables x(r,c,d) = r*{n * n} + c*{n} + d for 0-based row r, column c "
                  f"and digit d in 1..{n}" + (" (before renumbering)"
                                              if self.clue_mode == "eliminate" else "")]
@@ -463,19 +470,10 @@ def cnf_from_metadata(meta: dict[str, str]) -> SudokuCnf:
 def cnf_recipe(meta: dict[str, str]) -> tuple[Grid, str, str, str]:
     """(puzzle, encoding, at-most-one, clue mode) from a DIMACS file's comments: what
     :func:`sudoku_cnf` builds the formula from (a caller can size it first)."""
-    from .grid import parse_grid
-    try:
-        n, a, b = (int(x) for x in meta["shape"].split())
-        encoding, amo, clue_mode = meta["encoding"], meta["amo"], meta["clues"]
-        puzzle_text = meta["puzzle"]
-    except (KeyError, ValueError):
-        raise CnfError("the CNF file has no sudoku-bridge comments (c shape/encoding/amo/"
-                       "clues/puzzle); it was not written by sudoku-bridge emit cnf") from None
-    shape = Shape(a, b)
-    if shape.size != n:
-        raise CnfError(f"CNF comments disagree: shape {n} with blocks {a}x{b}")
-    puzzle = parse_grid(puzzle_text, shape, where="CNF comment 'puzzle': ")
-    return puzzle, encoding, amo, clue_mode
+    record = PuzzleRecord.from_metadata(meta, CNF_SPELLING, RECORD_KEYS, where="CNF",
+                                        error=CnfError)
+    return (record.puzzle, record.setting("encoding"), record.setting("amo"),
+            record.setting("clues"))
 
 
 # ----------------------------------------------------------------------------- the rule

@@ -31,7 +31,8 @@ from typing import Callable, Iterator, Sequence
 import numpy as np
 
 from .grid import Grid, Shape, check_solution
-from .rules import Rule, Verdict, deduce, select_rules
+from .rules import Rule, deduce, select_rules
+from .status import Status
 from .candidates import peer_matrix
 
 UniquenessOracle = Callable[[np.ndarray, np.ndarray], bool]
@@ -103,11 +104,11 @@ def construct(shape: Shape, rng: np.random.Generator, *, symmetric: bool,
             # state: restarting the rules from them (plus the new clues) reaches the same
             # fixpoint as from the clues alone, at a fraction of the cost.
             result = deduce(Grid(np.maximum(known, clues), shape), rules)
-            if result.verdict == Verdict.NO_SOLUTION:
+            if result.verdict == Status.NO_SOLUTION:
                 break
             state = result.state
             known = state.values.reshape(-1).astype(np.int16)
-            if result.verdict == Verdict.SOLVED:
+            if result.verdict == Status.SOLVED:
                 return clues, groups, known.astype(np.uint8), restarts
             cell = int(rng.choice(state.open_cells()))
             digit = int(rng.choice(state.candidates_of(cell)))

@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from reductions.graph_reduction import (NO_CYCLE, SOLVED, Reduction, compress_tour,
-                                        expand_tour, reduce_degree_two)
+from reductions.graph_reduction import (NO_CYCLE, SOLVED, Reduction, ReductionStatus,
+                                        compress_tour, expand_tour, reduce_degree_two)
 from reductions.exact_cover import eliminated_size
 from reductions.grid import Grid, clue_conflicts, format_grid
 from reductions.hcp import (CHOICE, PRUNE_MODES, ROW_EXIT, HaythorpeGraph, HcpError,
@@ -41,6 +41,7 @@ from reductions.hcp_undirected import (SplitGraph, describe_split_vertex,
                                        directed_cycle_from_tour, haythorpe_split,
                                        tour_from_cycle)
 from reductions.split_reduction import ForcedArcs, reduce_split_degree_two
+from reductions.status import Status
 
 PAPER_17_CLUE = (".......1.4.........2...........5.4.7..8...3....1.9....3..4..2...5.1......"
                  "..8.6...")
@@ -95,6 +96,13 @@ class Stage:
     note: str = ""
 
 
+PUZZLE_STATUS = {ReductionStatus.REDUCED: Status.UNKNOWN,
+                 ReductionStatus.NO_CYCLE: Status.NO_SOLUTION,
+                 ReductionStatus.SOLVED: Status.SOLVED}
+"""The degree-2 reduction's end, said of the puzzle: its graph has no Hamiltonian cycle (no
+solution), the reduction found the cycle (solved), or a smaller graph is left to search."""
+
+
 @dataclass
 class HcpPipeline:
     """All steps for one puzzle; the output graph is the last one built."""
@@ -107,11 +115,13 @@ class HcpPipeline:
     stages: list[Stage] = field(default_factory=list)
 
     @property
-    def status(self) -> str:
-        """``ok``; ``no cycle`` (the reduction proved it); ``solved`` (it found the cycle)."""
-        if self.reduction is not None and self.reduction.status in (NO_CYCLE, SOLVED):
-            return self.reduction.status
-        return "ok"
+    def status(self) -> Status:
+        """What building the graph proved about the puzzle: ``no solution`` (the degree-2
+        reduction found no Hamiltonian cycle), ``solved`` (it found the cycle), else
+        ``unknown`` (a graph for a solver to search)."""
+        if self.reduction is None:
+            return Status.UNKNOWN
+        return PUZZLE_STATUS[self.reduction.status]
 
     @property
     def num_vertices(self) -> int:

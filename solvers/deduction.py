@@ -20,12 +20,9 @@ import time
 from typing import Callable, Iterator, Sequence, TypeVar
 
 from reductions.grid import Grid
-from reductions.rules import Verdict, deduce, select_rules
+from reductions.rules import deduce, select_rules
 
 from .outcome import Outcome, Status, verified
-
-STATUS = {Verdict.SOLVED: Status.SOLVED, Verdict.NO_SOLUTION: Status.NO_SOLUTION,
-          Verdict.UNKNOWN: Status.UNKNOWN}
 
 CHUNK_MIN, CHUNK_MAX = 16, 256
 """Puzzles per pool task of :func:`grade_in_order`: a few dozen milliseconds of work at least
@@ -63,7 +60,7 @@ def solve_puzzle(puzzle: Grid, *, unique: bool = False, time_limit: float | None
              "rules_used": result.rules_used()}
     if result.reason:
         stats["reason"] = result.reason
-    status = STATUS[result.verdict]
+    status = result.verdict
     if status != Status.SOLVED:
         return Outcome(status, stats=stats)
     grid = verified(puzzle, result.state.grid(), "rules")

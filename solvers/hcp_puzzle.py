@@ -48,7 +48,6 @@ from typing import Any
 import numpy as np
 
 from reductions.errors import UserError
-from reductions.graph_reduction import NO_CYCLE as REDUCTION_NO_CYCLE
 from reductions.grid import Grid
 from reductions.hcp import check_square
 from reductions.hcp_pipeline import (HcpOptions, HcpPipeline, build_hcp_pipeline,
@@ -158,7 +157,7 @@ def solve_puzzle(puzzle: Grid, *, graph: str | None = None, prune: str = "paper"
                   for s in pipeline.stages],
         "build_seconds": round(time.perf_counter() - start, 4),
         "arcs" if directed else "edges": int(pipeline.stages[-1].edges)}   # the solver's graph
-    if pipeline.status == REDUCTION_NO_CYCLE:
+    if pipeline.status == Status.NO_SOLUTION:
         stats["reason"] = f"the degree-2 reduction proves no Hamiltonian cycle: " \
                           f"{pipeline.reduction.reason}"
         stats["seconds"] = round(time.perf_counter() - start, 4)

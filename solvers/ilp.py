@@ -1,4 +1,4 @@
-"""Solving the Sudoku ILP with outside and in-process ILP solvers; LP/MPS export; answers.
+"""Solving the Sudoku ILP with outside and in-process ILP solvers, and reading their answers.
 
 Solvers (``ilp_solver=``, :class:`IlpSolver`):
 
@@ -30,12 +30,8 @@ Answers: an optimal (here: any feasible) solution is decoded and verified agains
 afterwards, :meth:`KeptHighsModel.exclude`) and the model is solved again — infeasible
 means unique, a solution is a second, distinct, verified grid and is reported.
 
-Files (:func:`write_model`): LP (PuLP's ``writeLP``, names kept), fixed MPS (short names
-``C<k>`` / ``R<k>``, k in base 36, every line within 80 characters: what ``glpsol --mps``
-needs) or free MPS (names kept), each with comment lines in front recording the shape, the
-clue mode and the puzzle, so :func:`model_from_file` rebuilds the model from the file alone
-and :func:`column_names` maps the file's column names back to the model's variables. Which
-form a file is in is read from its content (:func:`solvers.formats.mps.sniff_model_format`).
+The model files (LP, fixed MPS, free MPS, each recording its puzzle) are written and read
+back by :mod:`solvers.formats.ilp_model`.
 """
 
 from __future__ import annotations
@@ -43,36 +39,27 @@ from __future__ import annotations
 import contextlib
 import enum
 import os
-import shutil
 import sys
 import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Mapping
+from typing import Callable, Mapping
 
 import numpy as np
 
 from reductions.errors import UserError
 from reductions.exact_cover import base_option_items, candidate_mask
 from reductions.grid import Grid, Shape, check_solution
-from reductions.ilp import (CLUE_MODES, INTEGRALITY_TOLERANCE, IlpError, SudokuIlp,
-                            model_size, sudoku_ilp)
-from reductions.reading import DEFAULT_MEMORY_LIMIT, read_lines
-from reductions.sizes import ensure_fits, ilp_estimate
+from reductions.ilp import INTEGRALITY_TOLERANCE, IlpError, SudokuIlp, model_size, sudoku_ilp
 
 from .runtime.budget import Deadline
 from .runtime.kept_models import KeptModels
 from .runtime.processes import ExternalSolverError, find_program
-from .formats.atomic import atomic_write, scratch_path
-from .formats.dlx import metadata_from_comments, puzzle_comment_lines, puzzle_from_metadata
-from .formats.lp_solution import LpSolution, model_columns, read_lp_solution
-from .formats.mps import (FIXED_WIDTH, SENSES, ModelFormat, MpsRow, model_file_limit,
-                          short_name, sniff_model_format, write_mps)
+from .formats.ilp_model import column_names, grid_from_solution, write_model
+from .formats.lp_solution import LpSolution, read_lp_solution
+from .formats.mps import ModelFormat
 from .outcome import Outcome, SolverUnavailable, Status, verified
-
-if TYPE_CHECKING:
-    import pulp         # only in annotations (reductions.ilp imports it to build a model)
 
 
 class IlpSolver(enum.StrEnum):
@@ -85,12 +72,9 @@ class IlpSolver(enum.StrEnum):
 
 
 SOLVERS = tuple(IlpSolver)
-MAGIC = "sudoku-bridge ILP"
-SUFFIXES = {".lp": ModelFormat.LP, ".mps": ModelFormat.MPS}
-"""The form a model file gets by its name when none is asked for."""
 FILE_NAMES = {ModelFormat.LP: "model.lp", ModelFormat.MPS: "model.mps",
               ModelFormat.FREE_MPS: "model.free.mps"}
-COMMENT_PREFIX = {ModelFormat.LP: "\\", ModelFormat.MPS: "*", ModelFormat.FREE_MPS: "*"}
+
 
 
 # ----------------------------------------------------------------------------- in process
@@ -444,167 +428,3 @@ def kept_highs_model(puzzle: Grid, clues: str):
         model.fix(puzzle, clues)
         yield model
 
-
-# ----------------------------------------------------------------------------- files
-
-def model_format(path: str | Path, fmt: str | None = None) -> ModelFormat:
-    """The form to write: ``fmt`` when given, else by the suffix (.lp, .mps = fixed MPS)."""
-    if fmt is not None:
-        try:
-            return ModelFormat(fmt)
-        except ValueError:
-            raise IlpError(f"unknown model format {fmt!r}; choose one of "
-                           f"{', '.join(ModelFormat)}") from None
-    suffix = Path(path).suffix.lower()
-    if suffix not in SUFFIXES:
-        raise IlpError(f"{path}: unknown model format {suffix or '(no suffix)'!r}; "
-                       f"use .lp or .mps, or --format {'|'.join(ModelFormat)}")
-    return SUFFIXES[suffix]
-
-
-def header_lines(model: SudokuIlp, fmt: ModelFormat) -> list[str]:
-    """The comment lines in front of a model file (each within 78 characters, so that the
-    fixed MPS lines stay within 80 with their ``* ``)."""
-    n = model.shape.size
-    width = FIXED_WIDTH - 2
-    lines = [
-        f"{MAGIC} model (Bartlett et al. 2008), {n}x{n} Sudoku",
-        "x_R_C_D = 1: digit D in cell (R,C); rows, cols, blocks from 0, digits from 1",
-        "equalities (= 1): cell_R_C, row_R_D, col_C_D, blk_K_D; clue_R_C per clue",
-        f"shape {model.shape}",
-        f"clues {model.clues}",
-        *puzzle_comment_lines(model.puzzle, width if fmt == ModelFormat.MPS else 200),
-        f"size {model.num_variables} variables, {model.num_constraints} constraints, "
-        f"{model.num_nonzeros} nonzeros",
-    ]
-    if fmt == ModelFormat.MPS:
-        lines += [
-            "names base36: column C<k> is the k-th variable, row R<k> the k-th constraint",
-            "(k in base 36), in the order of 'emit ilp --format free-mps', which keeps",
-            "the names above; decode ilp rebuilds them from the puzzle",
-        ]
-    return lines
-
-
-def _constraints(problem: pulp.LpProblem) -> list[tuple[str, pulp.LpConstraint]]:
-    """(name, constraint) in the order they were added: ``problem.constraints()`` from PuLP
-    3.3 on (the mapping is deprecated there), the mapping before."""
-    constraints = problem.constraints
-    if callable(constraints):
-        return [(c.name, c) for c in constraints()]
-    return list(constraints.items())
-
-
-def mps_parts(model: SudokuIlp, short: bool) -> tuple[list[str], list[MpsRow], list]:
-    """(columns, rows, entries by column) of the model for :func:`write_mps`, in the model's
-    order; ``short``: the names ``C<k>`` / ``R<k>``."""
-    index = {v.name: j for j, v in enumerate(model.variables)}
-    rows: list[MpsRow] = []
-    entries: list[list[tuple[int, float]]] = [[] for _ in model.variables]
-    for i, (name, constraint) in enumerate(_constraints(model.problem)):
-        rows.append(MpsRow(short_name("R", i) if short else name, SENSES[constraint.sense],
-                           -constraint.constant))
-        for variable, coefficient in constraint.items():
-            entries[index[variable.name]].append((i, coefficient))
-    columns = [short_name("C", j) if short else v.name for j, v in enumerate(model.variables)]
-    return columns, rows, entries
-
-
-def write_model(path: str | Path, model: SudokuIlp, fmt: str | None = None) -> ModelFormat:
-    """Write the model as LP, fixed MPS or free MPS (``fmt``, else by suffix), atomically,
-    comments first; returns the form."""
-    fmt = model_format(path, fmt)
-    prefix = COMMENT_PREFIX[fmt]
-    if fmt != ModelFormat.LP:
-        columns, rows, entries = mps_parts(model, short=fmt == ModelFormat.MPS)
-        with atomic_write(path) as out:
-            write_mps(out, name="SUDOKU", columns=columns, rows=rows, entries=entries,
-                      fixed=fmt == ModelFormat.MPS, comments=header_lines(model, fmt))
-        return fmt
-    # PuLP writes only to a file name: a scratch file beside the target (named so that a
-    # killed writer's is removed by the next write).
-    with scratch_path(path) as raw:
-        model.problem.writeLP(str(raw))
-        with atomic_write(path) as out, open(raw, encoding="utf-8") as body:
-            for line in header_lines(model, fmt):
-                out.write(f"{prefix} {line}\n")
-            shutil.copyfileobj(body, out)
-    return fmt
-
-
-def read_metadata(path: str | Path, *,
-                  memory_limit: int = DEFAULT_MEMORY_LIMIT) -> dict[str, str]:
-    """The ``key value`` comment lines at the top of a model file (LP or MPS, by content)."""
-    prefix = COMMENT_PREFIX[sniff_model_format(path, ExternalSolverError)]
-    comments = []
-    for _, line in read_lines(path, model_file_limit(memory_limit), ExternalSolverError):
-        if not line.strip():
-            continue
-        if not line.startswith(prefix):
-            break
-        comments.append(line[len(prefix):])
-    return metadata_from_comments(comments, str(path), ExternalSolverError)
-
-
-def model_from_file(path: str | Path, *,
-                    memory_limit: int = DEFAULT_MEMORY_LIMIT) -> SudokuIlp:
-    """Rebuild the model a file was written from (:func:`write_model`), from its comments
-    (sized against ``memory_limit`` first)."""
-    metadata = read_metadata(path, memory_limit=memory_limit)
-    puzzle, clues = puzzle_from_metadata(metadata, str(path), ExternalSolverError)
-    if clues not in CLUE_MODES:
-        raise ExternalSolverError(f"{path}: unknown clue mode {clues!r} in the comments "
-                                  f"(expected {' or '.join(CLUE_MODES)})")
-    n = puzzle.size
-    ensure_fits(ilp_estimate(puzzle.shape), memory_limit,
-                f"{path}: the {n}x{n} puzzle of its comments")
-    model = sudoku_ilp(puzzle, clues)
-    size = metadata.get("size", "")
-    expected = (f"{model.num_variables} variables, {model.num_constraints} constraints, "
-                f"{model.num_nonzeros} nonzeros")
-    if size != expected:
-        raise ExternalSolverError(f"{path}: the size comment says {size!r} but the puzzle "
-                                  f"gives {expected!r}: the file was changed")
-    return model
-
-
-def column_names(model: SudokuIlp, path: str | Path) -> dict[str, str]:
-    """The file's column names → the model's variable names: the same names (LP, free
-    MPS; PuLP's ``__dummy`` column of an LP file kept as itself), or ``C<k>`` → the k-th
-    variable (fixed MPS). Columns that are neither are an error: the file was changed."""
-    columns = model_columns(path)
-    names = [v.name for v in model.variables]
-    if set(columns) - {"__dummy"} == set(names):
-        return {name: name for name in columns}
-    if columns == [short_name("C", k) for k in range(len(names))]:
-        return dict(zip(columns, names))
-    raise ExternalSolverError(f"{path}: its {len(columns)} columns are not the "
-                              f"{len(names)} variables of the model its comments describe: "
-                              f"the file was changed")
-
-
-def grid_from_solution(model: SudokuIlp, solution: LpSolution, path: str | Path,
-                       names: Mapping[str, str] | None = None) -> Grid:
-    """Decode a solution file's values with the model (names checked, 0/1 checked);
-    ``names`` maps the model file's column names to the model's (:func:`column_names`;
-    None: the model's own names)."""
-    if names is None:
-        names = {v.name: v.name for v in model.variables}
-    values = {}
-    file_names = {}
-    for name, value in solution.values.items():
-        if name not in names:
-            if name == "__dummy":
-                continue
-            raise ExternalSolverError(f"{path} line {solution.lines[name]}: variable "
-                                      f"{name[:40]} is not in the model")
-        values[names[name]] = value
-        file_names[names[name]] = name
-    try:
-        return model.grid_from_values(values)
-    except IlpError as exc:
-        name = str(exc).split()[1] if str(exc).startswith("variable ") else None
-        where = f" line {solution.lines[file_names[name]]}" if name in file_names else ""
-        column = f" (column {file_names[name]} of the model file)" \
-            if file_names.get(name, name) != name else ""
-        raise ExternalSolverError(f"{path}{where}: {exc}{column}") from None

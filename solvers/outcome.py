@@ -9,26 +9,19 @@
 With a uniqueness check, ``unique`` is True (proved), False (``second`` holds another
 verified solution) or None (not checked, or the check ran out of time).
 
-The statuses are string enums, so records written with them read as the plain words
-(``"solved"``, ``"no solution"``, ...) in JSON.
+:class:`Status` is the project's one status vocabulary, defined in :mod:`reductions.status`
+(so that the pure layer uses it too) and re-exported here: a string enum, so records written
+with it read as the plain words (``"solved"``, ``"no solution"``, ...) in JSON.
 """
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass, field
 from typing import Any
 
 from reductions.errors import UserError
 from reductions.grid import Grid, check_solution, solution_problems
-
-
-class Status(enum.StrEnum):
-    """What a route found out about a puzzle."""
-
-    SOLVED = "solved"
-    NO_SOLUTION = "no solution"
-    UNKNOWN = "unknown"
+from reductions.status import Status
 
 
 class SolverUnavailable(UserError):

@@ -31,6 +31,7 @@ from reductions.errors import UserError
 from reductions.forced import forced_digits
 from reductions.grid import (Grid, Shape, clue_array_from_line, clue_conflicts, parse_grid,
                              solve_checks, solves_clues)
+from reductions.status import STATUS_CODE, STATUS_CODES
 
 from .formats.dimacs import SatAnswer, write_cnf
 from .runtime.budget import Deadline, solve_within
@@ -329,10 +330,6 @@ def solve_with_command(puzzle: Grid, solver_cmd: str, *, encoding: str = "extend
 # and answers as arrays of N² bytes a puzzle (BatchChunk): building Grid objects and
 # re-parsing would cost more than CaDiCaL spends on a typical 17-clue puzzle. Workers verify
 # every answer (solve_checks) before returning it.
-
-STATUS_CODES = (Status.SOLVED, Status.NO_SOLUTION, Status.UNKNOWN)
-"""A batch's statuses travel as uint8 codes: the index in this tuple."""
-STATUS_CODE = {status: code for code, status in enumerate(STATUS_CODES)}
 
 FORCED_MIN_BATCH = 64
 """Batches this large go through :func:`~reductions.forced.forced_digits` first. Its cost is

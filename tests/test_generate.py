@@ -10,7 +10,8 @@ import pytest
 from reductions.generator import (construct, generate, is_symmetric, partner, puzzle_rng,
                                   remove_clues)
 from reductions.grid import Grid, Shape, format_grid, parse_grid
-from reductions.rules import Verdict, deduce, select_rules
+from reductions.rules import deduce, select_rules
+from reductions.status import Status
 from solvers import cli
 from solvers.exact_cover import solve_puzzle as exact_cover_solve
 from solvers.formats.atomic import temp_files_of
@@ -99,7 +100,7 @@ def test_construction_is_solved_by_the_singles():
     clues, groups, solution, _ = construct(shape, puzzle_rng(4, 0), symmetric=True)
     assert sorted(c for g in groups for c in g) == sorted(np.flatnonzero(clues).tolist())
     result = deduce(Grid(clues, shape), select_rules(max_level=2))
-    assert result.verdict == Verdict.SOLVED
+    assert result.verdict == Status.SOLVED
     assert np.array_equal(result.state.values.ravel(), solution)
 
 

@@ -13,16 +13,13 @@ import re
 import shutil
 import subprocess
 
-import numpy as np
 import pytest
 
-from reductions.grid import Grid, Shape, check_solution, format_grid, parse_grid
+from reductions.grid import check_solution, format_grid, parse_grid
 from reductions.ilp import sudoku_ilp
-from solvers import ilp
 from solvers.cli import ExitCode
-from solvers.formats.dlx import metadata_from_comments, puzzle_comment_lines
-from solvers.formats.mps import (FIELD_STARTS, ModelFileError, ModelFormat, mps_number,
-                                 short_name, sniff_model_format)
+from solvers.formats import ilp_model
+from solvers.formats.mps import ModelFileError, ModelFormat, mps_number, short_name, sniff_model_format
 from solvers.routes import ROUTES
 from solvers.tools.ilp_programs import ilp_template
 
@@ -60,56 +57,6 @@ def test_short_names_and_numbers():
         mps_number(1 / 3)
 
 
-@pytest.mark.parametrize("clues", ["equalities", "eliminate"])
-def test_fixed_mps_fields_sit_in_their_card_columns(tmp_path, clues):
-    """The 25×25 model (15,625 columns, base-36 names of 4 characters): every line within 80
-    characters, every token in one of the six fixed fields, the numbers written '1', and
-    the exact text of the first line of each section."""
-    puzzle = instance_puzzles("25x25.txt")[0]
-    path = tmp_path / "m.mps"
-    assert ilp.write_model(path, sudoku_ilp(puzzle, clues)) == ModelFormat.MPS
-    lines = path.read_text().splitlines()
-    assert max(map(len, lines)) <= 80
-    assert "e+" not in path.read_text() and ".0" not in path.read_text()
-    body = lines[next(i for i, line in enumerate(lines) if not line.startswith("*")):]
-    assert body[:3] == ["NAME          SUDOKU", "ROWS", " N  OBJ"]
-    assert body[3] == " E  R0"
-    columns = body.index("COLUMNS")
-    assert body[columns + 1] == "    MARKER    'MARKER'                 'INTORG'"
-    assert re.fullmatch(r"    C0 {8}R[0-9A-Z]+ +1", body[columns + 2])
-    assert body[body.index("RHS") + 1] == "    RHS       R0        1"
-    assert body[body.index("BOUNDS") + 1] == " UP BND       C0        1"
-    assert body[-1] == "ENDATA"
-    for line in body:
-        if not line[0].isspace():
-            continue
-        position = 0
-        for token in line.split():
-            start = line.index(token, position)
-            position = start + len(token)
-            assert start in FIELD_STARTS, line
-            assert len(token) <= (12 if start in (24, 49) else 8), line
-    model = ilp.model_from_file(path)
-    assert model.puzzle == puzzle and model.clues == clues
-
-
-def test_long_puzzle_rows_continue_within_80_characters():
-    values = np.tile(np.arange(1, 65, dtype=np.int16), (64, 1))
-    puzzle = Grid(values, Shape.parse("8x8"))
-    lines = puzzle_comment_lines(puzzle, 78)
-    assert max(map(len, lines)) <= 78 and len(lines) > 64
-    metadata = metadata_from_comments(lines, "m.mps", ModelFileError)
-    assert parse_grid(metadata["puzzle"], Shape.parse("8x8"), check=False) == puzzle
-
-
-@pytest.mark.parametrize("fmt", list(ModelFormat))
-def test_every_form_is_told_by_its_content(tmp_path, fmt):
-    path = tmp_path / "model.txt"                      # the suffix says nothing
-    ilp.write_model(path, sudoku_ilp(parse_grid(PAPER_17)), fmt)
-    assert sniff_model_format(path) == fmt
-    assert ilp.model_from_file(path).puzzle == parse_grid(PAPER_17)
-
-
 @pytest.mark.parametrize("text, message", [
     ("* a comment\n\nhello world\n", "line 3: neither an LP nor an MPS model file (found "
                                       "'hello world')"),
@@ -139,7 +86,7 @@ def test_emit_format_flag_overrides_the_suffix(tmp_path, capsys):
 
 def test_a_changed_column_list_is_refused(tmp_path, capsys):
     path = tmp_path / "m.mps"
-    ilp.write_model(path, sudoku_ilp(parse_grid(PAPER_17)))
+    ilp_model.write_model(path, sudoku_ilp(parse_grid(PAPER_17)))
     text = path.read_text().replace("    C0        R0", "    C00       R0")
     path.write_text(text)
     (tmp_path / "s.sol").write_text("Optimal - objective value 0\n")
@@ -207,7 +154,7 @@ def test_glpsol_reads_the_fixed_form_of_a_36_by_36_model(tmp_path):
     (the model only; solving it is not the point)."""
     from .test_solvers_exact_cover import hard_36
     model = tmp_path / "m.mps"
-    ilp.write_model(model, sudoku_ilp(hard_36(), "eliminate"))
+    ilp_model.write_model(model, sudoku_ilp(hard_36(), "eliminate"))
     done = subprocess.run([GLPSOL, "--mps", str(model), "--check"], capture_output=True,
                           text=True)
     assert done.returncode == 0, done.stdout[-500:]

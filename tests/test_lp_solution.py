@@ -12,7 +12,7 @@ import pytest
 
 from reductions.grid import Grid, parse_grid
 from reductions.ilp import sudoku_ilp
-from solvers import ilp
+from solvers.formats import ilp_model
 from solvers.formats.lp_solution import (LpSolutionFormat, SolutionFormatError, model_columns,
                                          read_lp_solution)
 from solvers.formats.mps import sniff_model_format
@@ -34,14 +34,14 @@ def models(request, tmp_path):
     paths = {}
     for name, puzzle in (("p", PUZZLE), ("u", UNSOLVABLE)):
         paths[name] = tmp_path / MODEL_FILES[request.param].format(name)
-        ilp.write_model(paths[name], sudoku_ilp(puzzle), request.param)
+        ilp_model.write_model(paths[name], sudoku_ilp(puzzle), request.param)
     return paths
 
 
 def decoded(path, model_path) -> Grid:
     solution = read_lp_solution(path, model_columns(model_path))
-    model = ilp.model_from_file(model_path)
-    return ilp.grid_from_solution(model, solution, path, ilp.column_names(model, model_path))
+    model = ilp_model.model_from_file(model_path)
+    return ilp_model.grid_from_solution(model, solution, path, ilp_model.column_names(model, model_path))
 
 
 def glpsol_flag(model_path) -> str:

@@ -134,7 +134,7 @@ def has_hamiltonian_cycle(rule: SudokuToHcp) -> bool:
     pipeline = rule.target
     solve = solve_directed_hcp if pipeline.directed else solve_undirected_hcp
     num_vertices, edges = pipeline.num_vertices, pipeline.edges
-    if pipeline.reduction is not None and pipeline.status == "no cycle":
+    if pipeline.reduction is not None and pipeline.reduction.infeasible:
         # the reduction proved it and left no graph: ask the solver about the 3-split
         num_vertices, edges = pipeline.split.num_vertices, pipeline.split.edges
     result = solve(num_vertices, edges, required=required_pairs(pipeline), time_limit=120)

@@ -12,7 +12,8 @@ import pytest
 from reductions.candidates import CandidateState
 from reductions.grid import Grid, Shape, parse_grid
 from reductions.nishio import CellSet, nishio_overlay
-from reductions.rules import RULES, RuleError, Verdict, deduce, select_rules
+from reductions.rules import RULES, RuleError, deduce, select_rules
+from reductions.status import Status
 from reductions.rules.chains import bilocation_edges, bivalue_edges
 from reductions.rules.checks import deduction_problems
 from reductions.rules.engine import apply
@@ -201,10 +202,10 @@ def run_checked(puzzle, solution, rules=None, witnesses=True):
                 assert deduction_problems(state, ded) == [], (ded.rule, ded.witness)
 
     result = deduce(puzzle, rules, trace=trace)
-    if result.verdict == Verdict.SOLVED:
+    if result.verdict == Status.SOLVED:
         assert np.array_equal(result.state.values.ravel(), solution)
     else:
-        assert result.verdict == Verdict.UNKNOWN
+        assert result.verdict == Status.UNKNOWN
         # the solution survives among the remaining candidates
         flat = result.state.flat_cand()
         assert flat[np.arange(len(solution)), solution - 1].all()
@@ -218,7 +219,7 @@ def test_sound_on_royle_puzzles(first):
     solved = 0
     for puzzle in instance_puzzles("royle17-sample300.txt")[first:first + 150]:
         result, _ = run_checked(puzzle, _solution(puzzle))
-        solved += result.verdict == Verdict.SOLVED
+        solved += result.verdict == Status.SOLVED
     assert solved >= 145
 
 
@@ -229,7 +230,7 @@ def test_sound_on_top1465_and_nonlocal_rules_fire():
     for puzzle in instance_puzzles("top1465-sample100.txt"):
         result, rules = run_checked(puzzle, _solution(puzzle))
         fired.update(rules)
-        solved += result.verdict == Verdict.SOLVED
+        solved += result.verdict == Status.SOLVED
     assert solved >= 36              # Eppstein's PADS Sudoku.py solves 36 of these
     assert {"nishio", "bilocal-cycle", "bilocal-repetitive-cycle", "bilocal-conflicting-paths",
             "bivalue-cycle", "bivalue-repetitive-cycle", "bilocal-path", "bivalue-path",
@@ -239,7 +240,7 @@ def test_sound_on_top1465_and_nonlocal_rules_fire():
 def test_hardest_are_unknown_not_wrong():
     for puzzle in instance_puzzles("hardest1905-sample100.txt")[:25]:
         result, _ = run_checked(puzzle, _solution(puzzle), witnesses=False)
-        assert result.verdict == Verdict.UNKNOWN
+        assert result.verdict == Status.UNKNOWN
         assert result.reason
 
 
@@ -251,15 +252,15 @@ def test_other_sizes(name):
         rules = select_rules(max_level=9) if puzzle.size >= 16 else None
         result, _ = run_checked(puzzle, solution.values.ravel(), rules, witnesses=False)
         if puzzle.size <= 6:
-            assert result.verdict == Verdict.SOLVED
+            assert result.verdict == Status.SOLVED
 
 
 def test_no_solution_is_proved():
     for puzzle in instance_puzzles("unsolvable.txt"):
-        assert deduce(puzzle).verdict == Verdict.NO_SOLUTION
+        assert deduce(puzzle).verdict == Status.NO_SOLUTION
     twice = parse_grid("11" + "." * 79, check=False)
     result = deduce(twice)
-    assert result.verdict == Verdict.NO_SOLUTION and "twice" in result.reason
+    assert result.verdict == Status.NO_SOLUTION and "twice" in result.reason
 
 
 def test_selection():
@@ -272,7 +273,7 @@ def test_selection():
         select_rules(max_level=99)
     puzzle = instance_puzzles("royle17-sample300.txt")[0]
     only_naked = deduce(puzzle, select_rules(["naked-single"]))
-    assert only_naked.verdict == Verdict.UNKNOWN
+    assert only_naked.verdict == Status.UNKNOWN
     assert {step.rule for step in only_naked.steps} == {"naked-single"}
 
 

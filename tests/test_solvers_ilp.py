@@ -12,7 +12,8 @@ import pytest
 from reductions.grid import Grid, check_solution, parse_grid
 from reductions.ilp import CLUE_MODES, sudoku_ilp
 from solvers import ilp
-from solvers.formats.lp_solution import SolutionFormatError, read_lp_solution
+from solvers.formats import ilp_model
+from solvers.formats.lp_solution import read_lp_solution
 from solvers.outcome import Status
 from solvers.tools import ilp_programs
 
@@ -147,14 +148,14 @@ def run_cbc(model_path, solution_path):
 def test_files_load_unchanged_in_the_cbc_command_line(tmp_path, name, clues, suffix):
     puzzle = instance_puzzles(name)[0]
     model_path = tmp_path / f"model{suffix}"
-    ilp.write_model(model_path, sudoku_ilp(puzzle, clues))
+    ilp_model.write_model(model_path, sudoku_ilp(puzzle, clues))
     run_cbc(model_path, tmp_path / "out.sol")
     solution = read_lp_solution(tmp_path / "out.sol")
     assert solution.status == Status.SOLVED
-    model = ilp.model_from_file(model_path)
+    model = ilp_model.model_from_file(model_path)
     assert model.puzzle == puzzle and model.clues == clues
-    grid = ilp.grid_from_solution(model, solution, tmp_path / "out.sol",
-                                  ilp.column_names(model, model_path))
+    grid = ilp_model.grid_from_solution(model, solution, tmp_path / "out.sol",
+                                  ilp_model.column_names(model, model_path))
     assert check_solution(puzzle, grid)
 
 
@@ -162,7 +163,7 @@ def test_files_load_unchanged_in_the_cbc_command_line(tmp_path, name, clues, suf
 @pytest.mark.parametrize("suffix", [".lp", ".mps"])
 def test_cbc_command_line_proves_a_no_instance(tmp_path, suffix):
     model_path = tmp_path / f"no{suffix}"
-    ilp.write_model(model_path, sudoku_ilp(instance_puzzles("unsolvable.txt")[0]))
+    ilp_model.write_model(model_path, sudoku_ilp(instance_puzzles("unsolvable.txt")[0]))
     run_cbc(model_path, tmp_path / "no.sol")
     solution = read_lp_solution(tmp_path / "no.sol")
     assert solution.status == Status.NO_SOLUTION and "nfeasible" in solution.detail
@@ -174,7 +175,7 @@ def test_highs_reads_our_files_and_its_solution_file_decodes(tmp_path, suffix):
     ilp._highs_ready()
     puzzle = parse_grid(PAPER_17)
     model_path = tmp_path / f"model{suffix}"
-    ilp.write_model(model_path, sudoku_ilp(puzzle, "equalities"))
+    ilp_model.write_model(model_path, sudoku_ilp(puzzle, "equalities"))
     highs = highspy.Highs()
     highs.setOptionValue("output_flag", False)
     assert highs.readModel(str(model_path)) == highspy.HighsStatus.kOk
@@ -182,51 +183,13 @@ def test_highs_reads_our_files_and_its_solution_file_decodes(tmp_path, suffix):
     highs.writeSolution(str(tmp_path / "highs.sol"), 0)
     solution = read_lp_solution(tmp_path / "highs.sol")
     assert solution.status == Status.SOLVED
-    model = ilp.model_from_file(model_path)
-    grid = ilp.grid_from_solution(model, solution, "highs.sol",
-                                  ilp.column_names(model, model_path))
+    model = ilp_model.model_from_file(model_path)
+    grid = ilp_model.grid_from_solution(model, solution, "highs.sol",
+                                  ilp_model.column_names(model, model_path))
     assert grid == parse_grid(PAPER_17_SOLUTION)
 
 
-def test_model_file_header(tmp_path):
-    model = sudoku_ilp(parse_grid(PAPER_17))
-    ilp.write_model(tmp_path / "m.lp", model)
-    lines = (tmp_path / "m.lp").read_text().splitlines()
-    assert lines[3:7] == ["\\ shape 3x3", "\\ clues equalities", f"\\ puzzle {PAPER_17}",
-                          "\\ size 729 variables, 341 constraints, 2933 nonzeros"]
-    ilp.write_model(tmp_path / "m.mps", model)
-    assert (tmp_path / "m.mps").read_text().startswith("* sudoku-bridge ILP model")
-
-
 # ----------------------------------------------------------------------------- bad files
-
-def write_model_and(tmp_path, solution_text):
-    ilp.write_model(tmp_path / "m.lp", sudoku_ilp(parse_grid(PAPER_17), "eliminate"))
-    (tmp_path / "s.sol").write_text(solution_text)
-    return ilp.model_from_file(tmp_path / "m.lp"), read_lp_solution(tmp_path / "s.sol")
-
-
-@pytest.mark.parametrize("text,message", [
-    ("Optimal - objective value 0\n      0 x_0_0_5 1 0\n  garbage here\n",
-     r"s.sol line 3: expected 'index name value"),
-    ("Optimal - objective value 0\n      0 x_0_0_5 one 0\n", r"line 2: value 'one' of x_0_0_5"),
-    ("", r"empty solution file"),
-])
-def test_broken_solution_files(tmp_path, text, message):
-    with pytest.raises(SolutionFormatError, match=message):
-        write_model_and(tmp_path, text)
-
-
-def test_solution_values_that_do_not_fit_the_model(tmp_path):
-    model, solution = write_model_and(tmp_path, "Optimal - objective value 0\n"
-                                                "      0 x_0_0_5 1 0\n      1 x_0_7_1 1 0\n")
-    with pytest.raises(ilp.ExternalSolverError, match=r"line 3: variable x_0_7_1 is not in"):
-        ilp.grid_from_solution(model, solution, tmp_path / "s.sol")
-    model, solution = write_model_and(tmp_path, "Optimal - objective value 0\n"
-                                                "      0 x_0_0_5 0.5 0\n")
-    with pytest.raises(ilp.ExternalSolverError, match=r"line 2: variable x_0_0_5 = 0.5"):
-        ilp.grid_from_solution(model, solution, tmp_path / "s.sol")
-
 
 @pytest.mark.parametrize("first_line,status", [
     ("Optimal - objective value 0.00000000", Status.SOLVED),
@@ -240,21 +203,6 @@ def test_solution_values_that_do_not_fit_the_model(tmp_path):
 def test_cbc_status_lines(tmp_path, first_line, status):
     (tmp_path / "s.sol").write_text(first_line + "\n")
     assert read_lp_solution(tmp_path / "s.sol").status == status
-
-
-def test_changed_or_foreign_model_files(tmp_path):
-    ilp.write_model(tmp_path / "m.lp", sudoku_ilp(parse_grid(PAPER_17)))
-    text = (tmp_path / "m.lp").read_text()
-    (tmp_path / "changed.lp").write_text(text.replace("341 constraints", "340 constraints"))
-    with pytest.raises(ilp.ExternalSolverError, match="the file was changed"):
-        ilp.model_from_file(tmp_path / "changed.lp")
-    (tmp_path / "foreign.lp").write_text("Minimize\nobj: x\nEnd\n")
-    with pytest.raises(ilp.ExternalSolverError, match="no 'shape ...' comment line"):
-        ilp.model_from_file(tmp_path / "foreign.lp")
-    with pytest.raises(ilp.IlpError, match="unknown model format '.txt'"):
-        ilp.write_model(tmp_path / "m.txt", sudoku_ilp(parse_grid(PAPER_17)))
-    with pytest.raises(ilp.ExternalSolverError, match="no such file"):
-        ilp.model_from_file(tmp_path / "missing.mps")
 
 
 @pytest.mark.parametrize("solver", SOLVERS)
@@ -274,12 +222,12 @@ def test_thirty_six_by_thirty_six_mps_loads_in_cbc(tmp_path):
     values = Grid.empty(36).values.copy()
     values[0] = range(1, 37)
     model_path = tmp_path / "m36.mps"
-    ilp.write_model(model_path, sudoku_ilp(Grid(values), "eliminate"))
+    ilp_model.write_model(model_path, sudoku_ilp(Grid(values), "eliminate"))
     assert max(len(line) for line in model_path.read_text().splitlines()) < 300
     result = subprocess.run([CBC_CLI, str(model_path), "quit"], capture_output=True, text=True,
                             stdin=subprocess.DEVNULL, timeout=120)
     assert "read with 0 errors" in result.stdout, result.stdout
-    assert ilp.model_from_file(model_path).puzzle == Grid(values)
+    assert ilp_model.model_from_file(model_path).puzzle == Grid(values)
 
 
 # ----------------------------------------------------------------------------- kept HiGHS model

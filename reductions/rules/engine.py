@@ -20,21 +20,15 @@ whole batch is sound; the state only ever loses candidates. The result is
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
 from ..errors import UserError
 from ..grid import Grid, check_solution
+from ..status import Status
 from ..candidates import CandidateState
 from . import chains, local, matching
 from .base import Deduction, Rule
-
-
-class Verdict(enum.StrEnum):
-    SOLVED = "solved"
-    NO_SOLUTION = "no solution"
-    UNKNOWN = "unknown"
 
 
 class RuleError(UserError):
@@ -128,7 +122,7 @@ class RulesResult:
     """What the engine reached: verdict, the final state, the steps taken (deductions that
     changed the state, in order) and why there is no solution (if so)."""
 
-    verdict: Verdict
+    verdict: Status
     state: CandidateState
     steps: list[Deduction] = field(default_factory=list)
     reason: str = ""
@@ -189,10 +183,10 @@ def deduce(puzzle: Grid, rules: Sequence[Rule] | None = None, trace: Trace | Non
     """
     rules = list(rules) if rules is not None else select_rules()
     state = CandidateState.from_puzzle(puzzle)
-    result = RulesResult(Verdict.UNKNOWN, state)
+    result = RulesResult(Status.UNKNOWN, state)
     problem = state.placed_twice() or state.contradiction()
     if problem is not None:
-        result.verdict, result.reason = Verdict.NO_SOLUTION, problem.describe(puzzle.shape)
+        result.verdict, result.reason = Status.NO_SOLUTION, problem.describe(puzzle.shape)
         return result
     while not state.is_solved():
         if max_steps is not None and len(result.steps) >= max_steps:
@@ -212,13 +206,13 @@ def deduce(puzzle: Grid, rules: Sequence[Rule] | None = None, trace: Trace | Non
                 digits = [d.placements[0][1] for d in applied]
                 twice = state.placed_twice() if len(set(digits)) < len(digits) else None
                 if twice is not None:
-                    result.verdict = Verdict.NO_SOLUTION
+                    result.verdict = Status.NO_SOLUTION
                     result.reason = twice.describe(puzzle.shape)
                     return result
             for deduction in found if not progress else ():
                 if deduction.contradiction:
                     result.steps.append(deduction)
-                    result.verdict, result.reason = Verdict.NO_SOLUTION, deduction.why
+                    result.verdict, result.reason = Status.NO_SOLUTION, deduction.why
                     return result
                 if apply(state, deduction):
                     result.steps.append(deduction)
@@ -230,10 +224,10 @@ def deduce(puzzle: Grid, rules: Sequence[Rule] | None = None, trace: Trace | Non
             return result
         problem = state.contradiction()
         if problem is not None:
-            result.verdict, result.reason = Verdict.NO_SOLUTION, problem.describe(puzzle.shape)
+            result.verdict, result.reason = Status.NO_SOLUTION, problem.describe(puzzle.shape)
             return result
     grid = state.grid()
     if not check_solution(puzzle, grid):      # cannot happen with sound rules: a bug
         raise RuntimeError(f"the rules reached a wrong grid for {puzzle!r}: {grid!r}")
-    result.verdict = Verdict.SOLVED
+    result.verdict = Status.SOLVED
     return result

@@ -33,6 +33,7 @@ from .. import exact_cover as cover_solver
 from .. import ilp as ilp_solver
 from ..formats.atomic import check_outputs
 from ..formats.lp_solution import model_columns, read_lp_solution
+from ..formats import ilp_model
 from ..formats.dlx import cover_from_dlx, dlx1_limit_notes, read_answer, write_dlx
 from ..formats.mps import ModelFormat
 from ..outcome import Status
@@ -95,11 +96,11 @@ def run_decode_exact_cover(args: argparse.Namespace) -> int:
 def run_emit_ilp(args: argparse.Namespace) -> int:
     check_outputs({"-o": args.output}, inputs=[args.puzzle])
     puzzle = common.read_puzzle_arg(args, single=True)[0][1]
-    fmt = ilp_solver.model_format(args.output, args.format)   # refuse before building
+    fmt = ilp_model.model_format(args.output, args.format)   # refuse before building
     ensure_fits(ilp_estimate(puzzle.shape), common.memory_limit(args),
                 f"emit ilp: the {puzzle.size}x{puzzle.size} puzzle")
     model = sudoku_ilp(puzzle, args.clues)
-    ilp_solver.write_model(args.output, model, fmt)
+    ilp_model.write_model(args.output, model, fmt)
     expected = ilp_expected_size(puzzle.shape, puzzle.clue_count(), args.clues)
     note = " (= N³; 4N² + k; 4N³ + k)" if expected else ""
     print(f"wrote {args.output} ({FORMAT_NAMES[fmt]}): {model.num_variables:,} variables, "
@@ -110,8 +111,8 @@ def run_emit_ilp(args: argparse.Namespace) -> int:
 
 def run_decode_ilp(args: argparse.Namespace) -> int:
     limit = common.memory_limit(args)
-    model = ilp_solver.model_from_file(args.model, memory_limit=limit)
-    names = ilp_solver.column_names(model, args.model)
+    model = ilp_model.model_from_file(args.model, memory_limit=limit)
+    names = ilp_model.column_names(model, args.model)
     solution = read_lp_solution(args.solution, model_columns(args.model, memory_limit=limit),
                                 num_columns=model.num_variables)
     answer = ilp_solver.answer_from_solution(model, solution, args.solution, names)

@@ -29,6 +29,7 @@ from . import common
 from .common import ExitCode
 from ..formats.graph_files import GRAPH_FORMATS
 from ..formats.tsplib import TOUR_FORMS_HELP
+from ..outcome import Status
 
 if TYPE_CHECKING:
     from reductions.hcp_pipeline import HcpPipeline
@@ -49,7 +50,6 @@ def print_stats(pipeline: HcpPipeline, out=None) -> None:
 
 
 def run_emit_hcp(args: argparse.Namespace) -> int:
-    from reductions.graph_reduction import NO_CYCLE, SOLVED
     from reductions.hcp import check_square
     from reductions.hcp_pipeline import HcpOptions, build_hcp_pipeline
     from reductions.sizes import ensure_fits, hcp_estimate
@@ -71,7 +71,7 @@ def run_emit_hcp(args: argparse.Namespace) -> int:
     pipeline = build_hcp_pipeline(puzzle, options)
     if args.stats:
         print_stats(pipeline)
-    if pipeline.status == NO_CYCLE:
+    if pipeline.status == Status.NO_SOLUTION:
         print(f"no Hamiltonian cycle: {pipeline.reduction.reason} — the puzzle has no "
               f"solution; nothing written")
         return ExitCode.NO_SOLUTION
@@ -85,7 +85,7 @@ def run_emit_hcp(args: argparse.Namespace) -> int:
     kind = f"{'arcs' if options.directed else 'edges'} ({FORMAT_TITLES[fmt]})"
     print(f"wrote {args.output}: {pipeline.num_vertices:,} vertices, {len(pipeline.edges):,} "
           f"{kind}; sidecar {side}")
-    if pipeline.status == SOLVED:
+    if pipeline.status == Status.SOLVED:
         print("note: the degree-2 reduction alone determines the Hamiltonian cycle (the graph "
               "written is a triangle standing for it)")
     if options.prune == "none" and puzzle.clue_count():

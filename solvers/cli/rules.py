@@ -46,14 +46,12 @@ def _rule_names(text: str) -> list[str]:
 
 def result_record(label: str, puzzle_text: str, result: RulesResult) -> dict:
     """The JSON record of one puzzle."""
-    from reductions.rules import Verdict
-    from ..deduction import STATUS
     state = result.state
     shape = state.shape
     record = {
         "puzzle_id": label,
         "puzzle": puzzle_text,
-        "status": STATUS[result.verdict],
+        "status": result.verdict,
         "grid": format_grid(state.grid(), "auto").replace("\n", " "),
         "level": result.level,
         "hardest_rule": result.hardest_rule,
@@ -61,7 +59,7 @@ def result_record(label: str, puzzle_text: str, result: RulesResult) -> dict:
         "reason": result.reason or None,
         "steps": [step.record(shape) for step in result.steps],
     }
-    if result.verdict == Verdict.UNKNOWN:
+    if result.verdict == Status.UNKNOWN:
         record["candidates"] = [state.candidates_of(c) for c in range(shape.size ** 2)]
     return record
 
@@ -73,13 +71,12 @@ def print_explanation(result: RulesResult) -> None:
 
 
 def print_single(result: RulesResult) -> None:
-    from reductions.rules import Verdict
     state = result.state
-    if result.verdict == Verdict.SOLVED:
+    if result.verdict == Status.SOLVED:
         common.print_grid(state.grid())
         print(f"solved by rules up to level {result.level} (hardest rule: "
               f"{result.hardest_rule or 'none'}), {len(result.steps)} steps")
-    elif result.verdict == Verdict.NO_SOLUTION:
+    elif result.verdict == Status.NO_SOLUTION:
         print(f"no solution: {result.reason}")
     else:
         print(state.candidates_text())
@@ -106,7 +103,6 @@ def grade_text(label: str, text: str, *, box: Shape | None, names: list[str] | N
                max_level: int | None, as_json: bool) -> Graded:
     """Read and deduce one puzzle of a file; its output line (or JSON record) and counts."""
     from reductions.rules import deduce, select_rules
-    from ..deduction import STATUS
     where = "" if label == "puzzle" else f"{label}: "
     try:
         puzzle = parse_grid(text, box, where=where)
@@ -115,7 +111,7 @@ def grade_text(label: str, text: str, *, box: Shape | None, names: list[str] | N
                               "error": str(exc)}) if as_json else "error"
         return Graded(None, printed, str(exc))
     result = deduce(puzzle, select_rules(names, max_level))
-    status = STATUS[result.verdict]
+    status = result.verdict
     if as_json:
         printed = json.dumps(result_record(label, format_grid(puzzle, "auto"), result))
     else:
@@ -128,7 +124,7 @@ def grade_text(label: str, text: str, *, box: Shape | None, names: list[str] | N
 
 def run_rules(args: argparse.Namespace) -> int:
     from reductions.rules import RULES, deduce, select_rules
-    from ..deduction import STATUS, grade_in_order
+    from ..deduction import grade_in_order
     if args.list:
         for rule in sorted(RULES.values(), key=lambda r: r.level):
             print(f"{rule.level:>2}  {rule.name:<26} {rule.summary} [{rule.source}]")
@@ -149,7 +145,7 @@ def run_rules(args: argparse.Namespace) -> int:
             if args.explain:
                 print_explanation(result)
             print_single(result)
-        return common.exit_code_for([STATUS[result.verdict]])
+        return common.exit_code_for([result.verdict])
     grade = functools.partial(grade_text, box=args.box, names=names,
                               max_level=args.max_level, as_json=args.json)
     statuses, errors = [], 0

@@ -20,7 +20,9 @@ from reductions.cnf import (AMO_ENCODINGS, ENCODINGS, CnfError, cnf_recipe, expe
                             grid_from_model, sudoku_cnf)
 from reductions.errors import UserError
 from reductions.grid import SYMBOLS, parse_grid
+from reductions.puzzle_record import comment_metadata
 from reductions.sizes import cnf_estimate, ensure_fits
+from reductions.status import STATUS_CODE
 
 from . import common
 from .common import ExitCode
@@ -28,7 +30,7 @@ from ..formats.atomic import check_outputs
 from ..formats.dimacs import SatAnswer, read_cnf_header, read_solver_output, write_cnf
 from ..outcome import Outcome, Status
 from ..runtime.pysat_solvers import DEFAULT_SOLVER
-from ..sat import STATUS_CODE, BatchChunk, BatchItem, solve_batch_chunks
+from ..sat import BatchChunk, BatchItem, solve_batch_chunks
 
 
 def add_encoding_options(parser, clues_default: str | None) -> None:
@@ -167,10 +169,7 @@ def run_emit_cnf(args: argparse.Namespace) -> int:
 def run_decode_cnf(args: argparse.Namespace) -> int:
     limit = common.memory_limit(args)
     header = read_cnf_header(args.cnf, memory_limit=limit)
-    meta = {}
-    for line in header.comments:
-        key, _, value = line.partition(" ")
-        meta.setdefault(key, value.strip())
+    meta = comment_metadata(header.comments, str(args.cnf), CnfError)
     puzzle, encoding, amo, clues = cnf_recipe(meta)
     n = puzzle.size
     ensure_fits(cnf_estimate(puzzle.shape, encoding=encoding, amo=amo, clues=clues), limit,

@@ -10,10 +10,11 @@ The format (``dlx1.w``, "Intro"):
 
 :func:`write_dlx` writes a :class:`~reductions.exact_cover.SudokuExactCover` so that it runs
 unchanged in ``dlx1`` (``dlx1 m1 < file.dlx`` prints every solution). Comment lines at the top
-record the shape, the clue mode and the puzzle (``| puzzle TEXT``, or one ``| puzzle-row R
-TEXT`` line per grid row when the puzzle is longer than 200 characters; the ILP files use the
-same lines), so :func:`cover_from_dlx` rebuilds the instance from the file alone and
-:func:`read_answer` decodes answers produced elsewhere:
+record the shape, the clue mode and the puzzle (the
+:class:`~reductions.puzzle_record.PuzzleRecord` every format writes: ``| puzzle TEXT``, or one
+``| puzzle-row R TEXT`` line per grid row when the puzzle is longer than 200 characters; the
+ILP files use the same lines), so :func:`cover_from_dlx` rebuilds the instance from the file
+alone and :func:`read_answer` decodes answers produced elsewhere:
 
 * ``dlx1`` output: a line ``K:`` before each solution, then one line per chosen option, its
   item names (starting with the item dlx1 branched on) and ``(i of n)``;
@@ -39,9 +40,7 @@ from reductions.errors import UserError, parse_int
 from reductions.exact_cover import (CLUE_MODES, ITEM_LETTERS, MAX_NAME_LENGTH,
                                     SudokuExactCover, base_item_names, parse_item_name,
                                     sudoku_exact_cover)
-from reductions.grid import (MAX_GRID_TEXT, MAX_SIZE, SYMBOLS, Grid, GridError, Shape,
-                             format_grid, parse_grid)
-
+from reductions.puzzle_record import MODEL_SPELLING, PuzzleRecord, comment_metadata, prefixed
 from reductions.reading import CHATTER_BYTES, DEFAULT_MEMORY_LIMIT, ReadLimit, read_text
 from reductions.sizes import ensure_fits, exact_cover_estimate
 
@@ -69,95 +68,20 @@ class DlxFormatError(UserError):
 
 # ----------------------------------------------------------------------------- writing
 
-COMMENT_WIDTH = 200
-"""Longest puzzle comment written on one line. CBC's MPS reader fails on lines of about
-1,000 characters, so larger puzzles are written one grid row per comment line."""
-
-
-def puzzle_text(puzzle: Grid) -> str:
-    """The puzzle on one line: symbols for N ≤ 35, blank-separated integers beyond."""
-    if puzzle.size <= len(SYMBOLS):
-        return format_grid(puzzle, "line")
-    return " ".join(str(v) for v in puzzle.values.ravel().tolist())
-
-
-def puzzle_comment_lines(puzzle: Grid, width: int = COMMENT_WIDTH) -> list[str]:
-    """``puzzle TEXT`` when it fits in ``width`` characters, else one ``puzzle-row R TEXT``
-    line per grid row (rows from 0); a row of blank-separated numbers (N > 35) longer than
-    the width goes on several ``puzzle-row R`` lines with the same R (fixed MPS allows 80
-    characters a line)."""
-    text = puzzle_text(puzzle)
-    if len(text) + len("puzzle ") <= width:
-        return [f"puzzle {text}"]
-    if puzzle.size <= len(SYMBOLS):
-        return [f"puzzle-row {r} {text[r * puzzle.size:(r + 1) * puzzle.size]}"
-                for r in range(puzzle.size)]
-    lines = []
-    for r, row in enumerate(puzzle.values.tolist()):
-        prefix = f"puzzle-row {r} "
-        part: list[str] = []
-        for value in map(str, row):
-            if part and len(prefix) + len(" ".join([*part, value])) > width:
-                lines.append(prefix + " ".join(part))
-                part = []
-            part.append(value)
-        lines.append(prefix + " ".join(part))
-    return lines
-
-
-def metadata_from_comments(comments: list[str], where: str,
-                           error: type[UserError]) -> dict[str, str]:
-    """``key value`` comment texts as a dict (first value of a key wins); ``puzzle-row``
-    lines are joined, in order, into ``puzzle`` (lines repeating a row number continue
-    that row)."""
-    metadata: dict[str, str] = {}
-    rows: list[str] = []
-    for comment in comments:
-        key, _, value = comment.strip().partition(" ")
-        if key == "puzzle-row":
-            index, _, row = value.strip().partition(" ")
-            if rows and index == str(len(rows) - 1):
-                rows[-1] += " " + row           # a long row continued
-                if len(rows[-1]) > MAX_GRID_TEXT // MAX_SIZE:
-                    raise error(f"{where}: puzzle row {index} is longer than any grid's row")
-                continue
-            if index != str(len(rows)) or len(rows) == MAX_SIZE:
-                raise error(f"{where}: comment 'puzzle-row {index}' comes where row "
-                            f"{len(rows)} is expected")
-            rows.append(row)
-        else:
-            metadata.setdefault(key, value.strip())
-    if rows and "puzzle" not in metadata:
-        metadata["puzzle"] = "\n".join(rows)
-    return metadata
-
-
-def puzzle_from_metadata(metadata: dict[str, str], where: str,
-                         error: type[UserError]) -> tuple[Grid, str]:
-    """(puzzle, clue mode) from the comments; ``error`` names the file when one is missing."""
-    for key in ("shape", "clues", "puzzle"):
-        if key not in metadata:
-            raise error(f"{where}: no '{key} ...' comment line: not written by sudoku-bridge's "
-                        f"emit, cannot be decoded")
-    try:
-        shape = Shape.parse(metadata["shape"])
-        puzzle = parse_grid(metadata["puzzle"], shape, where=f"{where}: puzzle comment: ",
-                            check=False)
-    except GridError as exc:
-        raise error(str(exc)) from None
-    return puzzle, metadata["clues"]
+def puzzle_record(cover: SudokuExactCover) -> PuzzleRecord:
+    """Which puzzle an exact-cover file is about: the puzzle and the clue mode."""
+    return PuzzleRecord(cover.puzzle, (("clues", cover.clues),))
 
 
 def header_lines(cover: SudokuExactCover) -> list[str]:
+    """The comment texts in front of an exact-cover file: what it is, then its record."""
     n = cover.shape.size
     return [
         f"{MAGIC} of a {n}x{n} Sudoku (blocks {cover.shape}), Knuth's dlx format",
         "items: pR_C cell (R,C) is filled; rR_D row R holds digit D; cC_D column C holds D;",
         "       bK_D block K holds D (rows, columns, blocks from 0; digits from 1)",
         "options: one per line, 'digit D in cell (R,C)' = pR_C rR_D cC_D bK_D",
-        f"shape {cover.shape}",
-        f"clues {cover.clues}",
-        *puzzle_comment_lines(cover.puzzle),
+        *puzzle_record(cover).comments(MODEL_SPELLING),
         f"size {cover.num_options} options, {cover.num_items} items, "
         f"{cover.num_nonzeros} nonzeros",
     ]
@@ -169,8 +93,8 @@ def write_dlx(path: str | Path, cover: SudokuExactCover) -> int:
     names = base_item_names(cover.shape)
     local_names = [names[i] for i in cover.items.tolist()]
     with open_output(path) as out:
-        for line in header_lines(cover):
-            out.write(f"| {line}\n")
+        for line in prefixed("|", header_lines(cover)):
+            out.write(line + "\n")
         out.write(" ".join(local_names) + "\n")
         for items in cover.option_items.tolist():
             out.write(" ".join([local_names[i] for i in items]) + "\n")
@@ -293,7 +217,7 @@ def read_dlx(path: str | Path, *, memory_limit: int = DEFAULT_MEMORY_LIMIT) -> D
         option_lines.append(number)
     if primary is None:
         raise DlxFormatError(f"{path}: no item line: not an exact-cover file")
-    metadata = metadata_from_comments(comments, str(path), DlxFormatError)
+    metadata = comment_metadata(comments, str(path), DlxFormatError)
     return DlxFile(str(path), primary, secondary, options, option_lines, metadata)
 
 
@@ -301,10 +225,9 @@ def cover_from_metadata(metadata: dict[str, str], where: str, *,
                         memory_limit: int = DEFAULT_MEMORY_LIMIT) -> SudokuExactCover:
     """Rebuild the instance a file was written from, using its comment lines only (sized
     against ``memory_limit`` first)."""
-    puzzle, clues = puzzle_from_metadata(metadata, where, DlxFormatError)
-    if clues not in CLUE_MODES:
-        raise DlxFormatError(f"{where}: unknown clue mode {clues!r} in the comments "
-                             f"(expected {' or '.join(CLUE_MODES)})")
+    record = PuzzleRecord.from_metadata(metadata, MODEL_SPELLING, ("clues",), where=where,
+                                        error=DlxFormatError, clue_modes=CLUE_MODES)
+    puzzle, clues = record.puzzle, record.setting("clues")
     n = puzzle.size
     ensure_fits(exact_cover_estimate(puzzle.shape), memory_limit,
                 f"{where}: the {n}x{n} puzzle of its comments")

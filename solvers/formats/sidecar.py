@@ -1,13 +1,14 @@
 """The JSON sidecar that lets a tour of an exported Hamiltonian-cycle graph be decoded later.
 
 An exported graph is the end of a pipeline (:mod:`reductions.hcp_pipeline`). Every step is
-deterministic, so the sidecar ``GRAPH.json`` stores the *recipe* (puzzle, N,
-block shape, pipeline options) rather than the vertex maps themselves, plus SHA-256 digests of
-the graph file and of the edge array. :func:`load_hcp_export` rebuilds the pipeline from the
-sidecar alone, checks that it reproduces exactly the graph in the file, and
-:meth:`HcpPipeline.decode` maps a tour of that graph back through every step (expand groups →
-undirected tour → directed cycle → grid). The sidecar also spells out the numbering for
-people reading the files (``vertex_map``).
+deterministic, so the sidecar ``GRAPH.json`` stores the *recipe* (the puzzle, N and the block
+shape: :class:`~reductions.puzzle_record.PuzzleRecord`'s JSON fields; the pipeline options)
+rather than the vertex maps themselves, plus SHA-256 digests of the graph file and of the
+edge array. :func:`load_hcp_export` rebuilds the pipeline from the sidecar alone, checks that
+it reproduces exactly the graph in the file, and :meth:`HcpPipeline.decode` maps a tour of
+that graph back through every step (expand groups → undirected tour → directed cycle →
+grid). The sidecar also spells out the numbering for people reading the files
+(``vertex_map``).
 """
 
 from __future__ import annotations
@@ -19,15 +20,20 @@ from pathlib import Path
 import numpy as np
 
 from reductions.errors import UserError
-from reductions.grid import MAX_GRID_TEXT, MAX_SIZE, Shape, format_grid, parse_grid
+from reductions.grid import MAX_GRID_TEXT, MAX_SIZE
 from reductions.hcp_pipeline import HcpOptions, HcpPipeline, build_hcp_pipeline
+from reductions.puzzle_record import PuzzleRecord
 from reductions.reading import DEFAULT_MEMORY_LIMIT, HEADER_BYTES, ReadLimit, read_text
 from reductions.sizes import ensure_fits, hcp_estimate
+from reductions.status import Status
 
 from .atomic import OutputGroup, atomic_write
 
 SIDECAR_FORMAT = "sudoku-bridge hcp sidecar"
 SIDECAR_VERSION = 1
+SIDECAR_STATUS = {Status.UNKNOWN: "ok", Status.NO_SOLUTION: "no cycle", Status.SOLVED: "solved"}
+"""The sidecar's ``status`` field: the words it has always held for what building the graph
+proved (``ok``: nothing, the graph is for a solver)."""
 ZERO_BASED_NAMES = ("concorde-edges", "graphml", "edgelist")
 """Sidecar ``graph_format`` values whose files number vertices from 0."""
 
@@ -96,17 +102,14 @@ def write_sidecar(graph_path: str | Path, pipeline: HcpPipeline, graph_format: s
     """Write ``GRAPH.json`` for a graph file just written. With ``group`` (the graph's own),
     the digest is taken of the graph's new content, and both files appear together."""
     graph_content = group.content_path(graph_path) if group is not None else graph_path
-    puzzle = pipeline.puzzle
     record = {
         "format": SIDECAR_FORMAT,
         "version": SIDECAR_VERSION,
         "graph_file": Path(graph_path).name,
         "graph_format": graph_format,
-        "puzzle": format_grid(puzzle, "auto"),
-        "size": puzzle.size,
-        "box": str(puzzle.shape),
+        **PuzzleRecord(pipeline.puzzle).json_fields(),
         "pipeline": pipeline.options.as_record(),
-        "status": pipeline.status,
+        "status": SIDECAR_STATUS[pipeline.status],
         "num_vertices": pipeline.num_vertices,
         "num_edges": int(len(pipeline.edges)),
         "edges_sha256": edges_sha256(pipeline.edges),
@@ -158,9 +161,8 @@ def load_hcp_export(graph_path: str | Path, *,
     can take before its digest is computed."""
     record = read_sidecar(graph_path)
     where = sidecar_path(graph_path)
+    puzzle = PuzzleRecord.from_json_fields(record, where=str(where), error=SidecarError).puzzle
     try:
-        shape = Shape.parse(record["box"])
-        puzzle = parse_grid(record["puzzle"], shape)
         options = HcpOptions.from_record(record["pipeline"])
     except (KeyError, TypeError, AttributeError) as exc:
         raise SidecarError(f"{where}: malformed pipeline record ({exc})") from None

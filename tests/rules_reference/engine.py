@@ -8,7 +8,8 @@ from typing import Callable, Iterable, Sequence
 
 from reductions.grid import Grid, check_solution
 from reductions.rules.base import Deduction, Rule
-from reductions.rules.engine import MAX_LEVEL, RuleError, RulesResult, Verdict
+from reductions.rules.engine import MAX_LEVEL, RuleError, RulesResult
+from reductions.status import Status
 
 from . import chains, local, matching
 from .state import CandidateState
@@ -132,10 +133,10 @@ def deduce(puzzle: Grid, rules: Sequence[Rule] | None = None, trace: Trace | Non
     """
     rules = list(rules) if rules is not None else select_rules()
     state = CandidateState.from_puzzle(puzzle)
-    result = RulesResult(Verdict.UNKNOWN, state)
+    result = RulesResult(Status.UNKNOWN, state)
     problem = state.placed_twice() or state.contradiction()
     if problem is not None:
-        result.verdict, result.reason = Verdict.NO_SOLUTION, problem.describe(puzzle.shape)
+        result.verdict, result.reason = Status.NO_SOLUTION, problem.describe(puzzle.shape)
         return result
     while not state.is_solved():
         if max_steps is not None and len(result.steps) >= max_steps:
@@ -155,13 +156,13 @@ def deduce(puzzle: Grid, rules: Sequence[Rule] | None = None, trace: Trace | Non
                 digits = [d.placements[0][1] for d in applied]
                 twice = state.placed_twice() if len(set(digits)) < len(digits) else None
                 if twice is not None:
-                    result.verdict = Verdict.NO_SOLUTION
+                    result.verdict = Status.NO_SOLUTION
                     result.reason = twice.describe(puzzle.shape)
                     return result
             for deduction in found if not progress else ():
                 if deduction.contradiction:
                     result.steps.append(deduction)
-                    result.verdict, result.reason = Verdict.NO_SOLUTION, deduction.why
+                    result.verdict, result.reason = Status.NO_SOLUTION, deduction.why
                     return result
                 if apply(state, deduction):
                     result.steps.append(deduction)
@@ -173,10 +174,10 @@ def deduce(puzzle: Grid, rules: Sequence[Rule] | None = None, trace: Trace | Non
             return result
         problem = state.contradiction()
         if problem is not None:
-            result.verdict, result.reason = Verdict.NO_SOLUTION, problem.describe(puzzle.shape)
+            result.verdict, result.reason = Status.NO_SOLUTION, problem.describe(puzzle.shape)
             return result
     grid = state.grid()
     if not check_solution(puzzle, grid):      # cannot happen with sound rules: a bug
         raise RuntimeError(f"the rules reached a wrong grid for {puzzle!r}: {grid!r}")
-    result.verdict = Verdict.SOLVED
+    result.verdict = Status.SOLVED
     return result
