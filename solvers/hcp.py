@@ -78,7 +78,7 @@ from scipy import sparse
 from scipy.sparse import csgraph
 
 from reductions.errors import UserError
-from reductions.graph_reduction import component_labels
+from reductions.graphs import component_labels
 from reductions.reading import InputTooLarge
 
 from .budget import Deadline, solve_within

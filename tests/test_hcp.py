@@ -16,12 +16,12 @@ from pysat.solvers import Solver
 
 from reductions.cnf import grid_from_model, sudoku_cnf
 from reductions.grid import Grid, Shape, check_solution, parse_grid
+from reductions.graphs import hamiltonian_cycle_problem, is_hamiltonian_cycle
 from reductions.hcp import (CHOICE, COL_ENTRY, COL_EXIT, HANDOVER, PRUNE_MODES, RETURN,
                             ROW_ENTRY, ROW_EXIT, VERTEX_KINDS, HcpError, blank_arcs,
                             cycle_from_solution, directed_size, excluded_options,
-                            grid_from_cycle, hamiltonian_cycle_problem, haythorpe_graph,
-                            haythorpe_layout, is_hamiltonian_cycle, lone_clue_removals,
-                            option_arc_index, paper_removed_option_arcs)
+                            grid_from_cycle, haythorpe_graph, haythorpe_layout,
+                            lone_clue_removals, option_arc_index, paper_removed_option_arcs)
 from solvers.sat import solve_many
 
 from .conftest import instance_pairs, instance_puzzles, shared_set

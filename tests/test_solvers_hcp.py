@@ -16,10 +16,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from reductions.grid import Grid, Shape, check_solution
-from reductions.hcp import grid_from_cycle, haythorpe_graph, is_hamiltonian_cycle
+from reductions.graphs import component_labels, is_hamiltonian_cycle
+from reductions.hcp import grid_from_cycle, haythorpe_graph
 from reductions.hcp_undirected import directed_cycle_from_tour, haythorpe_split, split_graph
-from solvers.hcp import (CycleStatus, GraphInputError, component_labels, count_non_edges,
-                         cycle_labels, forced_paths, solve_directed_hcp, solve_undirected_hcp)
+from solvers.hcp import (CycleStatus, GraphInputError, forced_paths, solve_directed_hcp,
+                         solve_undirected_hcp)
 from tests.conftest import instance_puzzles
 
 try:
@@ -344,25 +345,6 @@ def test_sat_solver_choice():
 
 # ----------------------------------------------------------------------------- helpers
 
-def test_cycle_labels_and_components():
-    successor = np.array([1, 2, 0, 4, 3, 5])
-    assert cycle_labels(successor).tolist() == [0, 0, 0, 3, 3, 5]
-    rng = np.random.default_rng(0)
-    perm = rng.permutation(1000)
-    labels = cycle_labels(perm)
-    # Every vertex's label is the minimum of its cycle.
-    for v in rng.choice(1000, 20, replace=False):
-        cycle, w = [v], perm[v]
-        while w != v:
-            cycle.append(w)
-            w = perm[w]
-        assert labels[v] == min(cycle)
-    u, v = np.array([0, 1, 3, 5]), np.array([1, 2, 4, 6])
-    labels = component_labels(7, u, v)
-    assert len({labels[0], labels[1], labels[2]}) == 1 and labels[3] == labels[4]
-    assert len(set(labels.tolist())) == 3
-
-
 def test_forced_paths_of_a_split_graph():
     complete = np.array([(u, v) for u in range(4) for v in range(4) if u != v])
     split = split_graph(4, complete)
@@ -375,13 +357,6 @@ def test_forced_paths_of_a_split_graph():
         assert {side[ends[0]], side[ends[1]]} == {0, 1}
         assert size[path_of[ends[0]]] == 3
         assert path_of[split.mid_id[u]] == -1 and on_path[split.mid_id[u]]
-
-
-def test_count_non_edges():
-    cycle = [(i, (i + 1) % 6) for i in range(6)]
-    assert count_non_edges(6, cycle, [0, 1, 2, 3, 4, 5]) == 0
-    assert count_non_edges(6, cycle, [5, 4, 3, 2, 1, 0]) == 0
-    assert count_non_edges(6, cycle, [0, 2, 1, 3, 4, 5]) == 2
 
 
 # ----------------------------------------------------------------------------- Sudoku graphs
