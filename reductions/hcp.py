@@ -69,7 +69,7 @@ import numpy as np
 
 from .errors import UserError
 from .graphs import hamiltonian_cycle_problem
-from .grid import Grid, Shape, solution_problems
+from .grid import Grid, Shape, clue_exclusions, solution_problems
 
 class Prune(enum.StrEnum):
     """Clue pruning of Haythorpe's graph: none (the blank graph), the paper's twelve arc sets
@@ -360,18 +360,22 @@ def paper_removed_option_arcs(puzzle: Grid) -> np.ndarray:
 
 def excluded_options(puzzle: Grid) -> np.ndarray:
     """``(N, N, N)`` bool [i, j, k]: digit k cannot go in cell (i, j) because of one clue —
-    the cell holds another clue, or a clue k sits in the same row, column or block."""
+    the cell holds another clue, or a clue k sits in the same row, column or block.
+
+    :func:`reductions.grid.clue_exclusions` marks the second kind; a clue's own option is
+    marked there too (the clue sits in its own row), and stays possible here unless a peer
+    repeats its digit (contradictory clues)."""
     n = check_square(puzzle.shape)
-    rt = math.isqrt(n)
-    excluded = np.zeros((n, n, n), dtype=bool)
-    for i, j, k in _clue_list(puzzle):
-        r0, c0 = (i // rt) * rt, (j // rt) * rt
-        keep = excluded[i, j, k]
-        excluded[i, j, :] = True
-        excluded[i, :, k] = True
-        excluded[:, j, k] = True
-        excluded[r0:r0 + rt, c0:c0 + rt, k] = True
-        excluded[i, j, k] = keep                       # the clue itself stays possible
+    excluded = clue_exclusions(puzzle)
+    rows, cols = np.nonzero(puzzle.values)
+    digits = puzzle.values[rows, cols].astype(np.int64) - 1
+    blocks = puzzle.shape.block_index_array()[rows, cols]
+    repeated = np.zeros(rows.size, dtype=bool)
+    for unit in (rows, cols, blocks):
+        key = unit * n + digits
+        repeated |= np.bincount(key, minlength=n * n)[key] > 1
+    excluded[rows, cols, :] = True                     # the cell holds another clue
+    excluded[rows, cols, digits] = repeated
     return excluded
 
 

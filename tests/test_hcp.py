@@ -250,6 +250,32 @@ def test_peers_removes_seven_arcs_per_excluded_option():
         assert haythorpe_graph(puzzle, "peers").removed_arcs == 7 * excluded
 
 
+def loop_excluded_options(puzzle: Grid) -> np.ndarray:
+    """Reference for :func:`excluded_options`: each clue's exclusions marked one by one."""
+    n = puzzle.size
+    rt = math.isqrt(n)
+    excluded = np.zeros((n, n, n), dtype=bool)
+    for i, j, v in puzzle.clues():
+        k, r0, c0 = v - 1, (i // rt) * rt, (j // rt) * rt
+        keep = excluded[i, j, k]
+        excluded[i, j, :] = excluded[i, :, k] = excluded[:, j, k] = True
+        excluded[r0:r0 + rt, c0:c0 + rt, k] = True
+        excluded[i, j, k] = keep                       # the clue itself stays possible
+    return excluded
+
+
+def test_excluded_options_match_each_clue_marked_in_turn():
+    """Valid and contradictory clue sets (a digit repeated in a row, column or block)."""
+    rng = np.random.default_rng(23)
+    for n in (4, 9, 16):
+        for _ in range(20):
+            values = np.where(rng.random((n, n)) < 0.3, rng.integers(1, n + 1, (n, n)), 0)
+            puzzle = Grid(values, Shape.for_size(n))
+            assert np.array_equal(excluded_options(puzzle), loop_excluded_options(puzzle))
+    for puzzle in [parse_grid(PAPER_17)] + instance_puzzles("4x4.txt"):
+        assert np.array_equal(excluded_options(puzzle), loop_excluded_options(puzzle))
+
+
 def test_pruning_of_many_clues_is_the_union_of_the_papers_sets():
     for puzzle in [parse_grid(PAPER_17)] + instance_puzzles("4x4.txt"):
         n = puzzle.size
