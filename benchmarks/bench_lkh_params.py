@@ -38,7 +38,7 @@ from reductions.hcp_pipeline import HcpOptions, build_hcp_pipeline, first_row_fi
 from solvers.external import run_program  # noqa: E402
 from solvers.formats.hcp_export import write_export  # noqa: E402
 from solvers.formats.tsplib import read_tour, write_hcp  # noqa: E402
-from solvers.hcp import count_non_edges, normalized_graph  # noqa: E402
+from solvers.hamiltonian import count_non_edges, normalized_graph  # noqa: E402
 from solvers.lkh import find_lkh  # noqa: E402
 
 CONFIGS: dict[str, dict[str, str]] = {

@@ -38,7 +38,7 @@ from reductions.errors import UserError
 
 from .formats.graph_files import write_concorde_edges
 from .formats.tsplib import TsplibError, read_tour
-from .hcp import CycleStatus, HcpResult, heuristic_tour_result, normalized_graph
+from .hamiltonian import CycleStatus, HcpResult, heuristic_tour_result, normalized_graph
 from .external import find_program, run_program
 from .outcome import SolverUnavailable
 

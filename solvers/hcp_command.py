@@ -38,7 +38,7 @@ from reductions.errors import UserError
 
 from .external import ExternalSolverError, run_program, split_command
 from .formats.graph_files import GRAPH_FORMATS, check_format, default_format, write_graph
-from .hcp import CycleStatus, HcpResult, heuristic_tour_result, program_tour
+from .hamiltonian import CycleStatus, HcpResult, heuristic_tour_result, program_tour
 
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 _SUFFIX = {"tsplib": ".hcp", "arcs": ".arcs", "concorde": ".edg", "graphml": ".graphml",

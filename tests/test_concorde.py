@@ -19,7 +19,7 @@ from solvers.concorde import (SPARSE_NORM, concorde_command,
                               find_concorde, solve_hcp_concorde)
 from solvers.formats.graph_files import write_concorde_edges
 from solvers.formats.tsplib import read_tour
-from solvers.hcp import CycleStatus, heuristic_tour_result, normalized_graph
+from solvers.hamiltonian import CycleStatus, heuristic_tour_result, normalized_graph
 from solvers.sat import SolverUnavailable
 
 CONCORDE = shutil.which("concorde")

@@ -254,7 +254,7 @@ def test_closed_loop_with_reduction_on_shipped_puzzles():
 
 
 def test_the_exact_solver_on_reduced_graphs():
-    hcp = pytest.importorskip("solvers.hcp", reason="solvers/hcp.py not written yet")
+    import solvers.hamiltonian as hcp
     puzzle, solution = parse_grid(PAPER_17), parse_grid(PAPER_17_SOLUTION)
     graph, split, red = reduce_sudoku(puzzle, "peers")
     result = hcp.solve_undirected_hcp(red.num_vertices, red.edges, time_limit=120)

@@ -516,8 +516,7 @@ def test_unsolvable_puzzles_have_no_hamiltonian_cycle():
 
 
 def test_unsolvable_puzzles_with_the_exact_hcp_solver():
-    hcp = pytest.importorskip("solvers.hcp", reason="solvers/hcp.py (exact HCP solver) not "
-                                                    "written yet")
+    import solvers.hamiltonian as hcp
     for puzzle in instance_puzzles("unsolvable.txt"):
         graph = haythorpe_graph(puzzle, "paper")
         result = hcp.solve_directed_hcp(graph.num_vertices, graph.arcs, time_limit=120)

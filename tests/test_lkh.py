@@ -22,7 +22,7 @@ import pytest
 from reductions.grid import Grid, check_solution, format_grid
 from solvers import cli
 from solvers.cli import ExitCode
-from solvers.hcp import CycleStatus
+from solvers.hamiltonian import CycleStatus
 from solvers.hcp_puzzle import solve_puzzle as solve_hcp_puzzle
 from solvers.lkh import (LKH_NAMES, SEARCH_KEYWORDS, LkhError, elkai_available, find_lkh,
                          lkh_parameters, solve_hcp_lkh, write_lkh_parameters)

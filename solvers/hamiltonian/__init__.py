@@ -81,10 +81,10 @@ from reductions.errors import UserError
 from reductions.graphs import component_labels
 from reductions.reading import InputTooLarge
 
-from .budget import Deadline, solve_within
-from .external import ProgramRun, output_limit
-from .formats.tsplib import TsplibError, read_tour
-from .sat import new_pysat_solver
+from ..budget import Deadline, solve_within
+from ..external import ProgramRun, output_limit
+from ..formats.tsplib import TsplibError, read_tour
+from ..sat import new_pysat_solver
 
 
 
