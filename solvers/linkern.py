@@ -35,8 +35,8 @@ from reductions.errors import UserError
 
 from .external import find_program, run_program
 from .formats.graph_files import write_concorde_edges
-from .hamiltonian import (CycleStatus, HcpResult, heuristic_tour_result, normalized_graph,
-                          program_tour)
+from .hamiltonian import (CycleStatus, HcpResult, heuristic_tour_result,
+                          normalized_graph, program_tour)
 from .outcome import SolverUnavailable
 
 LINKERN_NAMES = ("linkern",)

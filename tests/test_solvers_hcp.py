@@ -20,8 +20,8 @@ from reductions.grid import Grid, Shape, check_solution
 from reductions.graphs import component_labels, is_hamiltonian_cycle
 from reductions.hcp import grid_from_cycle, haythorpe_graph
 from reductions.hcp_undirected import directed_cycle_from_tour, haythorpe_split, split_graph
-from solvers.hamiltonian import (CycleStatus, GraphInputError, forced_paths, solve_directed_hcp,
-                                 solve_undirected_hcp)
+from solvers.hamiltonian import (CycleStatus, GraphInputError, forced_paths,
+                                 solve_directed_hcp, solve_undirected_hcp)
 from tests.conftest import instance_puzzles
 
 try:
@@ -221,7 +221,7 @@ def test_triple_trick_like_splits_keep_their_cycles(seed, size):
 def test_short_closure_clauses_on_the_triple_trick_graph():
     """On the 4×4 blank graph with the triple trick, the up-front clauses remove the 5- and
     8-vertex subtours of every shortened triple: few rounds of cuts are needed."""
-    from solvers.hamiltonian import _short_closure_clauses
+    from solvers.hamiltonian.sat_model import _short_closure_clauses
     graph = haythorpe_graph(Grid.empty(Shape(2, 2)), "none")
     split = haythorpe_split(graph, triple=True)
     edges = np.unique(np.sort(split.edges, axis=1), axis=0)
@@ -442,7 +442,7 @@ def test_stats_are_reported():
 def test_undirected_order_walks_any_hamiltonian_edge_set_from_vertex_0():
     """The pointer-jumping walk of a 2-regular connected edge set: starts at 0, visits every
     vertex once, along the given edges, whatever the edges' orientation and order."""
-    from solvers.hamiltonian import _undirected_order
+    from solvers.hamiltonian.covers import _undirected_order
     rng = np.random.default_rng(5)
     for n in (3, 4, 5, 17, 1000, 4097):
         cycle = rng.permutation(n)
@@ -460,7 +460,7 @@ def test_undirected_order_walks_any_hamiltonian_edge_set_from_vertex_0():
 @settings(max_examples=100, deadline=None)
 @given(n=st.integers(3, 40), data=st.data())
 def test_undirected_order_walks_the_cycle_from_vertex_0(n, data):
-    from solvers.hamiltonian import _undirected_order
+    from solvers.hamiltonian.covers import _undirected_order
     cycle = data.draw(st.permutations(range(n)))
     edges = np.array([(cycle[i], cycle[(i + 1) % n]) for i in range(n)], dtype=np.int64)
     order = _undirected_order(n, edges[data.draw(st.permutations(range(n)))]).tolist()
@@ -485,7 +485,8 @@ def random_two_factor(rng: np.random.Generator, n: int) -> np.ndarray:
 
 
 def test_two_neighbours_lists_each_vertex_s_edges_in_their_order():
-    from solvers.hamiltonian import _label_roots, _two_neighbours
+    from reductions.graphs import label_roots
+    from solvers.hamiltonian.covers import _two_neighbours
     rng = np.random.default_rng(7)
     for n in (3, 7, 40, 200):
         chosen = random_two_factor(rng, n)
@@ -493,11 +494,11 @@ def test_two_neighbours_lists_each_vertex_s_edges_in_their_order():
         expected = ends[np.argsort(ends[:, 0], kind="stable"), 1].reshape(n, 2)
         assert np.array_equal(_two_neighbours(n, chosen), expected)
         label = component_labels(n, chosen[:, 0], chosen[:, 1])
-        assert np.array_equal(_label_roots(label), np.unique(label))
+        assert np.array_equal(label_roots(label), np.unique(label))
 
 
 def test_the_cycle_check_refuses_what_is_not_a_hamiltonian_cycle_of_the_graph():
-    from solvers.hamiltonian import _check_cycle
+    from solvers.hamiltonian.cut_loop import _check_cycle
     pairs = np.array([[0, 1], [0, 3], [1, 2], [1, 3], [2, 3]], dtype=np.int64)   # normalised
     none = np.zeros(0, dtype=np.int64)
     _check_cycle(4, pairs, np.array([0, 1, 2, 3]), False, none)
