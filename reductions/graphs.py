@@ -7,7 +7,8 @@ helper is one idea, vectorised, with no Python loop over vertices or pairs; ever
 solver that needs the idea uses the helper here rather than its own copy.
 
 * :func:`pair_keys` — one integer per pair (``u * n + v``; undirected as ``min * n + max``),
-  so that "is this pair in the graph" is a sort and a binary search.
+  so that "is this pair in the graph" is a sort and a binary search (the solvers number their
+  variables in this order).
 * :func:`cycle_steps` — the consecutive pairs of a closed vertex order.
 * :func:`non_edge_steps` — which steps of a closed order are not pairs of the graph (the cost
   of a tour in the HCP-as-TSP reading: :func:`count_non_edges`).
@@ -87,11 +88,12 @@ def hamiltonian_cycle_problem(num_vertices: int, edges: np.ndarray, cycle,
     ``cycle`` lists the vertices in cycle order (any start); for undirected graphs either
     direction. Checked in this order, the first failure named: the number of vertices, that
     they are vertex numbers in range, each vertex once, every step an arc (edge) of the graph,
-    and, when given, every ``required`` pair (an ``(r, 2)`` array) a step of the cycle.
-    ``describe(vertex)`` names vertices in the message. Vectorised: a few passes over the
-    cycle and the graph's pairs (they are only checked to be sorted, as the builders and the
-    solvers' normalised graphs give them).
-    """
+    and, when given, every ``required`` pair (an ``(r, 2)`` array of vertices of the graph) a
+    step of the cycle. ``describe(vertex)`` names vertices in the message.
+
+    Vectorised and linear: once the cycle is known to be a permutation, its successor array
+    says for every pair of the graph whether it is a step (:func:`_unwalked`), with no sort
+    or search, so the pairs may come in any order."""
     cycle = np.asarray(cycle)
     if cycle.ndim != 1 or cycle.size != num_vertices:
         return f"the cycle has {cycle.size} vertices, the graph {num_vertices}"
@@ -106,21 +108,40 @@ def hamiltonian_cycle_problem(num_vertices: int, edges: np.ndarray, cycle,
         where = np.flatnonzero(cycle == v)[:2] + 1
         return f"vertex {describe(v)} appears twice (positions {where[0]} and {where[1]})"
     kind = "arc" if directed else "edge"
-    steps = cycle_steps(cycle.astype(np.int64, copy=False))
-    step_keys = pair_keys(num_vertices, steps, directed)
-    missing = _absent(_sorted_keys(num_vertices, edges, directed), step_keys)
-    if missing.size:
-        p = int(missing[0])
-        u, v = int(steps[p, 0]), int(steps[p, 1])
+    successor = np.empty(num_vertices, dtype=np.int64)
+    successor[cycle] = np.roll(cycle, -1)
+    missing = _unwalked(successor, edges, directed)[cycle]
+    if missing.any():
+        p = int(np.argmax(missing))
+        u, v = int(cycle[p]), int(successor[cycle[p]])
         return (f"positions {p + 1}→{(p + 1) % num_vertices + 1}: {describe(u)} → "
                 f"{describe(v)} is not an {kind} of the graph")
     if required is not None and len(required):
         required = np.asarray(required, dtype=np.int64).reshape(-1, 2)
-        unused = _absent(np.sort(step_keys), pair_keys(num_vertices, required, directed))
-        if unused.size:
-            u, v = (int(x) for x in required[unused[0]])
+        a, b = required[:, 0], required[:, 1]
+        used = successor[a] == b
+        if not directed:
+            used |= successor[b] == a
+        if not used.all():
+            u, v = (int(x) for x in required[np.argmin(used)])
             return f"the cycle does not use the required {kind} {describe(u)} → {describe(v)}"
     return None
+
+
+def _unwalked(successor: np.ndarray, pairs, directed: bool) -> np.ndarray:
+    """For the successor array of a Hamiltonian order: which vertices' step out
+    (``u → successor[u]``) is no pair of the graph. Each pair is looked at once (is it the
+    step out of its tail, or undirected of its head?): linear, no sort, so the pairs may
+    come in any order, repeated."""
+    pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+    if pairs.size and (pairs.min() < 0 or pairs.max() >= successor.size):
+        pairs = pairs[((pairs >= 0) & (pairs < successor.size)).all(axis=1)]  # no such pair
+    u, v = pairs[:, 0], pairs[:, 1]
+    unwalked = np.ones(successor.size, dtype=bool)
+    unwalked[u[successor[u] == v]] = False
+    if not directed:
+        unwalked[v[successor[v] == u]] = False
+    return unwalked
 
 
 def is_hamiltonian_cycle(num_vertices: int, arcs: np.ndarray, cycle,
