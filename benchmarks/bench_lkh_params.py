@@ -33,12 +33,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from reductions.graphs import count_non_edges  # noqa: E402
 from reductions.grid import Grid, Shape, parse_grid, read_puzzles  # noqa: E402
 from reductions.hcp_pipeline import HcpOptions, build_hcp_pipeline, first_row_fixed  # noqa: E402
 from solvers.runtime.processes import run_program  # noqa: E402
 from solvers.formats.hcp_export import write_export  # noqa: E402
 from solvers.formats.tsplib import read_tour, write_hcp  # noqa: E402
-from solvers.hcp import count_non_edges, normalized_graph  # noqa: E402
+from solvers.hamiltonian import normalized_graph  # noqa: E402
 from solvers.tools.lkh import find_lkh  # noqa: E402
 
 CONFIGS: dict[str, dict[str, str]] = {

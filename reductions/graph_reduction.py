@@ -52,9 +52,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from scipy import sparse
-from scipy.sparse import csgraph
 
-from .hcp import HcpError, hamiltonian_cycle_problem
+from .graphs import component_labels, hamiltonian_cycle_problem, list_ranking
+from .hcp import HcpError
 
 class ReductionStatus(enum.StrEnum):
     """What the degree-2 reduction ended with."""
@@ -198,19 +198,6 @@ def _ragged_ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
     total = int(counts.sum())
     shift = np.repeat(starts - (np.cumsum(counts) - counts), counts)
     return np.arange(total, dtype=np.int64) + shift
-
-
-def component_labels(num_vertices: int, u: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """Connected components: each vertex gets the smallest vertex id of its component.
-
-    scipy's compiled search numbers components in order of their smallest vertex, so that
-    vertex is where each number first occurs."""
-    adjacency = sparse.coo_matrix((np.ones(len(u), dtype=np.int8), (u, v)),
-                                  shape=(num_vertices, num_vertices)).tocsr()
-    _, number = csgraph.connected_components(adjacency, directed=False)
-    smallest = np.empty(int(number.max(initial=-1)) + 1, dtype=np.int64)
-    smallest[number[::-1]] = np.arange(num_vertices - 1, -1, -1, dtype=np.int64)
-    return smallest[number]
 
 
 class _ForcedEdges:
@@ -366,19 +353,6 @@ class _ForcedEdges:
         return _unique(found[self.alive[found]], len(self.edges))
 
 
-def _list_ranking(succ: np.ndarray, dist: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
-    """Pointer jumping: ``succ`` (a terminal points to itself) and ``dist`` (weight to the
-    successor's head) → (last element reached, total weight to it, converged). Elements on
-    a cycle never reach a terminal: then converged is False."""
-    for _ in range(int(np.ceil(np.log2(max(succ.size, 2)))) + 2):
-        jumped = succ[succ]
-        if np.array_equal(jumped, succ):
-            return succ, dist, True
-        dist = dist + dist[succ]
-        succ = jumped
-    return succ, dist, False
-
-
 class _ChainEnds:
     """Incremental view of the chains (maximal paths of degree-2 vertices) for rule 3.
 
@@ -434,7 +408,7 @@ class _ChainEnds:
         has_next = exists & (head_slots[h, 1 - back] >= 0)
         succ = np.where(has_next, nxt_slot, np.arange(2 * k))
         dist = np.where(has_next, weight[nxt_slot], 0)
-        last, total, converged = _list_ranking(succ, dist)
+        last, total, converged = list_ranking(succ, dist)
         if not converged:
             ring = int(nodes[tail[np.flatnonzero(last[last] != last)[0]]])
             return (f"vertex {graph.describe(ring)} lies on a ring of degree-2 vertices that "
@@ -505,7 +479,7 @@ class _ChainWalks:
         own = np.arange(2 * k, dtype=np.int64)
         succ = np.where(nxt >= 0, 2 * h + 1 - back_slot, own)
         dist = (nxt >= 0).astype(np.int64)
-        succ, dist, converged = _list_ranking(succ, dist)
+        succ, dist, converged = list_ranking(succ, dist)
         if not converged:
             ring = int(cv[tail[np.flatnonzero(succ[succ] != succ)[0]]])
             return (f"vertex {graph.describe(ring)} lies on a ring of degree-2 vertices that "

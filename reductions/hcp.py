@@ -68,7 +68,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .errors import UserError
-from .grid import Grid, Shape, solution_problems
+from .graphs import hamiltonian_cycle_problem
+from .grid import Grid, Shape, clue_exclusions, solution_problems
 
 class Prune(enum.StrEnum):
     """Clue pruning of Haythorpe's graph: none (the blank graph), the paper's twelve arc sets
@@ -359,18 +360,22 @@ def paper_removed_option_arcs(puzzle: Grid) -> np.ndarray:
 
 def excluded_options(puzzle: Grid) -> np.ndarray:
     """``(N, N, N)`` bool [i, j, k]: digit k cannot go in cell (i, j) because of one clue —
-    the cell holds another clue, or a clue k sits in the same row, column or block."""
+    the cell holds another clue, or a clue k sits in the same row, column or block.
+
+    :func:`reductions.grid.clue_exclusions` marks the second kind; a clue's own option is
+    marked there too (the clue sits in its own row), and stays possible here unless a peer
+    repeats its digit (contradictory clues)."""
     n = check_square(puzzle.shape)
-    rt = math.isqrt(n)
-    excluded = np.zeros((n, n, n), dtype=bool)
-    for i, j, k in _clue_list(puzzle):
-        r0, c0 = (i // rt) * rt, (j // rt) * rt
-        keep = excluded[i, j, k]
-        excluded[i, j, :] = True
-        excluded[i, :, k] = True
-        excluded[:, j, k] = True
-        excluded[r0:r0 + rt, c0:c0 + rt, k] = True
-        excluded[i, j, k] = keep                       # the clue itself stays possible
+    excluded = clue_exclusions(puzzle)
+    rows, cols = np.nonzero(puzzle.values)
+    digits = puzzle.values[rows, cols].astype(np.int64) - 1
+    blocks = puzzle.shape.block_index_array()[rows, cols]
+    repeated = np.zeros(rows.size, dtype=bool)
+    for unit in (rows, cols, blocks):
+        key = unit * n + digits
+        repeated |= np.bincount(key, minlength=n * n)[key] > 1
+    excluded[rows, cols, :] = True                     # the cell holds another clue
+    excluded[rows, cols, digits] = repeated
     return excluded
 
 
@@ -436,56 +441,6 @@ def haythorpe_graph(puzzle: Grid, prune: str = "paper") -> HaythorpeGraph:
 
 
 # ----------------------------------------------------------------------------- cycles
-
-def _edge_keys(num_vertices: int, pairs: np.ndarray, directed: bool) -> np.ndarray:
-    pairs = np.asarray(pairs, dtype=np.int64)
-    if directed:
-        return pairs[:, 0] * num_vertices + pairs[:, 1]
-    return np.minimum(pairs[:, 0], pairs[:, 1]) * num_vertices + np.maximum(pairs[:, 0],
-                                                                              pairs[:, 1])
-
-
-def hamiltonian_cycle_problem(num_vertices: int, edges: np.ndarray, cycle,
-                              directed: bool = True, describe=str) -> str | None:
-    """Why ``cycle`` is not a Hamiltonian cycle of the graph, or None when it is one.
-
-    ``cycle`` lists the vertices in cycle order (any start); for undirected graphs either
-    direction. ``describe(vertex)`` names vertices in the message.
-    """
-    cycle = np.asarray(cycle)
-    if cycle.ndim != 1 or cycle.size != num_vertices:
-        return f"the cycle has {cycle.size} vertices, the graph {num_vertices}"
-    if not np.issubdtype(cycle.dtype, np.integer):
-        return "the cycle is not a list of vertex numbers"
-    bad = np.flatnonzero((cycle < 0) | (cycle >= num_vertices))
-    if bad.size:
-        return f"position {bad[0] + 1}: {cycle[bad[0]]} is not a vertex (0..{num_vertices - 1})"
-    seen = np.bincount(cycle, minlength=num_vertices)
-    if np.any(seen != 1):
-        v = int(np.flatnonzero(seen > 1)[0])
-        where = np.flatnonzero(cycle == v)[:2] + 1
-        return f"vertex {describe(v)} appears twice (positions {where[0]} and {where[1]})"
-    keys = _edge_keys(num_vertices, edges, directed)
-    if np.any(keys[1:] < keys[:-1]):              # the builders' edges come sorted
-        keys = np.sort(keys, kind="stable")      # nearly sorted: timsort/radix runs
-    steps = np.stack([cycle, np.roll(cycle, -1)], axis=1)
-    wanted = _edge_keys(num_vertices, steps, directed)
-    pos = np.minimum(np.searchsorted(keys, wanted), max(len(keys) - 1, 0))
-    missing = np.flatnonzero(keys[pos] != wanted) if len(keys) else np.arange(len(steps))
-    if missing.size:
-        p = int(missing[0])
-        u, v = int(steps[p, 0]), int(steps[p, 1])
-        kind = "arc" if directed else "edge"
-        return (f"positions {p + 1}→{(p + 1) % num_vertices + 1}: {describe(u)} → "
-                f"{describe(v)} is not an {kind} of the graph")
-    return None
-
-
-def is_hamiltonian_cycle(num_vertices: int, arcs: np.ndarray, cycle,
-                         directed: bool = True) -> bool:
-    """True when ``cycle`` visits every vertex once along arcs (edges) of the graph."""
-    return hamiltonian_cycle_problem(num_vertices, arcs, cycle, directed) is None
-
 
 def _solution_digits(graph: HaythorpeGraph, grid: Grid) -> np.ndarray:
     """0-based digits of a full valid grid of the graph's shape, or :class:`HcpError`."""

@@ -284,7 +284,7 @@ def option_groups(pipeline: HcpPipeline) -> np.ndarray | None:
     row by row, column by column); this also holds for every pruned graph, which only has
     fewer cycles, and for the 3-split, whose edge ``out(u)–in(v)`` is the arc u → v. Groups
     are over the blank graph's arcs: an option with an arc pruned is simply never used (see
-    :func:`solvers.hcp.together_clauses`)."""
+    :func:`solvers.hamiltonian.together_clauses`)."""
     if pipeline.reduction is not None:
         return None
     n = pipeline.graph.size

@@ -33,7 +33,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .hcp import HaythorpeGraph, HcpError, hamiltonian_cycle_problem
+from .graphs import hamiltonian_cycle_problem
+from .hcp import HaythorpeGraph, HcpError
 
 IN, MID, OUT = 0, 1, 2
 ROLE_NAMES = ("in", "mid", "out")

@@ -39,8 +39,8 @@ from array import array
 
 import numpy as np
 
-from .graph_reduction import (Reduction, _list_ranking, component_labels,
-                              reduce_degree_two, reduction_from_mask)
+from .graph_reduction import Reduction, reduce_degree_two, reduction_from_mask
+from .graphs import component_labels, list_ranking
 from .hcp_undirected import SplitGraph
 
 __all__ = ["ForcedArcs", "reduce_split_degree_two"]
@@ -203,7 +203,7 @@ class ForcedArcs:
         nxt[tails[fresh]] = heads[fresh] + 1
         prv[heads[fresh]] = tails[fresh] + 1
         succ = np.where(nxt > 0, nxt - 1, np.arange(n))
-        last, steps, converged = _list_ranking(succ, (nxt > 0).astype(np.int64))
+        last, steps, converged = list_ranking(succ, (nxt > 0).astype(np.int64))
         if not converged:
             raise _Stop                      # a cycle of forced arcs (or a Hamiltonian one)
         first = np.flatnonzero(prv == 0)

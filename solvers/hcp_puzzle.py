@@ -9,7 +9,7 @@ directed graph, clue pruning, optionally the undirected 3-split with the triple 
 degree-2 reduction), find a Hamiltonian cycle, decode it back through every step to a grid,
 and verify the grid against the puzzle (:func:`solvers.outcome.verified`).
 
-Solvers (:mod:`solvers.hcp`, :mod:`solvers.tools.lkh`, :mod:`solvers.tools.concorde`):
+Solvers (:mod:`solvers.hamiltonian`, :mod:`solvers.tools.lkh`, :mod:`solvers.tools.concorde`):
 
 * ``sat`` (default) — exact: SAT model with lazy subtour cuts; "no solution" is a proof;
 * ``cpsat`` — exact: OR-Tools CP-SAT circuit constraint (best on the directed graph);
@@ -27,8 +27,8 @@ With the ``sat`` solver, puzzles up to 9×9 (without the triple trick) are solve
 *shared* incremental model per process and graph kind (:func:`process_model`): the SAT model
 of the blank grid's graph, built once, each puzzle's pruned arcs (and, after the degree-2
 reduction, the edges it deleted) assumed absent; subtour cuts and learnt clauses stay for the
-next puzzle (:class:`solvers.hcp.SharedHcpModel`). A file of 17-clue puzzles goes 3–4× faster
-directed (``benchmarks/bench_hcp_corpus.py``).
+next puzzle (:class:`solvers.hamiltonian.SharedHcpModel`). A file of 17-clue puzzles goes 3–4×
+faster directed (``benchmarks/bench_hcp_corpus.py``).
 
 With the ``sat`` solver, the model is also told that the seven arcs of each option go
 together (:func:`reductions.hcp_pipeline.option_groups`; not after the degree-2 reduction,
@@ -54,8 +54,8 @@ from reductions.hcp_pipeline import (HcpOptions, HcpPipeline, build_hcp_pipeline
                                      first_row_fixed, grid_pairs, option_groups,
                                      required_pairs)
 
-from .hcp import (CycleStatus, HcpResult, SharedHcpModel, solve_directed_hcp,
-                  solve_undirected_hcp)
+from .hamiltonian import (CycleStatus, HcpResult, SharedHcpModel, solve_directed_hcp,
+                          solve_undirected_hcp)
 from .outcome import Outcome, Status, verified
 from .runtime.kept_models import KeptModels
 
@@ -229,9 +229,9 @@ class ExactSearch:
     blank-grid model when the pipeline uses it (:func:`uses_shared_model`), else a model of
     this graph alone, closed afterwards; either is told that an option's seven arcs go
     together (it cannot deduce it by propagation; the empty 25×25 grid needs it, see
-    :func:`solvers.hcp.together_clauses`). The second question adds its no-good behind an
-    activation literal (:meth:`solvers.hcp.SharedHcpModel.solve`), so a shared model stays
-    exact for the next puzzle. CP-SAT, which is not incremental, solves twice."""
+    :func:`solvers.hamiltonian.together_clauses`). The second question adds its no-good behind
+    an activation literal (:meth:`solvers.hamiltonian.SharedHcpModel.solve`), so a shared model
+    stays exact for the next puzzle. CP-SAT, which is not incremental, solves twice."""
 
     def __init__(self, pipeline: HcpPipeline, solver: str, *, workers: int = 1):
         self.pipeline, self.solver, self.workers = pipeline, solver, workers

@@ -166,8 +166,8 @@ def test_a_4x4_file_with_one_puzzle(run, tmp_path):
 
 @pytest.mark.parametrize("options", [["--reduce", "--prune", "peers"], ["--prune", "paper"]])
 def test_a_tour_found_by_the_exact_solver_decodes(run, tmp_path, options):
-    """A tour from a real solver (solvers/hcp.py), not from the forward map."""
-    hcp = pytest.importorskip("solvers.hcp", reason="solvers/hcp.py not written yet")
+    """A tour from a real solver (solvers/hamiltonian/), not from the forward map."""
+    import solvers.hamiltonian as hcp
     puzzle = format_grid(instance_puzzles("4x4.txt")[1])
     graph, tour = tmp_path / "g.hcp", tmp_path / "g.tour"
     assert run("emit", "hcp", puzzle, "-o", graph, *options)[0] == ExitCode.OK

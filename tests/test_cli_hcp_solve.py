@@ -19,7 +19,7 @@ from solvers.cli import ExitCode
 from reductions.hcp_pipeline import (HcpOptions, build_hcp_pipeline, clue_choice_arcs,
                                      required_pairs)
 from solvers.hcp_puzzle import solve_puzzle as solve_hcp_puzzle
-from solvers.hcp import solve_directed_hcp, solve_undirected_hcp
+from solvers.hamiltonian import solve_directed_hcp, solve_undirected_hcp
 from solvers.outcome import Status
 
 from .conftest import INSTANCES, instance_pairs, instance_puzzles

@@ -17,7 +17,7 @@ import pytest
 
 from solvers.formats.graph_files import write_concorde_edges
 from solvers.formats.tsplib import read_tour
-from solvers.hcp import CycleStatus, normalized_graph
+from solvers.hamiltonian import CycleStatus, normalized_graph
 from solvers.outcome import SolverUnavailable
 from solvers.tools.concorde import (SPARSE_NORM, concorde_command, find_concorde,
                                     solve_hcp_concorde)

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reductions.graph_reduction import (NO_CYCLE, REDUCED, SOLVED, component_labels,
-                                        compress_tour, expand_tour, reduce_degree_two)
+from reductions.graph_reduction import (NO_CYCLE, REDUCED, SOLVED, compress_tour,
+                                        expand_tour, reduce_degree_two)
 from reductions.grid import parse_grid
 from reductions.hcp import (HcpError, cycle_from_solution, grid_from_cycle, haythorpe_graph)
 from reductions.hcp_undirected import (directed_cycle_from_tour, haythorpe_split,
@@ -87,37 +87,6 @@ def test_closing_rule_removes_the_edge_that_would_close_a_short_cycle():
     assert {canonical(expand_tour(closed, t))
             for t in undirected_cycles(closed.num_vertices, closed.edges)} == \
         undirected_cycles(6, edges)
-
-
-def test_component_labels():
-    labels = component_labels(7, np.array([0, 2, 3, 5]), np.array([1, 3, 4, 6]))
-    assert labels.tolist() == [0, 0, 2, 2, 2, 5, 5]
-
-
-def union_find_labels(n: int, pairs) -> list[int]:
-    """Reference for :func:`component_labels`: union by smaller root, per element."""
-    parent = list(range(n))
-
-    def root(x):
-        while parent[x] != x:
-            x = parent[x]
-        return x
-
-    for a, b in pairs:
-        ra, rb = root(a), root(b)
-        parent[max(ra, rb)] = min(ra, rb)
-    return [root(x) for x in range(n)]
-
-
-@settings(max_examples=200, deadline=None)
-@given(n=st.integers(1, 30), data=st.data())
-def test_component_labels_match_union_find(n, data):
-    # Repeated edges and loops included: the labels must not care.
-    pairs = data.draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)),
-                               max_size=3 * n))
-    u = np.array([a for a, _ in pairs], dtype=np.int64)
-    v = np.array([b for _, b in pairs], dtype=np.int64)
-    assert component_labels(n, u, v).tolist() == union_find_labels(n, pairs)
 
 
 # The reductions of the first sample puzzles (3-split, peers pruning; plain and with the
@@ -285,7 +254,7 @@ def test_closed_loop_with_reduction_on_shipped_puzzles():
 
 
 def test_the_exact_solver_on_reduced_graphs():
-    hcp = pytest.importorskip("solvers.hcp", reason="solvers/hcp.py not written yet")
+    import solvers.hamiltonian as hcp
     puzzle, solution = parse_grid(PAPER_17), parse_grid(PAPER_17_SOLUTION)
     graph, split, red = reduce_sudoku(puzzle, "peers")
     result = hcp.solve_undirected_hcp(red.num_vertices, red.edges, time_limit=120)

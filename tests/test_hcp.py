@@ -16,12 +16,12 @@ from pysat.solvers import Solver
 
 from reductions.cnf import grid_from_model, sudoku_cnf
 from reductions.grid import Grid, Shape, check_solution, parse_grid
+from reductions.graphs import hamiltonian_cycle_problem, is_hamiltonian_cycle
 from reductions.hcp import (CHOICE, COL_ENTRY, COL_EXIT, HANDOVER, PRUNE_MODES, RETURN,
                             ROW_ENTRY, ROW_EXIT, VERTEX_KINDS, HcpError, blank_arcs,
                             cycle_from_solution, directed_size, excluded_options,
-                            grid_from_cycle, hamiltonian_cycle_problem, haythorpe_graph,
-                            haythorpe_layout, is_hamiltonian_cycle, lone_clue_removals,
-                            option_arc_index, paper_removed_option_arcs)
+                            grid_from_cycle, haythorpe_graph, haythorpe_layout,
+                            lone_clue_removals, option_arc_index, paper_removed_option_arcs)
 from solvers.sat import solve_many
 
 from .conftest import instance_pairs, instance_puzzles, shared_set
@@ -248,6 +248,32 @@ def test_peers_removes_seven_arcs_per_excluded_option():
         excluded = 4 * (n - 1) - 2 * (rt - 1)      # cell, row, column, rest of the block
         assert excluded_options(puzzle).sum() == excluded
         assert haythorpe_graph(puzzle, "peers").removed_arcs == 7 * excluded
+
+
+def loop_excluded_options(puzzle: Grid) -> np.ndarray:
+    """Reference for :func:`excluded_options`: each clue's exclusions marked one by one."""
+    n = puzzle.size
+    rt = math.isqrt(n)
+    excluded = np.zeros((n, n, n), dtype=bool)
+    for i, j, v in puzzle.clues():
+        k, r0, c0 = v - 1, (i // rt) * rt, (j // rt) * rt
+        keep = excluded[i, j, k]
+        excluded[i, j, :] = excluded[i, :, k] = excluded[:, j, k] = True
+        excluded[r0:r0 + rt, c0:c0 + rt, k] = True
+        excluded[i, j, k] = keep                       # the clue itself stays possible
+    return excluded
+
+
+def test_excluded_options_match_each_clue_marked_in_turn():
+    """Valid and contradictory clue sets (a digit repeated in a row, column or block)."""
+    rng = np.random.default_rng(23)
+    for n in (4, 9, 16):
+        for _ in range(20):
+            values = np.where(rng.random((n, n)) < 0.3, rng.integers(1, n + 1, (n, n)), 0)
+            puzzle = Grid(values, Shape.for_size(n))
+            assert np.array_equal(excluded_options(puzzle), loop_excluded_options(puzzle))
+    for puzzle in [parse_grid(PAPER_17)] + instance_puzzles("4x4.txt"):
+        assert np.array_equal(excluded_options(puzzle), loop_excluded_options(puzzle))
 
 
 def test_pruning_of_many_clues_is_the_union_of_the_papers_sets():
@@ -490,8 +516,7 @@ def test_unsolvable_puzzles_have_no_hamiltonian_cycle():
 
 
 def test_unsolvable_puzzles_with_the_exact_hcp_solver():
-    hcp = pytest.importorskip("solvers.hcp", reason="solvers/hcp.py (exact HCP solver) not "
-                                                    "written yet")
+    import solvers.hamiltonian as hcp
     for puzzle in instance_puzzles("unsolvable.txt"):
         graph = haythorpe_graph(puzzle, "paper")
         result = hcp.solve_directed_hcp(graph.num_vertices, graph.arcs, time_limit=120)

@@ -1,6 +1,6 @@
 """The "together" clauses of the HCP SAT model: the seven arcs of a Sudoku option are on a
 Hamiltonian cycle all together or not at all (reductions.hcp_pipeline.option_groups,
-solvers.hcp.together_clauses).
+solvers.hamiltonian.together_clauses).
 
 They must never cut off a Hamiltonian cycle (every solution's cycle keeps its groups whole,
 on every graph kind), must keep every answer verified, and must keep "no cycle" a proof
@@ -14,8 +14,8 @@ import pytest
 from reductions.grid import Grid, Shape, check_solution
 from reductions.hcp_pipeline import (HcpOptions, build_hcp_pipeline, option_groups,
                                      required_pairs)
-from solvers.hcp import (CycleStatus, GraphInputError, solve_directed_hcp,
-                         solve_undirected_hcp, together_clauses)
+from solvers.hamiltonian import (CycleStatus, GraphInputError, solve_directed_hcp,
+                                 solve_undirected_hcp, together_clauses)
 from solvers.hcp_puzzle import solve_puzzle
 from solvers.outcome import Status
 from tests.conftest import instance_pairs, instance_puzzles
@@ -130,7 +130,7 @@ def test_shared_model_with_groups(directed):
     """The shared blank-grid model carries the groups (valid for every pruned subgraph, and
     for the 3-split less the reduction's deleted edges): 17-clue puzzles decode to verified
     grids, unsolvable puzzles stay unsolvable, on one model, in any order."""
-    from solvers.hcp import SharedHcpModel
+    from solvers.hamiltonian import SharedHcpModel
     blank = build_hcp_pipeline(Grid.empty(Shape(3, 3)),
                                HcpOptions(directed=directed, prune="none"))
     model = SharedHcpModel(blank.num_vertices, blank.edges, directed=directed,

@@ -24,7 +24,7 @@ from reductions.hcp import haythorpe_graph, haythorpe_layout
 from reductions.hcp_pipeline import HcpOptions, build_hcp_pipeline, grid_pairs
 from reductions.hcp_undirected import haythorpe_split
 from solvers import hcp_puzzle
-from solvers.hcp import hamiltonian_cycles
+from solvers.hamiltonian import hamiltonian_cycles
 from solvers.outcome import Status
 from solvers.routes import ROUTES
 
@@ -293,7 +293,7 @@ def test_hamiltonian_cycles_counts_small_graphs_exactly():
 def test_one_off_solvers_take_a_no_good(backend):
     """solve_directed_hcp / solve_undirected_hcp with ``not_all_of``: a complete graph has
     another cycle than the one blocked; a lone cycle has none; an empty no-good leaves none."""
-    from solvers.hcp import solve_directed_hcp, solve_undirected_hcp
+    from solvers.hamiltonian import solve_directed_hcp, solve_undirected_hcp
     full = np.array(list(itertools.permutations(range(5), 2)), dtype=np.int64)
     for solve, pairs in ((solve_directed_hcp, full), (solve_undirected_hcp,
                                                        full[full[:, 0] < full[:, 1]])):

@@ -22,7 +22,7 @@ import pytest
 from reductions.grid import Grid, check_solution, format_grid
 from solvers import cli
 from solvers.cli import ExitCode
-from solvers.hcp import CycleStatus
+from solvers.hamiltonian import CycleStatus
 from solvers.hcp_puzzle import solve_puzzle as solve_hcp_puzzle
 from solvers.outcome import SolverUnavailable, Status
 from solvers.routes import ROUTES

@@ -130,7 +130,7 @@ def is_hamiltonian_cycle(rule: SudokuToHcp, cycle) -> bool:
 
 
 def has_hamiltonian_cycle(rule: SudokuToHcp) -> bool:
-    from solvers.hcp import solve_directed_hcp, solve_undirected_hcp
+    from solvers.hamiltonian import solve_directed_hcp, solve_undirected_hcp
     pipeline = rule.target
     solve = solve_directed_hcp if pipeline.directed else solve_undirected_hcp
     num_vertices, edges = pipeline.num_vertices, pipeline.edges

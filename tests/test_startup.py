@@ -14,7 +14,7 @@ import pytest
 from .processes import ROOT
 
 HEAVY = ["scipy.sparse", "pulp", "reductions.rules", "reductions.hcp_pipeline",
-         "reductions.graph_reduction", "solvers.hcp", "solvers.hcp_puzzle",
+         "reductions.graph_reduction", "solvers.hamiltonian", "solvers.hcp_puzzle",
          "reductions.nonrepetitive"]
 
 RUN = """

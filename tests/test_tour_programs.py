@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from solvers.runtime.processes import ExternalSolverError, ProgramRun
-from solvers.hcp import CycleStatus, HcpResult
+from solvers.hamiltonian import CycleStatus, HcpResult
 from solvers.tools.tour_programs import TourProgram, heuristic_tour_result, program_tour
 
 from .processes import fakes, wait_until  # noqa: F401  (fakes: a fixture)

@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from reductions.errors import UserError
+from reductions.graphs import non_edge_steps
 from reductions.reading import (DEFAULT_MEMORY_LIMIT, HEADER_BYTES, NUMBER_BYTES, ReadLimit,
                                 read_text)
 
@@ -368,8 +369,9 @@ def read_tour(path: str | Path, num_vertices: int, edges: np.ndarray | None = No
         raise f.error(None, f"the tour has {order.size} vertices, the graph {num_vertices} "
                             f"(vertex {missing[0] + base} is missing)")
     if edges is not None:
-        p = _first_non_edge(num_vertices, np.asarray(edges, dtype=np.int64), order, directed)
-        if p is not None:
+        non_edges = non_edge_steps(num_vertices, edges, order, directed)
+        if non_edges.size:
+            p = int(non_edges[0])
             q = (p + 1) % order.size
             kind = "an arc" if directed else "an edge"
             raise f.error(line_of(q) if q else line_of(p),
@@ -377,18 +379,6 @@ def read_tour(path: str | Path, num_vertices: int, edges: np.ndarray | None = No
                           f"(line {line_of(q)}) are consecutive in the tour but not {kind} "
                           f"of the graph")
     return order
-
-
-def _first_non_edge(n: int, edges: np.ndarray, order: np.ndarray, directed: bool) -> int | None:
-    def keys(a, b):
-        return a * n + b if directed else np.minimum(a, b) * n + np.maximum(a, b)
-    known = np.sort(keys(edges[:, 0], edges[:, 1]))
-    wanted = keys(order, np.roll(order, -1))
-    if known.size == 0:
-        return 0
-    pos = np.minimum(np.searchsorted(known, wanted), known.size - 1)
-    bad = np.flatnonzero(known[pos] != wanted)
-    return int(bad[0]) if bad.size else None
 
 
 def tour_numbers(f: _Lines, num_vertices: int) -> tuple[TourForm, np.ndarray, int, callable]:

@@ -40,7 +40,7 @@ from reductions.errors import UserError
 from ..runtime.processes import ProgramRun, find_program
 from ..formats.graph_files import write_concorde_edges
 from ..formats.tsplib import TsplibError, read_tour
-from ..hcp import CycleStatus, HcpResult, normalized_graph
+from ..hamiltonian import CycleStatus, HcpResult, normalized_graph
 from ..outcome import SolverUnavailable
 from .tour_programs import TourProgram
 

@@ -36,7 +36,7 @@ import numpy as np
 
 from ..runtime.processes import ExternalSolverError, ProgramRun
 from ..formats.graph_files import GRAPH_FORMATS, check_format, default_format, write_graph
-from ..hcp import HcpResult
+from ..hamiltonian import HcpResult
 from .templates import CommandTemplate, TemplateRules, parse_template
 from .tour_programs import TourProgram, program_tour
 

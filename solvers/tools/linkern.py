@@ -36,7 +36,7 @@ from reductions.errors import UserError
 
 from ..runtime.processes import ProgramRun, find_program
 from ..formats.graph_files import write_concorde_edges
-from ..hcp import HcpResult, normalized_graph
+from ..hamiltonian import HcpResult, normalized_graph
 from ..outcome import SolverUnavailable
 from .tour_programs import TourProgram, program_tour
 

@@ -62,7 +62,7 @@ from reductions.reading import read_text
 from ..runtime.processes import ExternalSolverError, ProgramRun, find_program, run_program
 from ..formats.atomic import atomic_write
 from ..formats.tsplib import TsplibError, read_tour, tour_limit, write_hcp
-from ..hcp import CycleStatus, HcpResult, normalized_graph
+from ..hamiltonian import CycleStatus, HcpResult, normalized_graph
 from ..outcome import SolverUnavailable
 from .tour_programs import TourProgram
 

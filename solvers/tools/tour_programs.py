@@ -26,11 +26,12 @@ from typing import Sequence
 import numpy as np
 
 from reductions.errors import UserError
+from reductions.graphs import count_non_edges
 from reductions.reading import InputTooLarge
 
-from ..runtime.processes import ProgramRun, output_limit, run_program
 from ..formats.tsplib import TsplibError, read_tour
-from ..hcp import CycleStatus, HcpResult, count_non_edges
+from ..hamiltonian import CycleStatus, HcpResult
+from ..runtime.processes import ProgramRun, output_limit, run_program
 
 __all__ = ["TourProgram", "heuristic_tour_result", "program_tour"]
 

@@ -11,8 +11,8 @@ import pytest
 from reductions.grid import parse_grid
 from reductions.hcp_pipeline import HcpOptions, build_hcp_pipeline
 from solvers import hcp_puzzle
-from solvers.hcp import (CycleStatus, GraphInputError, SharedHcpModel, solve_directed_hcp,
-                         solve_undirected_hcp)
+from solvers.hamiltonian import (CycleStatus, GraphInputError, SharedHcpModel,
+                                 solve_directed_hcp, solve_undirected_hcp)
 from solvers.outcome import Status
 
 from .conftest import INSTANCES

@@ -1,4 +1,5 @@
-"""The exact Hamiltonian-cycle solvers (solvers/hcp.py) on generic graphs and on Haythorpe's.
+"""The exact Hamiltonian-cycle solvers (solvers/hamiltonian/) on generic graphs and on
+Haythorpe's.
 
 Answers are checked against brute force on tiny random graphs, on named graphs with known
 answers (Petersen, Herschel, grid graphs, dodecahedron), and on the Sudoku graphs, where a
@@ -16,10 +17,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from reductions.grid import Grid, Shape, check_solution
-from reductions.hcp import grid_from_cycle, haythorpe_graph, is_hamiltonian_cycle
+from reductions.graphs import component_labels, is_hamiltonian_cycle
+from reductions.hcp import grid_from_cycle, haythorpe_graph
 from reductions.hcp_undirected import directed_cycle_from_tour, haythorpe_split, split_graph
-from solvers.hcp import (CycleStatus, GraphInputError, component_labels, count_non_edges,
-                         cycle_labels, forced_paths, solve_directed_hcp, solve_undirected_hcp)
+from solvers.hamiltonian import (CycleStatus, GraphInputError, forced_paths,
+                                 solve_directed_hcp, solve_undirected_hcp)
 from tests.conftest import instance_puzzles
 
 try:
@@ -219,7 +221,7 @@ def test_triple_trick_like_splits_keep_their_cycles(seed, size):
 def test_short_closure_clauses_on_the_triple_trick_graph():
     """On the 4×4 blank graph with the triple trick, the up-front clauses remove the 5- and
     8-vertex subtours of every shortened triple: few rounds of cuts are needed."""
-    from solvers.hcp import _short_closure_clauses
+    from solvers.hamiltonian.sat_model import _short_closure_clauses
     graph = haythorpe_graph(Grid.empty(Shape(2, 2)), "none")
     split = haythorpe_split(graph, triple=True)
     edges = np.unique(np.sort(split.edges, axis=1), axis=0)
@@ -344,25 +346,6 @@ def test_sat_solver_choice():
 
 # ----------------------------------------------------------------------------- helpers
 
-def test_cycle_labels_and_components():
-    successor = np.array([1, 2, 0, 4, 3, 5])
-    assert cycle_labels(successor).tolist() == [0, 0, 0, 3, 3, 5]
-    rng = np.random.default_rng(0)
-    perm = rng.permutation(1000)
-    labels = cycle_labels(perm)
-    # Every vertex's label is the minimum of its cycle.
-    for v in rng.choice(1000, 20, replace=False):
-        cycle, w = [v], perm[v]
-        while w != v:
-            cycle.append(w)
-            w = perm[w]
-        assert labels[v] == min(cycle)
-    u, v = np.array([0, 1, 3, 5]), np.array([1, 2, 4, 6])
-    labels = component_labels(7, u, v)
-    assert len({labels[0], labels[1], labels[2]}) == 1 and labels[3] == labels[4]
-    assert len(set(labels.tolist())) == 3
-
-
 def test_forced_paths_of_a_split_graph():
     complete = np.array([(u, v) for u in range(4) for v in range(4) if u != v])
     split = split_graph(4, complete)
@@ -375,13 +358,6 @@ def test_forced_paths_of_a_split_graph():
         assert {side[ends[0]], side[ends[1]]} == {0, 1}
         assert size[path_of[ends[0]]] == 3
         assert path_of[split.mid_id[u]] == -1 and on_path[split.mid_id[u]]
-
-
-def test_count_non_edges():
-    cycle = [(i, (i + 1) % 6) for i in range(6)]
-    assert count_non_edges(6, cycle, [0, 1, 2, 3, 4, 5]) == 0
-    assert count_non_edges(6, cycle, [5, 4, 3, 2, 1, 0]) == 0
-    assert count_non_edges(6, cycle, [0, 2, 1, 3, 4, 5]) == 2
 
 
 # ----------------------------------------------------------------------------- Sudoku graphs
@@ -466,7 +442,7 @@ def test_stats_are_reported():
 def test_undirected_order_walks_any_hamiltonian_edge_set_from_vertex_0():
     """The pointer-jumping walk of a 2-regular connected edge set: starts at 0, visits every
     vertex once, along the given edges, whatever the edges' orientation and order."""
-    from solvers.hcp import _undirected_order
+    from solvers.hamiltonian.covers import _undirected_order
     rng = np.random.default_rng(5)
     for n in (3, 4, 5, 17, 1000, 4097):
         cycle = rng.permutation(n)
@@ -484,7 +460,7 @@ def test_undirected_order_walks_any_hamiltonian_edge_set_from_vertex_0():
 @settings(max_examples=100, deadline=None)
 @given(n=st.integers(3, 40), data=st.data())
 def test_undirected_order_walks_the_cycle_from_vertex_0(n, data):
-    from solvers.hcp import _undirected_order
+    from solvers.hamiltonian.covers import _undirected_order
     cycle = data.draw(st.permutations(range(n)))
     edges = np.array([(cycle[i], cycle[(i + 1) % n]) for i in range(n)], dtype=np.int64)
     order = _undirected_order(n, edges[data.draw(st.permutations(range(n)))]).tolist()
@@ -509,7 +485,8 @@ def random_two_factor(rng: np.random.Generator, n: int) -> np.ndarray:
 
 
 def test_two_neighbours_lists_each_vertex_s_edges_in_their_order():
-    from solvers.hcp import _label_roots, _two_neighbours
+    from reductions.graphs import label_roots
+    from solvers.hamiltonian.covers import _two_neighbours
     rng = np.random.default_rng(7)
     for n in (3, 7, 40, 200):
         chosen = random_two_factor(rng, n)
@@ -517,11 +494,11 @@ def test_two_neighbours_lists_each_vertex_s_edges_in_their_order():
         expected = ends[np.argsort(ends[:, 0], kind="stable"), 1].reshape(n, 2)
         assert np.array_equal(_two_neighbours(n, chosen), expected)
         label = component_labels(n, chosen[:, 0], chosen[:, 1])
-        assert np.array_equal(_label_roots(label), np.unique(label))
+        assert np.array_equal(label_roots(label), np.unique(label))
 
 
 def test_the_cycle_check_refuses_what_is_not_a_hamiltonian_cycle_of_the_graph():
-    from solvers.hcp import _check_cycle
+    from solvers.hamiltonian.cut_loop import _check_cycle
     pairs = np.array([[0, 1], [0, 3], [1, 2], [1, 3], [2, 3]], dtype=np.int64)   # normalised
     none = np.zeros(0, dtype=np.int64)
     _check_cycle(4, pairs, np.array([0, 1, 2, 3]), False, none)
