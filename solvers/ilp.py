@@ -42,22 +42,22 @@ import os
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Mapping
+from typing import Callable
 
 import numpy as np
 
 from reductions.errors import UserError
 from reductions.exact_cover import base_option_items, candidate_mask
-from reductions.grid import Grid, Shape, check_solution
+from reductions.grid import Grid, Shape
 from reductions.ilp import INTEGRALITY_TOLERANCE, IlpError, SudokuIlp, model_size, sudoku_ilp
 
 from .runtime.budget import Deadline
 from .runtime.kept_models import KeptModels
 from .runtime.processes import ExternalSolverError, find_program
-from .formats.ilp_model import column_names, grid_from_solution, write_model
-from .formats.lp_solution import LpSolution, read_lp_solution
+from .formats.ilp_model import (FILE_NAMES, IlpAnswer, answer_from_solution, column_names,
+                                 write_model)
+from .formats.lp_solution import read_lp_solution
 from .formats.mps import ModelFormat
 from .outcome import Outcome, SolverUnavailable, Status, verified
 
@@ -72,9 +72,6 @@ class IlpSolver(enum.StrEnum):
 
 
 SOLVERS = tuple(IlpSolver)
-FILE_NAMES = {ModelFormat.LP: "model.lp", ModelFormat.MPS: "model.mps",
-              ModelFormat.FREE_MPS: "model.free.mps"}
-
 
 
 # ----------------------------------------------------------------------------- in process
@@ -122,16 +119,6 @@ def _pyscipopt():
     return pyscipopt
 
 
-@dataclass
-class IlpAnswer:
-    """One solver run: ``status`` (solved / no solution / unknown), the decoded grid (not yet
-    verified) and the solver's own status words."""
-
-    status: str
-    grid: Grid | None = None
-    detail: str = ""
-
-
 def run_solver(model: SudokuIlp, solver: str, time_limit: float | None = None,
                cbc_path: str | None = None, ilp_cmd: str | None = None) -> IlpAnswer:
     """Solve the model once (with the ``ilp_cmd`` template if given, else ``solver``: cbc,
@@ -150,27 +137,6 @@ def run_solver(model: SudokuIlp, solver: str, time_limit: float | None = None,
     if solver == IlpSolver.GLPSOL:
         return run_glpsol(model, find_glpsol(), time_limit)
     return run_scip(model, time_limit)
-
-
-def answer_from_solution(model: SudokuIlp, solution: LpSolution, where: str,
-                         names: Mapping[str, str] | None = None) -> IlpAnswer:
-    """Our answer from a solution file: its status, and for a solved one the decoded grid
-    (not yet verified). A file without a status (CBC's csv) is solved only when its values
-    make a solution of the puzzle, else unknown."""
-    if solution.status in (Status.NO_SOLUTION, Status.UNKNOWN):
-        return IlpAnswer(solution.status, None, f"solver status {solution.detail!r}")
-    if solution.status is None:
-        try:
-            grid = grid_from_solution(model, solution, where, names)
-        except UserError:
-            grid = None
-        if grid is None or not check_solution(model.puzzle, grid):
-            return IlpAnswer(Status.UNKNOWN, None, f"{where} ({solution.detail}) does not "
-                                                   f"say whether a solution was found, and "
-                                                   f"its values are none")
-        return IlpAnswer(Status.SOLVED, grid, solution.detail)
-    return IlpAnswer(Status.SOLVED, grid_from_solution(model, solution, where, names),
-                     solution.detail)
 
 
 def run_scip(model: SudokuIlp, time_limit: float | None = None) -> IlpAnswer:

@@ -18,15 +18,18 @@ Decoding errors are :class:`~solvers.runtime.processes.ExternalSolverError`: the
 from __future__ import annotations
 
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Mapping
 
-from reductions.grid import Grid
+from reductions.errors import UserError
+from reductions.grid import Grid, check_solution
 from reductions.ilp import CLUE_MODES, IlpError, SudokuIlp, sudoku_ilp
 from reductions.puzzle_record import (MODEL_SPELLING, PuzzleRecord, comment_metadata, prefixed,
                                       read_comment_header)
 from reductions.reading import DEFAULT_MEMORY_LIMIT
 from reductions.sizes import ensure_fits, ilp_estimate
+from reductions.status import Status
 
 from ..runtime.processes import ExternalSolverError
 from .atomic import atomic_write, scratch_path
@@ -37,7 +40,8 @@ from .mps import (FIXED_WIDTH, SENSES, ModelFormat, MpsRow, model_file_limit, sh
 if TYPE_CHECKING:
     import pulp         # only in annotations (reductions.ilp imports it to build a model)
 
-__all__ = ["COMMENT_PREFIX", "MAGIC", "SUFFIXES", "column_names", "grid_from_solution",
+__all__ = ["COMMENT_PREFIX", "FILE_NAMES", "IlpAnswer", "MAGIC", "SUFFIXES",
+           "answer_from_solution", "column_names", "grid_from_solution",
            "header_lines", "model_format", "model_from_file", "mps_parts", "puzzle_record",
            "read_metadata", "write_model"]
 
@@ -206,3 +210,39 @@ def grid_from_solution(model: SudokuIlp, solution: LpSolution, path: str | Path,
         column = f" (column {file_names[name]} of the model file)" \
             if file_names.get(name, name) != name else ""
         raise ExternalSolverError(f"{path}{where}: {exc}{column}") from None
+
+
+FILE_NAMES = {ModelFormat.LP: "model.lp", ModelFormat.MPS: "model.mps",
+              ModelFormat.FREE_MPS: "model.free.mps"}
+"""The model file each form is written to in a scratch folder for a program."""
+
+
+@dataclass
+class IlpAnswer:
+    """One solver run: ``status`` (solved / no solution / unknown), the decoded grid (not yet
+    verified) and the solver's own status words."""
+
+    status: str
+    grid: Grid | None = None
+    detail: str = ""
+
+
+def answer_from_solution(model: SudokuIlp, solution: LpSolution, where: str,
+                         names: Mapping[str, str] | None = None) -> IlpAnswer:
+    """Our answer from a solution file: its status, and for a solved one the decoded grid
+    (not yet verified). A file without a status (CBC's csv) is solved only when its values
+    make a solution of the puzzle, else unknown."""
+    if solution.status in (Status.NO_SOLUTION, Status.UNKNOWN):
+        return IlpAnswer(solution.status, None, f"solver status {solution.detail!r}")
+    if solution.status is None:
+        try:
+            grid = grid_from_solution(model, solution, where, names)
+        except UserError:
+            grid = None
+        if grid is None or not check_solution(model.puzzle, grid):
+            return IlpAnswer(Status.UNKNOWN, None, f"{where} ({solution.detail}) does not "
+                                                   f"say whether a solution was found, and "
+                                                   f"its values are none")
+        return IlpAnswer(Status.SOLVED, grid, solution.detail)
+    return IlpAnswer(Status.SOLVED, grid_from_solution(model, solution, where, names),
+                     solution.detail)

@@ -40,7 +40,7 @@ from .templates import CommandTemplate, TemplateRules, parse_template
 if TYPE_CHECKING:
     from reductions.ilp import SudokuIlp
 
-    from ..ilp import IlpAnswer
+    from ..formats.ilp_model import IlpAnswer
 
 __all__ = ["Command", "ILP_TEMPLATES", "bundled_cbc", "cbc_command", "find_cbc",
            "find_glpsol", "glpsol_command", "ilp_template", "own_limit", "run_cbc",
@@ -158,7 +158,8 @@ def run_program_on_model(model: SudokuIlp, command: Command, fmt: ModelFormat,
     :class:`ExternalSolverError` naming it and how it ended."""
     # The model files and their decoding live in solvers.ilp (imported here, when a program
     # runs, so that solvers.ilp may import this module).
-    from ..ilp import FILE_NAMES, IlpAnswer, answer_from_solution, column_names, write_model
+    from ..formats.ilp_model import (FILE_NAMES, IlpAnswer, answer_from_solution,
+                                     column_names, write_model)
     deadline = Deadline(time_limit)
     with tempfile.TemporaryDirectory(prefix="sudoku-bridge-ilp-") as tmp:
         work = Path(tmp)
