@@ -34,7 +34,6 @@ returned; a second solution is always reported. Statuses: an exhausted search is
 
 from __future__ import annotations
 
-import enum
 import multiprocessing
 import os
 import shlex
@@ -59,16 +58,7 @@ from .external import (ExternalSolverError, become_worker, find_program, output_
                        read_output_file, run_program, split_command)
 from .formats.dlx import DlxFormatError, answer_limit, parse_answer, write_dlx
 from .outcome import Outcome, SolverUnavailable, Status, WrongAnswer, verified
-
-
-class CoverSolver(enum.StrEnum):
-    """The exact-cover search: the C package when it fits, the package, our Algorithm X, or
-    Knuth's dlx1 program."""
-
-    AUTO = "auto"
-    PACKAGE = "exact-cover"
-    DLX = "dlx"
-    DLX1 = "dlx1"
+from .route_options import CoverSolver
 
 
 BACKENDS = tuple(CoverSolver)

@@ -47,7 +47,6 @@ form a file is in is read from its content (:func:`solvers.formats.mps.sniff_mod
 from __future__ import annotations
 
 import contextlib
-import enum
 import os
 import shutil
 import sys
@@ -77,18 +76,10 @@ from .formats.lp_solution import (LpSolution, SolutionFormatError, model_columns
 from .formats.mps import (FIXED_WIDTH, SENSES, ModelFormat, MpsRow, model_file_limit,
                           short_name, sniff_model_format, write_mps)
 from .outcome import Outcome, SolverUnavailable, Status, verified
+from .route_options import IlpSolver
 
 if TYPE_CHECKING:
     import pulp         # only in annotations (reductions.ilp imports it to build a model)
-
-
-class IlpSolver(enum.StrEnum):
-    """The ILP solvers a route can name (see the module docstring)."""
-
-    CBC = "cbc"
-    HIGHS = "highs"
-    GLPSOL = "glpsol"
-    SCIP = "scip"
 
 
 SOLVERS = tuple(IlpSolver)

@@ -40,8 +40,7 @@ from .budget import Deadline, solve_within
 from .external import (ExternalSolverError, become_worker, find_program, read_output_file,
                        run_program, split_command, worker_pool)
 from .outcome import Outcome, SolverUnavailable, Status, WrongAnswer, verified
-
-DEFAULT_SOLVER = "cadical195"
+from .route_options import DEFAULT_SOLVER
 
 
 def pysat_solver_names() -> list[str]:
