@@ -35,7 +35,6 @@ returned; a second solution is always reported. Statuses: an exhausted search is
 
 from __future__ import annotations
 
-import enum
 import multiprocessing
 import os
 import threading
@@ -54,16 +53,7 @@ from reductions.errors import UserError
 from .runtime.kept_models import KeptModels
 from .runtime.processes import become_worker, find_program
 from .outcome import Outcome, SolverUnavailable, Status, verified
-
-
-class CoverSolver(enum.StrEnum):
-    """The exact-cover search: the C package when it fits, the package, our Algorithm X, or
-    Knuth's dlx1 program."""
-
-    AUTO = "auto"
-    PACKAGE = "exact-cover"
-    DLX = "dlx"
-    DLX1 = "dlx1"
+from .route_options import CoverSolver
 
 
 BACKENDS = tuple(CoverSolver)

@@ -41,7 +41,6 @@ subtour cuts, seconds, ``model: shared`` and ``puzzles_on_model``, ...), and the
 
 from __future__ import annotations
 
-import enum
 import time
 from typing import Any
 
@@ -57,20 +56,9 @@ from reductions.hcp_pipeline import (HcpOptions, HcpPipeline, build_hcp_pipeline
 from .hamiltonian import (CycleStatus, HcpResult, SharedHcpModel, solve_directed_hcp,
                           solve_undirected_hcp)
 from .outcome import Outcome, Status, verified
+from .route_options import GRAPH_KINDS, HCP_SOLVERS, HcpSolver
 from .runtime.kept_models import KeptModels
 
-class HcpSolver(enum.StrEnum):
-    """Who looks for the Hamiltonian cycle: the exact SAT or CP-SAT models, or the LKH-3,
-    linkern and Concorde bridges."""
-
-    SAT = "sat"
-    CPSAT = "cpsat"
-    LKH = "lkh"
-    LINKERN = "linkern"
-    CONCORDE = "concorde"
-
-
-HCP_SOLVERS = tuple(HcpSolver)
 EXACT_SOLVERS = (HcpSolver.SAT, HcpSolver.CPSAT)
 UNDIRECTED_ONLY = (HcpSolver.LKH, HcpSolver.LINKERN, HcpSolver.CONCORDE)
 
@@ -130,7 +118,7 @@ def solve_puzzle(puzzle: Grid, *, graph: str | None = None, prune: str = "paper"
         else:
             puzzle, symmetry = first_row_fixed(puzzle), "first row fixed to 1..N"
     check_square(puzzle.shape)
-    if graph not in (None, "directed", "undirected"):
+    if graph is not None and graph not in GRAPH_KINDS:
         raise UserError(f"unknown --graph {graph!r}; choose directed or undirected")
     if graph == "directed" and (triple or reduce):
         raise UserError("--triple and --reduce work on the undirected graph; use "

@@ -37,7 +37,6 @@ back by :mod:`solvers.formats.ilp_model`.
 from __future__ import annotations
 
 import contextlib
-import enum
 import os
 import sys
 import tempfile
@@ -60,15 +59,7 @@ from .formats.ilp_model import (FILE_NAMES, IlpAnswer, answer_from_solution, col
 from .formats.lp_solution import read_lp_solution
 from .formats.mps import ModelFormat
 from .outcome import Outcome, SolverUnavailable, Status, verified
-
-
-class IlpSolver(enum.StrEnum):
-    """The ILP solvers a route can name (see the module docstring)."""
-
-    CBC = "cbc"
-    HIGHS = "highs"
-    GLPSOL = "glpsol"
-    SCIP = "scip"
+from .route_options import IlpSolver
 
 
 SOLVERS = tuple(IlpSolver)

@@ -6,9 +6,9 @@ what it needs to run here, which puzzles it applies to, the options fixed by the
 (``presets``) and the options a user may still set. ``route.solve(puzzle, unique=...,
 time_limit=..., **options)`` returns an :class:`~solvers.outcome.Outcome` whose grid has been
 verified against the puzzle; an option the route does not take is refused with one line, never
-silently ignored. The options a route takes are the keyword-only parameters of its family's
-``solve_puzzle`` function (e.g. :func:`solvers.sat.solve_puzzle`), less its presets, so the
-registry cannot drift from the code it calls::
+silently ignored. The options a route takes are its family's, declared once as data in
+:mod:`solvers.route_options` (the command line builds its flags from the same data), less
+its presets::
 
     from solvers.routes import ROUTES
     outcome = ROUTES["hcp"].solve(puzzle, time_limit=10, prune="peers")
@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import enum
 import importlib
-import inspect
 import shutil
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
@@ -32,6 +31,9 @@ from reductions.sizes import (Estimate, cnf_estimate, exact_cover_estimate, hcp_
                               ilp_estimate, rules_estimate)
 
 from .outcome import Outcome, SolverUnavailable
+from .route_options import (CNF, CNF_INCREMENTAL, DEDUCTION,
+                            EXACT_COVER as COVER_OPTIONS, HCP as HCP_OPTIONS,
+                            ILP as ILP_OPTIONS, OptionFamily, flag_of)
 
 
 class Target(enum.StrEnum):
@@ -45,8 +47,9 @@ class Target(enum.StrEnum):
     DEDUCTION = "deduction"
 
 
-COMMON_OPTIONS = frozenset({"unique", "time_limit"})
-"""Options every route takes (a route that cannot check uniqueness refuses ``unique``)."""
+TARGET_OPTIONS = {Target.CNF: CNF, Target.EXACT_COVER: COVER_OPTIONS, Target.ILP: ILP_OPTIONS,
+                  Target.HCP: HCP_OPTIONS, Target.DEDUCTION: DEDUCTION}
+"""The options of each target's route family (a route may name other ones: ``family``)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -70,6 +73,13 @@ class Route:
     square_blocks: bool = False
     """Only for n×n blocks (Haythorpe's graph exists for N = n² only)."""
     checks_uniqueness: bool = True
+    family: OptionFamily = None  # type: ignore[assignment]
+    """The options ``run`` takes besides ``unique`` and ``time_limit`` (default: those of
+    the target's family, :data:`TARGET_OPTIONS`)."""
+
+    def __post_init__(self):
+        if self.family is None:
+            object.__setattr__(self, "family", TARGET_OPTIONS[self.target])
 
     def runner(self) -> Callable[..., Outcome]:
         return _function(self.run)
@@ -77,10 +87,8 @@ class Route:
     @property
     def options(self) -> frozenset[str]:
         """The options a user may set on this route (besides ``unique`` and
-        ``time_limit``)."""
-        parameters = inspect.signature(self.runner()).parameters.values()
-        names = {p.name for p in parameters if p.kind is inspect.Parameter.KEYWORD_ONLY}
-        return frozenset(names - COMMON_OPTIONS - set(self.presets))
+        ``time_limit``): its family's, less its presets."""
+        return self.family.names - set(self.presets)
 
     def unavailable(self, options: Mapping[str, Any] | None = None) -> str | None:
         """Why this route cannot run here with ``options`` (None when it can): an option
@@ -110,18 +118,22 @@ class Route:
         """Refuse, in one line, an option this route does not take."""
         foreign = sorted(set(options) - self.options)
         if foreign:
-            flag = "--" + foreign[0].replace("_", "-")
-            accepted = ", ".join("--" + o.replace("_", "-") for o in sorted(self.options))
-            raise UserError(f"{flag} does not apply to route {self.name} "
+            accepted = ", ".join(flag_of(o) for o in sorted(self.options))
+            raise UserError(f"{flag_of(foreign[0])} does not apply to route {self.name} "
                             f"({'its options: ' + accepted if accepted else 'it takes no options'})")
 
-    def solve(self, puzzle: Grid, *, unique: bool = False, time_limit: float | None = None,
-              **options: Any) -> Outcome:
-        """Solve ``puzzle`` on this route (see the module docstring)."""
+    def check_request(self, options: Mapping[str, Any], *, unique: bool) -> None:
+        """Refuse, in one line, options this route does not take, or ``unique`` when it
+        cannot check uniqueness (before any puzzle is read)."""
         self.check_options(options)
         if unique and not self.checks_uniqueness:
             raise UserError(f"route {self.name} does not check uniqueness; use --via sat "
                             f"--unique")
+
+    def solve(self, puzzle: Grid, *, unique: bool = False, time_limit: float | None = None,
+              **options: Any) -> Outcome:
+        """Solve ``puzzle`` on this route (see the module docstring)."""
+        self.check_request(options, unique=unique)
         reason = self.not_applicable(puzzle.shape)
         if reason:
             raise UserError(reason)
@@ -152,6 +164,7 @@ ROUTES: dict[str, Route] = _routes(
           presets={"solver": "glucose4", "encoding": "minimal", "clues": "eliminate"},
           summary="Glucose 4, minimal encoding, clues eliminated (an independent encoding)"),
     Route(name="sat-incremental", target=Target.CNF, run="solvers.sat:solve_incremental",
+          family=CNF_INCREMENTAL,
           summary="one CaDiCaL per process with the rules loaded once, clues as assumptions "
                   "(fast on corpora)"),
     # The DIMACS solver programs known by name (solvers.tools.dimacs_programs.KNOWN_COMMANDS),

@@ -51,25 +51,38 @@ def test_the_check_can_fail():
     assert "reductions.rules" in result["modules"]
 
 
-def test_copied_choices_match_their_modules():
-    """The choice list and the number the command modules repeat instead of importing the
-    HCP pipeline and the rules engine."""
+def test_route_options_module_is_light():
+    """The CLI builds its route flags from solvers.route_options: importing it loads no
+    heavy module and no solver module."""
+    code = ("import json, sys; import solvers.route_options; "
+            "print(json.dumps(sorted(sys.modules)))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120, check=True)
+    modules = json.loads(done.stdout)
+    heavy = HEAVY + ["solvers.sat", "solvers.ilp", "solvers.exact_cover", "solvers.deduction",
+                     "scipy", "pysat.solvers"]
+    assert [name for name in heavy if name in modules] == []
+
+
+def test_solver_modules_use_the_declared_vocabularies():
+    """The solver modules take the names their route options choose from from
+    solvers.route_options (the same objects, not copies)."""
+    import reductions.hcp
     import reductions.rules
+    import solvers.exact_cover
     import solvers.hcp_puzzle
-    from solvers.cli import hcp_solve, rules
+    import solvers.ilp
+    import solvers.sat
+    from reductions import rule_levels
+    from solvers import route_options as declared
 
-    copy, original = hcp_solve.HCP_SOLVERS, solvers.hcp_puzzle.HCP_SOLVERS
-    assert list(map(repr, copy)) == list(map(repr, original))   # argparse's messages show repr
-    assert rules.MAX_LEVEL == reductions.rules.MAX_LEVEL
-
-
-def test_route_options_are_the_options_routes_take():
-    """``solve`` collects the route options from its parser; they are the routes' own."""
-    from solvers.cli.main import build_parser
-    from solvers.routes import ROUTES
-
-    args = build_parser().parse_args(["solve", "x"])
-    assert set(args.route_option_names) == set().union(*(r.options for r in ROUTES.values()))
+    assert solvers.hcp_puzzle.HcpSolver is declared.HcpSolver
+    assert solvers.hcp_puzzle.HCP_SOLVERS is declared.HCP_SOLVERS
+    assert solvers.exact_cover.CoverSolver is declared.CoverSolver
+    assert solvers.ilp.IlpSolver is declared.IlpSolver
+    assert solvers.sat.DEFAULT_SOLVER is declared.DEFAULT_SOLVER
+    assert reductions.rules.MAX_LEVEL is rule_levels.MAX_LEVEL
+    assert declared.ALL_OPTIONS["prune"].choices == tuple(map(str, reductions.hcp.PRUNE_MODES))
 
 
 def test_outside_programs_load_only_when_one_runs():

@@ -25,6 +25,7 @@ from typing import Callable, Iterable, Sequence
 
 from ..errors import UserError
 from ..grid import Grid, check_solution
+from ..rule_levels import MAX_LEVEL
 from ..status import Status
 from ..candidates import CandidateState
 from . import chains, local, matching
@@ -93,7 +94,8 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in [
          "2005 §3.5; PADS Sudoku.py (conflict)"),
 ]}
 
-MAX_LEVEL = max(rule.level for rule in RULES.values())
+if sorted(rule.level for rule in RULES.values()) != list(range(1, MAX_LEVEL + 1)):
+    raise ImportError("the rules' levels must be 1..reductions.rule_levels.MAX_LEVEL, each once")
 LOCAL_LEVEL = RULES["unit-matching"].level
 """The local and matching rules are the levels up to this one."""
 

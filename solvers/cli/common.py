@@ -9,7 +9,7 @@ import json
 import sys
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterable
 
 from reductions.errors import UserError
 from reductions.grid import Grid, Shape, format_grid, load_puzzles, solution_problems
@@ -17,6 +17,7 @@ from reductions.grid import Grid, Shape, format_grid, load_puzzles, solution_pro
 from ..formats.atomic import STDOUT
 from ..runtime.memory import default_limit, parse_size
 from ..outcome import Outcome, Status
+from ..route_options import RouteOption
 
 
 class ExitCode(enum.IntEnum):
@@ -280,3 +281,25 @@ def add_route_template_option(parser: argparse.ArgumentParser) -> None:
              "exact-cover, ilp or hcp; CMD a command line with {input} (the file written) and "
              "optionally {output} (a file the program writes; else its standard output is "
              "read), e.g. \"mysat=cnf:kissat -q {input}\" (repeatable)")
+
+
+def add_route_options(group: Any, options: Iterable[RouteOption]) -> None:
+    """Add to ``solve`` (``group``: the parser or one of its argument groups) the flags of
+    route options declared in :mod:`solvers.route_options`, each once: an option several
+    families share (``--clues``) comes with the first family that adds it."""
+    present = {action.dest for action in group._actions}     # a group shares its parser's
+    for option in options:
+        if option.name not in present:
+            add_route_option(group, option)
+
+
+def add_route_option(parser: Any, option: RouteOption, default: Any = None) -> None:
+    """The flag of one route option; None by default, so that the route decides and an
+    option given for another route can be refused (``emit`` passes its own default)."""
+    if option.type is bool:
+        parser.add_argument(option.flag, action="store_true", default=default,
+                            help=option.help)
+    else:
+        parser.add_argument(option.flag, type=None if option.type is str else option.type,
+                            choices=option.choices, metavar=option.metavar, default=default,
+                            help=option.help)

@@ -29,8 +29,8 @@ from reductions.sizes import ensure_fits, exact_cover_estimate, ilp_estimate
 
 from . import common
 from .common import ExitCode
-from .. import exact_cover as cover_solver
 from .. import ilp as ilp_solver
+from .. import route_options
 from ..formats.atomic import check_outputs
 from ..formats.lp_solution import model_columns, read_lp_solution
 from ..formats import ilp_model
@@ -128,27 +128,8 @@ def run_decode_ilp(args: argparse.Namespace) -> int:
 
 def register(commands: common.Commands) -> None:
     group = commands.solve.add_argument_group("exact-cover and ilp routes")
-    group.add_argument("--cover-solver", choices=cover_solver.BACKENDS,
-                       help="exact-cover backend: the C 'exact-cover' package, our own "
-                            "Algorithm X (dlx), Knuth's dlx1 program on PATH, or auto (the "
-                            "package when installed and the dense matrix fits, default)")
-    group.add_argument("--cover-cmd", metavar="CMD",
-                       help="run an outside exact-cover program instead: a name (dlx1, dlx2) "
-                            "or a command line with {input} (the file in Knuth's format; "
-                            "'< {input}' gives it on stdin), optionally {output} (a file it "
-                            "writes; else stdout and stderr are read) and {limit} (solutions "
-                            "wanted: 1, or 2 with --unique)")
-    group.add_argument("--ilp-solver", choices=ilp_solver.SOLVERS,
-                       help="ILP solver: the cbc or glpsol program, HiGHS (highspy) or SCIP "
-                            "(pyscipopt) in process (default: cbc)")
-    group.add_argument("--ilp-cmd", metavar="CMD",
-                       help="any ILP program, as a command template run without a shell: "
-                            "{input} is the model (fixed MPS; {input.lp}, {input.free-mps} "
-                            "for LP or free MPS), {output} the answer file it writes (without "
-                            "{output}, its stdout is the answer), e.g. 'glpsol --mps {input} "
-                            "-w {output}'")
-    group.add_argument("--cbc-path", metavar="PATH",
-                       help="CBC binary to run (default: 'cbc' on PATH, else PuLP's bundled one)")
+    common.add_route_options(group, route_options.EXACT_COVER.options
+                             + route_options.ILP.options)
 
     emit = commands.emit.add_parser(
         "exact-cover", help="exact cover in Knuth's dlx format",

@@ -12,12 +12,11 @@ Commands (``sudoku-bridge COMMAND --help`` for each):
   :data:`COMMAND_MODULES`, each through its ``register(commands)`` function.
 
 Every command builds the whole parser, so the command modules import at module level only
-what registering their options needs (light modules; the HCP solver names and the rules'
-highest level, defined in heavy modules, are repeated, and tests/test_startup.py holds each
-copy equal to the original); each imports its heavy solvers and reductions inside the
-functions that run it. That keeps scipy, pulp, the rules engine and the HCP modules out of
-``solve`` (the sat route) and ``--help``: they cost about 0.8 s of start-up when every
-command imported them.
+what registering their options needs (light modules: the route options come from
+:mod:`solvers.route_options`, declared once as data); each imports its heavy solvers and
+reductions inside the functions that run it. That keeps scipy, pulp, the rules engine and
+the HCP modules out of ``solve`` (the sat route) and ``--help``: they cost about 0.8 s of
+start-up when every command imported them.
 
 PUZZLE is the puzzle text itself (e.g. an 81-character line) or a file of puzzles, one per
 line (or one multi-line grid).
@@ -48,6 +47,7 @@ from reductions.grid import format_grid, load_puzzles, parse_grid, puzzle_texts,
 from reductions.sizes import ensure_fits
 
 from ..outcome import Outcome, Status, WrongAnswer
+from ..route_options import ALL_OPTIONS
 from ..routes import ROUTES, get_route, route_estimate, template_routes
 from . import common
 from .common import EXIT_MEANINGS, ExitCode
@@ -72,10 +72,9 @@ class Terminated(KeyboardInterrupt):
 # ----------------------------------------------------------------------------- solve
 
 def route_options(args: argparse.Namespace) -> dict:
-    """The route options given on the command line (every route option defaults to None):
-    the options the command modules add to ``solve``, which are those the routes take
-    (``route.options``; asking the routes themselves would import every route's solver)."""
-    return {name: getattr(args, name) for name in args.route_option_names
+    """The route options given on the command line: those of
+    :data:`solvers.route_options.ALL_OPTIONS` that are set (each defaults to None)."""
+    return {name: getattr(args, name) for name in ALL_OPTIONS
             if getattr(args, name, None) is not None}
 
 
@@ -106,9 +105,7 @@ def run_solve(args: argparse.Namespace) -> int:
         args.via = next(iter(args.defined_routes)) if len(args.defined_routes) == 1 else "sat"
     route = get_route(args.via, args.defined_routes)
     options = route_options(args)
-    route.check_options(options)
-    if args.unique and not route.checks_uniqueness:
-        raise UserError(f"route {route.name} does not check uniqueness; use --via sat --unique")
+    route.check_request(options, unique=args.unique)
     reason = route.unavailable(options)
     if reason:
         raise UserError(reason)
@@ -260,11 +257,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     commands = common.Commands(top=top, solve=solve, emit=emit_targets, decode=decode_targets,
                                gadget=gadget_kinds)
-    own = {action.dest for action in solve._actions}
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(commands)
-    solve.set_defaults(route_option_names=sorted({action.dest for action in solve._actions}
-                                                 - own))
     return parser
 
 

@@ -26,7 +26,9 @@ from typing import TYPE_CHECKING
 
 from reductions.errors import UserError
 from reductions.grid import format_grid, parse_grid, puzzle_texts
+from reductions.rule_levels import MAX_LEVEL
 
+from .. import route_options
 from ..outcome import Status
 from . import common
 from .common import ExitCode
@@ -34,10 +36,6 @@ from .common import ExitCode
 if TYPE_CHECKING:
     from reductions.grid import Shape
     from reductions.rules import RulesResult
-
-MAX_LEVEL = 19
-"""A copy of reductions.rules.MAX_LEVEL, for the help texts without the rules engine
-(tests/test_startup.py holds them equal)."""
 
 
 def _rule_names(text: str) -> list[str]:
@@ -185,9 +183,7 @@ def run_rules(args: argparse.Namespace) -> int:
 
 def register(commands: common.Commands) -> None:
     group = commands.solve.add_argument_group("rules route (solve --via rules)")
-    group.add_argument("--max-level", type=int, metavar="L",
-                       help=f"deduce with the rules of levels 1..L (1..{MAX_LEVEL}; default "
-                            f"all; see 'rules --list')")
+    common.add_route_options(group, route_options.DEDUCTION.options)
     parser = commands.top.add_parser(
         "rules", help="solve by deduction rules (Eppstein), explain, grade",
         description="Deduce with polynomial-time rules, lowest level first: singles, locked "

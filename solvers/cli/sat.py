@@ -16,8 +16,7 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
-from reductions.cnf import (AMO_ENCODINGS, ENCODINGS, CnfError, cnf_recipe, expected_size,
-                            grid_from_model, sudoku_cnf)
+from reductions.cnf import CnfError, cnf_recipe, expected_size, grid_from_model, sudoku_cnf
 from reductions.errors import UserError
 from reductions.grid import SYMBOLS, parse_grid
 from reductions.puzzle_record import comment_metadata
@@ -25,6 +24,7 @@ from reductions.sizes import cnf_estimate, ensure_fits
 from reductions.status import STATUS_CODE
 
 from . import common
+from .. import route_options
 from .common import ExitCode
 from ..formats.atomic import check_outputs
 from ..formats.dimacs import SatAnswer, read_cnf_header, read_solver_output, write_cnf
@@ -33,27 +33,14 @@ from ..runtime.pysat_solvers import DEFAULT_SOLVER
 from ..sat import BatchChunk, BatchItem, solve_batch_chunks
 
 
-def add_encoding_options(parser, clues_default: str | None) -> None:
-    """--encoding, --amo, --clues; for ``solve`` (``clues_default`` None) all default to None,
-    so that the route decides and an option given for another route can be refused."""
-    solving = clues_default is None
-    parser.add_argument("--encoding", choices=ENCODINGS,
-                        default=None if solving else "extended",
-                        help="CNF encoding (default: extended)")
-    parser.add_argument("--amo", choices=["auto", *AMO_ENCODINGS],
-                        default=None if solving else "auto",
-                        help="at-most-one encoding (default auto: pairwise up to N=16, "
-                             "sequential counter above)")
-    if solving:
-        parser.add_argument("--clues", choices=["units", "eliminate", "keep", "equalities"],
-                            help="how clues enter the instance: sat: units (as assumptions; "
-                                 "default in process) or eliminate (default for "
-                                 "--solver-cmd); exact-cover: eliminate (default) or keep; "
-                                 "ilp: eliminate (default) or equalities")
-    else:
-        parser.add_argument("--clues", choices=["units", "eliminate"], default=clues_default,
-                            help=f"clues as unit clauses or eliminated from the formula "
-                                 f"(default: {clues_default})")
+def add_encoding_options(parser, clues_default: str) -> None:
+    """--encoding, --amo (the sat routes' options, with their defaults) and --clues for
+    ``emit cnf``."""
+    common.add_route_option(parser, route_options.ENCODING, default="extended")
+    common.add_route_option(parser, route_options.AMO, default="auto")
+    parser.add_argument("--clues", choices=["units", "eliminate"], default=clues_default,
+                        help=f"clues as unit clauses or eliminated from the formula "
+                             f"(default: {clues_default})")
 
 
 def batch_solve(texts: list[tuple[str, str]], args: argparse.Namespace,
@@ -195,12 +182,7 @@ def run_decode_cnf(args: argparse.Namespace) -> int:
 def register(commands: common.Commands) -> None:
     group = commands.solve.add_argument_group("sat routes (sat, sat-glucose, sat-incremental, "
                                               "cadical, minisat)")
-    group.add_argument("--solver", help=f"pysat solver name (default: {DEFAULT_SOLVER})")
-    group.add_argument("--solver-cmd", metavar="CMD",
-                       help="use a DIMACS command-line solver instead: a name (cadical, "
-                            "minisat, kissat, cryptominisat5, picosat, lingeling, glucose) or "
-                            "a command line with {input} and optionally {output}")
-    add_encoding_options(group, None)
+    common.add_route_options(group, route_options.CNF.options)
 
     emit = commands.emit.add_parser("cnf", help="DIMACS CNF",
                                     description="Write the puzzle's CNF in DIMACS form, with "

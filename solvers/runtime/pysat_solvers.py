@@ -9,11 +9,17 @@ the assignment it returns. Time limits are :mod:`solvers.runtime.budget`'s.
 
 from __future__ import annotations
 
-from pysat.solvers import NoSuchSolverError, Solver, SolverNames
+from typing import TYPE_CHECKING
 
 from reductions.formulas import Formula
 
 from ..outcome import SolverUnavailable, WrongAnswer
+
+if TYPE_CHECKING:
+    from pysat.solvers import Solver
+
+# pysat is imported where a solver is made, so that this module (and its DEFAULT_SOLVER,
+# which the command line's options name) stays light at start-up.
 
 __all__ = ["DEFAULT_SOLVER", "new_pysat_solver", "pysat_solver_names", "solve_formula"]
 
@@ -23,6 +29,7 @@ DEFAULT_SOLVER = "cadical195"
 
 def pysat_solver_names() -> list[str]:
     """Every name pysat accepts for a solver, sorted (for error messages)."""
+    from pysat.solvers import SolverNames
     names = []
     for attr in vars(SolverNames):
         if not attr.startswith("_"):
@@ -34,6 +41,7 @@ def new_pysat_solver(name: str, clauses=None) -> Solver:
     """A new pysat solver called ``name`` holding ``clauses`` (if given); an unknown name is
     :class:`~solvers.outcome.SolverUnavailable` listing the names there are. The caller
     deletes it (``with``, or ``.delete()``)."""
+    from pysat.solvers import NoSuchSolverError, Solver
     try:
         solver = Solver(name=name)
     except (NoSuchSolverError, NotImplementedError, ValueError, KeyError):
