@@ -40,8 +40,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from reductions.grid import Grid, Shape, parse_grid, pattern_solution, read_puzzles  # noqa: E402
-from solvers import exact_cover as ec  # noqa: E402
-from solvers import ilp  # noqa: E402
+from solvers.routes import exact_cover as ec  # noqa: E402
+from solvers.routes import ilp
 from solvers.tools.ilp_programs import find_cbc  # noqa: E402
 
 

@@ -6,7 +6,7 @@
 Puzzles: ``--royle`` sampled from ``royle-17clue-49151.txt`` and ``--hardest`` from
 ``forum-hardest-1106.txt`` (``random.Random(--seed)``), all under ``--data``. Every
 configuration (graph kind, pruning, triple trick, reduction, solver) solves every puzzle with
-:func:`solvers.hcp_puzzle.solve_puzzle` in this process, one at a time: the time is the
+:func:`solvers.routes.hcp.solve_puzzle` in this process, one at a time: the time is the
 whole route per puzzle (build the graph, solve, decode, verify against the puzzle). Reported:
 median / mean / max seconds, how many were verified, unknown (time limit) or no solution.
 
@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from reductions.grid import Grid, Shape, parse_grid, read_puzzles  # noqa: E402
-from solvers.hcp_puzzle import solve_puzzle as solve_hcp_puzzle  # noqa: E402
+from solvers.routes.hcp import solve_puzzle as solve_hcp_puzzle  # noqa: E402
 from solvers.tools.lkh import LKH_NAMES, elkai_available, find_lkh  # noqa: E402
 from solvers.outcome import Status  # noqa: E402
 

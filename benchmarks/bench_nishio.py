@@ -48,7 +48,7 @@ from reductions.nishio_gadget import (assignment_from_placement, nishio_gadget, 
                                       v0_false_cells)
 from solvers.formats.cellset import write_cell_set  # noqa: E402
 from solvers.formats.dimacs import read_cnf  # noqa: E402
-from solvers.nishio import PlacementModel, formula_model  # noqa: E402
+from solvers.gadgets.nishio import PlacementModel, formula_model  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
 

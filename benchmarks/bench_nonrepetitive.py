@@ -12,7 +12,7 @@
    built. Linearity shows as a flat µs/edge (build: best of 5 runs, 3 at 10⁶).
 2. The Theorem 4 gadget of random 3-CNF at clause/variable ratio 4.26: build + write the
    edge list (``gadget nrpath -o``) for n = 10 … 10⁵ variables; then the closed-loop
-   validation (``solvers.nrpath.validate_formula``: pysat on the formula, the SAT model on the
+   validation (``solvers.gadgets.nrpath.validate_formula``: pysat on the formula, the SAT model on the
    gadget, extraction, forward map, nr(G) walk) on 5 formulas per size up to
    ``--max-validate-vars``.
 
@@ -53,7 +53,7 @@ from reductions.nonrepetitive import (cyclic_edges, edges_from, nonrepetitive_pa
                                       nr_graph)
 from reductions.nrpath_gadget import expected_size, nrpath_gadget  # noqa: E402
 from solvers.formats.labelled_edges import write_labelled_edges  # noqa: E402
-from solvers.nrpath import validate_formula  # noqa: E402
+from solvers.gadgets.nrpath import validate_formula  # noqa: E402
 
 RATIO = 4.26
 

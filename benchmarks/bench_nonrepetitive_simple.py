@@ -15,7 +15,7 @@ against the SAT model, m = 10³ … 10⁶ edges.
      (a path exists at every size here), with the answer checked by ``simple_path_problems``;
    * ``exhaustive``: from vertex 0 to the vertex without edges: no path, so the search
      explores everything regular paths reach from 0 — the worst case of one search;
-   * ``sat``: ``solvers.nrpath.find_simple_path`` (today's method) on the same graph and
+   * ``sat``: ``solvers.gadgets.nrpath.find_simple_path`` (today's method) on the same graph and
      vertices, up to ``--sat-max-edges``, killed after ``--sat-timeout`` seconds.
 
    The ``exhaustive`` process then times the search alone on the skew-symmetric graph it
@@ -88,7 +88,7 @@ def worker(kind: str, m: int) -> dict:
     """One case in this (fresh) process: time, peak memory added, answer."""
     from reductions.nonrepetitive import simple_path_problems
     from reductions.simple_nonrepetitive import simple_path, simple_path_size
-    from solvers.nrpath import find_simple_path
+    from solvers.gadgets.nrpath import find_simple_path
     g = bench_graph(m)
     p, q = 0, (m // 2 if kind == "exhaustive" else 1)
     sizes = simple_path_size(g)

@@ -307,7 +307,7 @@ def grid_pairs(pipeline: HcpPipeline, grid: Grid, *, on_split: bool = False) -> 
     edges they became — a pair that went inside a group (a path every cycle walks) is on
     every cycle and is left out, and none of them can be a deleted edge when ``grid`` is the
     grid of a cycle of this graph. ``on_split``: the 3-split's pairs even after a
-    reduction (for a model that searches the 3-split, see ``solvers.hcp_puzzle``). Returns
+    reduction (for a model that searches the 3-split, see ``solvers.routes.hcp``). Returns
     an ``(k, 2)`` int64 array, k ≤ N²."""
     n = pipeline.graph.size
     i, j = np.divmod(np.arange(n * n, dtype=np.int64), n)

@@ -31,7 +31,7 @@ model's variables) and extraction :meth:`SudokuIlp.grid_from_values` (solver val
 :meth:`SudokuIlp.add_no_good` adds the cut that excludes one solution, Σ over the variables
 set to 1 in it ≤ (their number) − 1, which keeps every other solution (PuLP's own second
 Sudoku example uses it to enumerate all solutions); solving again tells whether the
-solution is unique. No solver is called here (``solvers.ilp`` does that). As a
+solution is unique. No solver is called here (``solvers.routes.ilp`` does that). As a
 :class:`~reductions.reduction.ReductionRule`: :class:`SudokuToIlp`.
 """
 

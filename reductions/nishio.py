@@ -14,7 +14,7 @@ whether Nishio(S) ≠ ∅, i.e. whether S contains a valid placement at all (NP-
 reduction is in :mod:`reductions.nishio_gadget`).
 
 Two exact methods live here (pure computation); the third, a SAT model that works at any size,
-is :mod:`solvers.nishio`.
+is :mod:`solvers.gadgets.nishio`.
 
 **Pattern overlay** (:func:`nishio_overlay`). List every valid placement once per shape and
 keep those inside S. A placement is fixed by, for each band (a rows of blocks), a bijection
@@ -490,7 +490,7 @@ def has_placement_dag(cells: CellSet) -> bool:
 
 
 METHODS = ("dag", "dag-sweep", "overlay")
-"""The pure methods of this module; ``sat`` is in :mod:`solvers.nishio`."""
+"""The pure methods of this module; ``sat`` is in :mod:`solvers.gadgets.nishio`."""
 
 
 def nishio(cells: CellSet, method: str = "dag") -> CellSet:
@@ -501,7 +501,7 @@ def nishio(cells: CellSet, method: str = "dag") -> CellSet:
     if method == "overlay":
         return nishio_overlay(cells)
     raise NishioError(f"unknown Nishio method {method!r} here (dag, dag-sweep, overlay; sat "
-                      f"is in solvers.nishio)")
+                      f"is in solvers.gadgets.nishio)")
 
 
 # ----------------------------------------------------------------------------- independent parts

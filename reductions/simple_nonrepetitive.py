@@ -171,7 +171,7 @@ def simple_cyclic_edges(graph: LabelledGraph, *,
     find_cycle : callable, optional
         ``find_cycle(graph, arc)`` → a simple nonrepetitive cycle starting with ``arc`` or
         None; default :func:`simple_cycle` (undirected graphs). A directed graph needs one
-        (e.g. the SAT model of :mod:`solvers.nrpath`: the problem is NP-complete there).
+        (e.g. the SAT model of :mod:`solvers.gadgets.nrpath`: the problem is NP-complete there).
 
     Examples
     --------

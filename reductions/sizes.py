@@ -214,7 +214,7 @@ def nishio_validation_estimate(formula: Formula, *, order: int | None = None,
                                split: bool = True) -> Estimate:
     """Validating one theorem on ``formula`` (Theorem 3: pass its X'): S, the placement
     model, extraction and forward map. With ``split`` the model holds the gadget cells only
-    (the filler is solved without SAT; :class:`solvers.nishio.PlacementModel` checks its own
+    (the filler is solved without SAT; :class:`solvers.gadgets.nishio.PlacementModel` checks its own
     size again), without it every cell of S."""
     from .nishio_gadget import expected_cell_count, theorem_order
     n = theorem_order(formula) if order is None else order

@@ -14,7 +14,7 @@ from reductions.exact_cover import sudoku_exact_cover
 from reductions.grid import check_solution, format_grid, parse_grid
 from solvers import cli
 from solvers.cli import ExitCode
-from solvers.exact_cover import find_covers
+from solvers.routes.exact_cover import find_covers
 
 from .conftest import INSTANCES, ROOT, instance_puzzles
 from .test_dlx import DLX1, needs_dlx1

@@ -18,7 +18,7 @@ from solvers import cli
 from solvers.cli import ExitCode
 from reductions.hcp_pipeline import (HcpOptions, build_hcp_pipeline, clue_choice_arcs,
                                      required_pairs)
-from solvers.hcp_puzzle import solve_puzzle as solve_hcp_puzzle
+from solvers.routes.hcp import solve_puzzle as solve_hcp_puzzle
 from solvers.hamiltonian import solve_directed_hcp, solve_undirected_hcp
 from solvers.outcome import Status
 

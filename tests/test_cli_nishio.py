@@ -133,7 +133,7 @@ def test_validate_every_shipped_formula(capsys):
 
 
 def test_validate_reports_failures_with_exit_4(capsys, monkeypatch):
-    import solvers.nishio as module
+    import solvers.gadgets.nishio as module
     from reductions.formulas import Formula
     real = module.nishio_gadget
     monkeypatch.setattr(module, "nishio_gadget",

@@ -14,7 +14,7 @@ import pytest
 from reductions.grid import format_grid, parse_grid
 from reductions.rules import RULES
 from solvers import cli
-from solvers.sat import solve_puzzle
+from solvers.routes.sat import solve_puzzle
 
 from .conftest import INSTANCES, ROOT, instance_puzzles
 from .processes import is_running, wait_until

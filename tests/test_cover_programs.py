@@ -31,7 +31,7 @@ from reductions.exact_cover import sudoku_exact_cover
 from reductions.grid import check_solution, parse_grid
 from solvers import cli
 from solvers.cli import ExitCode
-from solvers.exact_cover import CoverSolver, find_covers, solve_puzzle
+from solvers.routes.exact_cover import CoverSolver, find_covers, solve_puzzle
 from solvers.runtime.processes import ExternalSolverError
 from solvers.formats.dlx import DlxFormatError, read_answer, write_dlx
 from solvers.outcome import SolverUnavailable, Status, WrongAnswer

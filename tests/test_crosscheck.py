@@ -9,13 +9,14 @@ import json
 import pytest
 
 from reductions.grid import Grid, format_grid
-from solvers import crosscheck, sat
+from solvers import crosscheck
+from solvers.routes import sat
 from solvers.cli import ExitCode, main
 from solvers.crosscheck import (CrosscheckError, find_mismatches, read_results,
                                 run_crosscheck, summary_rows)
 from solvers.outcome import Outcome, Status
 from solvers.routes import ROUTES, Route, Target
-from solvers.sat import solve_puzzle
+from solvers.routes.sat import solve_puzzle
 
 from .conftest import instance_puzzles
 

@@ -10,7 +10,7 @@ import pytest
 
 from reductions.exact_cover import CLUE_MODES, sudoku_exact_cover
 from reductions.grid import Grid, Shape, check_solution, parse_grid
-from solvers.exact_cover import find_covers
+from solvers.routes.exact_cover import find_covers
 from solvers.formats.dlx import (DlxFormatError, cover_from_dlx, dlx1_limit_notes, read_answer,
                                  read_dlx, write_dlx)
 

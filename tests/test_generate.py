@@ -13,10 +13,10 @@ from reductions.grid import Grid, Shape, format_grid, parse_grid
 from reductions.rules import deduce, select_rules
 from reductions.status import Status
 from solvers import cli
-from solvers.exact_cover import solve_puzzle as exact_cover_solve
+from solvers.routes.exact_cover import solve_puzzle as exact_cover_solve
 from solvers.formats.atomic import temp_files_of
 from solvers.generate import generate_puzzles, generator_estimate
-from solvers.sat import IncrementalSudokuSolver
+from solvers.routes.sat import IncrementalSudokuSolver
 
 from .conftest import instance_puzzles
 

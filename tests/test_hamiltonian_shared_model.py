@@ -10,7 +10,7 @@ import pytest
 
 from reductions.grid import parse_grid
 from reductions.hcp_pipeline import HcpOptions, build_hcp_pipeline
-from solvers import hcp_puzzle
+from solvers.routes import hcp as hcp_puzzle
 from solvers.hamiltonian import (CycleStatus, GraphInputError, SharedHcpModel,
                                  solve_directed_hcp, solve_undirected_hcp)
 from solvers.outcome import Status

@@ -16,7 +16,7 @@ from reductions.hcp_pipeline import (HcpOptions, build_hcp_pipeline, option_grou
                                      required_pairs)
 from solvers.hamiltonian import (CycleStatus, GraphInputError, solve_directed_hcp,
                                  solve_undirected_hcp, together_clauses)
-from solvers.hcp_puzzle import solve_puzzle
+from solvers.routes.hcp import solve_puzzle
 from solvers.outcome import Status
 from tests.conftest import instance_pairs, instance_puzzles
 

@@ -23,7 +23,7 @@ from reductions.grid import Grid, parse_grid, read_puzzles
 from reductions.hcp import haythorpe_graph, haythorpe_layout
 from reductions.hcp_pipeline import HcpOptions, build_hcp_pipeline, grid_pairs
 from reductions.hcp_undirected import haythorpe_split
-from solvers import hcp_puzzle
+from solvers.routes import hcp as hcp_puzzle
 from solvers.hamiltonian import hamiltonian_cycles
 from solvers.outcome import Status
 from solvers.routes import ROUTES

@@ -144,7 +144,7 @@ def test_extraction_errors():
 def test_no_good_cut_excludes_exactly_the_given_solution():
     puzzle = instance_puzzles("multiple-solutions.txt")[0]
     cover = sudoku_exact_cover(puzzle, "eliminate")
-    from solvers.exact_cover import find_covers
+    from solvers.routes.exact_cover import find_covers
     first, second = (cover.grid_from_options(s) for s in find_covers(cover, 2, "dlx").solutions)
     for mode in CLUE_MODES:
         model = sudoku_ilp(puzzle, mode)

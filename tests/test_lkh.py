@@ -23,7 +23,7 @@ from reductions.grid import Grid, check_solution, format_grid
 from solvers import cli
 from solvers.cli import ExitCode
 from solvers.hamiltonian import CycleStatus
-from solvers.hcp_puzzle import solve_puzzle as solve_hcp_puzzle
+from solvers.routes.hcp import solve_puzzle as solve_hcp_puzzle
 from solvers.outcome import SolverUnavailable, Status
 from solvers.routes import ROUTES
 from solvers.tools.lkh import (LKH_NAMES, SEARCH_KEYWORDS, LkhError, elkai_available,

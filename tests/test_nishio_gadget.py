@@ -21,7 +21,7 @@ from reductions.nishio_gadget import (GadgetError, assignment_from_placement,
                                       theorem3_gadget, theorem3_instance, theorem_order,
                                       v0_false_cells)
 from solvers.formats.dimacs import read_cnf
-from solvers.nishio import PlacementModel
+from solvers.gadgets.nishio import PlacementModel
 
 FORMULAS = Path(__file__).resolve().parent.parent / "instances" / "formulas"
 

@@ -91,7 +91,7 @@ def is_exact_cover(rule: SudokuToExactCover, options) -> bool:
 
 
 def has_exact_cover(rule: SudokuToExactCover) -> bool:
-    from solvers.exact_cover import algorithm_x
+    from solvers.routes.exact_cover import algorithm_x
     cover = rule.target
     covers, complete = algorithm_x(cover.option_items.tolist(), cover.num_items, limit=1)
     assert covers or complete
@@ -153,7 +153,7 @@ def is_placement_inside(rule: SatToNishio, cells) -> bool:
 
 
 def has_placement(rule: SatToNishio) -> bool:
-    from solvers.nishio import has_valid_placement
+    from solvers.gadgets.nishio import has_valid_placement
     return has_valid_placement(rule.target.cells)
 
 
@@ -179,7 +179,7 @@ def is_simple_nonrepetitive(rule: SatToNrPath, arcs) -> bool:
 
 
 def has_simple_nonrepetitive(rule: SatToNrPath) -> bool:
-    from solvers.nrpath import find_simple_cycle, find_simple_path
+    from solvers.gadgets.nrpath import find_simple_cycle, find_simple_path
     gadget = rule.target
     if gadget.is_cycle_version:
         return find_simple_cycle(gadget.graph, gadget.cycle_arc) is not None
@@ -278,7 +278,7 @@ def candidate_solutions(case: Case, source) -> list:
     keeps all clues but one; for a formula, every assignment."""
     if not case.sudoku:
         return list(itertools.product((False, True), repeat=source.num_vars))
-    from solvers.exact_cover import algorithm_x
+    from solvers.routes.exact_cover import algorithm_x
     from reductions.exact_cover import sudoku_exact_cover
     for r, c, _ in source.clues():
         relaxed = source.with_value(r, c, 0)

@@ -12,8 +12,9 @@ import pytest
 
 from reductions.errors import UserError
 from reductions.grid import parse_grid
-from solvers import cli, route_options, routes
-from solvers.route_options import ALL_OPTIONS, COMMON_OPTIONS
+from solvers import cli, routes
+from solvers.routes import options as route_options
+from solvers.routes.options import ALL_OPTIONS, COMMON_OPTIONS
 from solvers.routes import ROUTES, TARGET_OPTIONS, Target, template_route
 
 cli_main = importlib.import_module("solvers.cli.main")   # the module (cli.main: a function)

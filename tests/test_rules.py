@@ -18,7 +18,7 @@ from reductions.rules.chains import bilocation_edges, bivalue_edges
 from reductions.rules.checks import deduction_problems
 from reductions.rules.engine import apply
 from reductions.rules.matching import hall_analysis
-from solvers.sat import solve_puzzle
+from solvers.routes.sat import solve_puzzle
 
 from .conftest import instance_pairs, instance_puzzles
 

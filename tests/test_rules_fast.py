@@ -20,7 +20,7 @@ from reductions.rules import RULES, deduce, select_rules
 from reductions.rules.chains import ChainGraph, NO_PREDECESSOR, _graphs, split
 from reductions.rules.matching import flexible, hall_analysis
 from solvers.generate import generate_puzzles
-from solvers.sat import solve_puzzle
+from solvers.routes.sat import solve_puzzle
 
 from .conftest import instance_puzzles, shared_set
 from .rules_reference import engine as reference

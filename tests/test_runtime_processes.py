@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from solvers import exact_cover
+from solvers.routes import exact_cover
 from solvers.runtime.processes import (ExternalSolverError, die_with_parent, find_program,
                                        output_text, run_program)
 from solvers.outcome import SolverUnavailable
@@ -215,7 +215,7 @@ def test_die_with_parent_when_the_parent_is_already_gone():
 
 WORKER_PARENT = textwrap.dedent("""
     import multiprocessing, os, time, sys
-    from solvers import exact_cover
+    from solvers.routes import exact_cover
     from solvers.runtime.processes import die_with_parent
     def sleep_forever(parent):
         die_with_parent(parent)

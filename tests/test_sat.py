@@ -13,7 +13,7 @@ from reductions.grid import (Grid, Shape, check_solution, format_grid, parse_gri
                              pattern_solution)
 from solvers.runtime.processes import ExternalSolverError
 from solvers.outcome import SolverUnavailable, Status
-from solvers.sat import (IncrementalSudokuSolver, solve_batch, solve_many,
+from solvers.routes.sat import (IncrementalSudokuSolver, solve_batch, solve_many,
                          solve_puzzle, solve_with_command)
 
 from .conftest import instance_pairs, instance_puzzles

@@ -22,7 +22,7 @@ from reductions.simple_nonrepetitive import (binary_simple_path, simple_cycle,
 from reductions.skew_symmetric import regular_path_problems
 from reductions.ssg import graph_path as ssg_back, ssg_graph, ssg_path
 from reductions.usp import graph_path as usp_back, usp_graph, usp_path
-from solvers.nrpath import (brute_force_cycle, brute_force_path, find_simple_cycle,
+from solvers.gadgets.nrpath import (brute_force_cycle, brute_force_path, find_simple_cycle,
                             find_simple_path)
 
 

@@ -31,7 +31,7 @@ from solvers import cli
 from solvers.cli import ExitCode
 from solvers.formats.dimacs import MAX_DIMACS, DimacsError, parse_cnf, read_cnf, read_formula
 from solvers.runtime.memory import MemorySizeError, default_limit, parse_size
-from solvers.nishio import PlacementModel, validate_formula
+from solvers.gadgets.nishio import PlacementModel, validate_formula
 
 from .conftest import INSTANCES, ROOT
 

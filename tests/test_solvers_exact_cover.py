@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from reductions.exact_cover import ExactCoverError, sudoku_exact_cover
 from reductions.grid import Grid, Shape, check_solution, parse_grid
-from solvers import exact_cover as ec
+from solvers.routes import exact_cover as ec
 from solvers.outcome import Status
 
 from .conftest import instance_pairs, instance_puzzles, shared_set

@@ -11,7 +11,7 @@ import pytest
 
 from reductions.grid import Grid, check_solution, parse_grid
 from reductions.ilp import CLUE_MODES, sudoku_ilp
-from solvers import ilp
+from solvers.routes import ilp
 from solvers.formats import ilp_model
 from solvers.formats.lp_solution import read_lp_solution
 from solvers.outcome import Status

@@ -17,7 +17,7 @@ from reductions.grid import Shape
 from reductions.nishio import (CellSet, NishioError, count_placements_dag, is_valid_placement,
                                nishio_dag, random_cell_set, random_placement)
 from reductions.nishio_gadget import nishio_gadget
-from solvers.nishio import (PlacementModel, compute_nishio, find_placement, formula_model,
+from solvers.gadgets.nishio import (PlacementModel, compute_nishio, find_placement, formula_model,
                             has_valid_placement, nishio_sat, validate_formula)
 
 
@@ -220,7 +220,7 @@ def test_validate_formula_on_random_formulas_both_answers():
 def test_validate_reports_a_broken_gadget(monkeypatch):
     """The loop can fail: with a gadget that drops a clause the placement exists for an
     unsatisfiable formula, and the validation says so."""
-    import solvers.nishio as module
+    import solvers.gadgets.nishio as module
     real = module.nishio_gadget
 
     def drop_last_clause(formula, order=None):

@@ -15,7 +15,7 @@ from reductions.formulas import Formula, random_3sat
 from reductions.labelled_graph import LabelledGraph
 from reductions.nonrepetitive import simple_cycle_problems, simple_path_problems
 from reductions.nrpath_gadget import assignment_from_path, chosen_terms, nrpath_gadget
-from solvers.nrpath import (_follow, brute_force_cycle, brute_force_path, brute_force_paths,
+from solvers.gadgets.nrpath import (_follow, brute_force_cycle, brute_force_path, brute_force_paths,
                             find_simple_cycle, find_simple_path, fixed_formulas,
                             path_model, validate_formula)
 from solvers.runtime.pysat_solvers import solve_formula

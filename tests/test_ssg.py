@@ -15,7 +15,7 @@ from reductions.labelled_graph import GraphError, LabelledGraph, random_labelled
 from reductions.nonrepetitive import simple_path_problems
 from reductions.skew_symmetric import SkewSymmetricGraph, regular_path, regular_path_problems
 from reductions.ssg import graph_path, ssg_graph, ssg_path, ssg_size
-from solvers.nrpath import brute_force_paths
+from solvers.gadgets.nrpath import brute_force_paths
 
 
 def arcs_of(ssg) -> list[tuple[int, int]]:

@@ -14,7 +14,7 @@ import pytest
 from .processes import ROOT
 
 HEAVY = ["scipy.sparse", "pulp", "reductions.rules", "reductions.hcp_pipeline",
-         "reductions.graph_reduction", "solvers.hamiltonian", "solvers.hcp_puzzle",
+         "reductions.graph_reduction", "solvers.hamiltonian", "solvers.routes.hcp",
          "reductions.nonrepetitive"]
 
 RUN = """
@@ -52,35 +52,35 @@ def test_the_check_can_fail():
 
 
 def test_route_options_module_is_light():
-    """The CLI builds its route flags from solvers.route_options: importing it loads no
+    """The CLI builds its route flags from solvers.routes.options: importing it loads no
     heavy module and no solver module."""
-    code = ("import json, sys; import solvers.route_options; "
+    code = ("import json, sys; import solvers.routes.options; "
             "print(json.dumps(sorted(sys.modules)))")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                           text=True, timeout=120, check=True)
     modules = json.loads(done.stdout)
-    heavy = HEAVY + ["solvers.sat", "solvers.ilp", "solvers.exact_cover", "solvers.deduction",
+    heavy = HEAVY + ["solvers.routes.sat", "solvers.routes.ilp", "solvers.routes.exact_cover", "solvers.routes.deduction",
                      "scipy", "pysat.solvers"]
     assert [name for name in heavy if name in modules] == []
 
 
 def test_solver_modules_use_the_declared_vocabularies():
     """The solver modules take the names their route options choose from from
-    solvers.route_options (the same objects, not copies)."""
+    solvers.routes.options (the same objects, not copies)."""
     import reductions.hcp
     import reductions.rules
-    import solvers.exact_cover
-    import solvers.hcp_puzzle
-    import solvers.ilp
-    import solvers.sat
+    import solvers.routes.exact_cover
+    import solvers.routes.hcp
+    import solvers.routes.ilp
+    import solvers.routes.sat
     from reductions import rule_levels
-    from solvers import route_options as declared
+    from solvers.routes import options as declared
 
-    assert solvers.hcp_puzzle.HcpSolver is declared.HcpSolver
-    assert solvers.hcp_puzzle.HCP_SOLVERS is declared.HCP_SOLVERS
-    assert solvers.exact_cover.CoverSolver is declared.CoverSolver
-    assert solvers.ilp.IlpSolver is declared.IlpSolver
-    assert solvers.sat.DEFAULT_SOLVER is declared.DEFAULT_SOLVER
+    assert solvers.routes.hcp.HcpSolver is declared.HcpSolver
+    assert solvers.routes.hcp.HCP_SOLVERS is declared.HCP_SOLVERS
+    assert solvers.routes.exact_cover.CoverSolver is declared.CoverSolver
+    assert solvers.routes.ilp.IlpSolver is declared.IlpSolver
+    assert solvers.routes.sat.DEFAULT_SOLVER is declared.DEFAULT_SOLVER
     assert reductions.rules.MAX_LEVEL is rule_levels.MAX_LEVEL
     assert declared.ALL_OPTIONS["prune"].choices == tuple(map(str, reductions.hcp.PRUNE_MODES))
 

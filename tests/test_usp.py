@@ -14,7 +14,7 @@ from reductions.labelled_graph import GraphError, LabelledGraph, random_labelled
 from reductions.nonrepetitive import simple_path_problems
 from reductions.simple_nonrepetitive import simple_path_size
 from reductions.usp import graph_path, usp_graph, usp_path, usp_size
-from solvers.nrpath import brute_force_paths
+from solvers.gadgets.nrpath import brute_force_paths
 
 
 def random_graph(seed: int, max_vertices: int = 6, max_labels: int = 4) -> LabelledGraph:

@@ -17,7 +17,7 @@ from reductions.grid import Grid, Shape, format_grid, load_puzzles, solution_pro
 from ..formats.atomic import STDOUT
 from ..runtime.memory import default_limit, parse_size
 from ..outcome import Outcome, Status
-from ..route_options import RouteOption
+from ..routes.options import RouteOption
 
 
 class ExitCode(enum.IntEnum):
@@ -285,7 +285,7 @@ def add_route_template_option(parser: argparse.ArgumentParser) -> None:
 
 def add_route_options(group: Any, options: Iterable[RouteOption]) -> None:
     """Add to ``solve`` (``group``: the parser or one of its argument groups) the flags of
-    route options declared in :mod:`solvers.route_options`, each once: an option several
+    route options declared in :mod:`solvers.routes.options`, each once: an option several
     families share (``--clues``) comes with the first family that adds it."""
     present = {action.dest for action in group._actions}     # a group shares its parser's
     for option in options:

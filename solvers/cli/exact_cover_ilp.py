@@ -29,8 +29,8 @@ from reductions.sizes import ensure_fits, exact_cover_estimate, ilp_estimate
 
 from . import common
 from .common import ExitCode
-from .. import ilp as ilp_solver
-from .. import route_options
+from ..routes import ilp as ilp_solver
+from ..routes import options as route_options
 from ..formats.atomic import check_outputs
 from ..formats.lp_solution import model_columns, read_lp_solution
 from ..formats import ilp_model

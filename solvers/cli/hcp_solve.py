@@ -1,10 +1,10 @@
 """CLI options of the ``hcp`` routes (``solve PUZZLE --via hcp ...``); the route itself is
-:func:`solvers.hcp_puzzle.solve_puzzle`, its options :data:`solvers.route_options.HCP`."""
+:func:`solvers.routes.hcp.solve_puzzle`, its options :data:`solvers.routes.options.HCP`."""
 
 from __future__ import annotations
 
 from . import common
-from .. import route_options
+from ..routes import options as route_options
 
 
 def register(commands: common.Commands) -> None:

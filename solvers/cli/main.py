@@ -13,7 +13,7 @@ Commands (``sudoku-bridge COMMAND --help`` for each):
 
 Every command builds the whole parser, so the command modules import at module level only
 what registering their options needs (light modules: the route options come from
-:mod:`solvers.route_options`, declared once as data); each imports its heavy solvers and
+:mod:`solvers.routes.options`, declared once as data); each imports its heavy solvers and
 reductions inside the functions that run it. That keeps scipy, pulp, the rules engine and
 the HCP modules out of ``solve`` (the sat route) and ``--help``: they cost about 0.8 s of
 start-up when every command imported them.
@@ -47,7 +47,7 @@ from reductions.grid import format_grid, load_puzzles, parse_grid, puzzle_texts,
 from reductions.sizes import ensure_fits
 
 from ..outcome import Outcome, Status, WrongAnswer
-from ..route_options import ALL_OPTIONS
+from ..routes.options import ALL_OPTIONS
 from ..routes import ROUTES, get_route, route_estimate, template_routes
 from . import common
 from .common import EXIT_MEANINGS, ExitCode
@@ -73,7 +73,7 @@ class Terminated(KeyboardInterrupt):
 
 def route_options(args: argparse.Namespace) -> dict:
     """The route options given on the command line: those of
-    :data:`solvers.route_options.ALL_OPTIONS` that are set (each defaults to None)."""
+    :data:`solvers.routes.options.ALL_OPTIONS` that are set (each defaults to None)."""
     return {name: getattr(args, name) for name in ALL_OPTIONS
             if getattr(args, name, None) is not None}
 

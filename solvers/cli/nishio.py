@@ -43,7 +43,7 @@ from ..runtime.pysat_solvers import DEFAULT_SOLVER, new_pysat_solver
 if TYPE_CHECKING:
     from reductions.nishio import CellSet
     from reductions.nishio_gadget import NishioGadget
-    from ..nishio import Validation
+    from ..gadgets.nishio import Validation
 
 DAG_AUTO_LIMIT = 50_000
 """``--method auto`` uses the DAG (array sweeps) up to this many vertices (16×16: 19,442),
@@ -141,7 +141,7 @@ def run_build(args: argparse.Namespace) -> int:
                                           theorem3_gadget, v0_false_cells)
     from ..formats.cellset import (check_picture_name, gadget_picture, write_cell_set,
                                   write_picture)
-    from ..nishio import formula_model
+    from ..gadgets.nishio import formula_model
     if len(args.formula) != 1:
         raise UserError("gadget nishio: give one FORMULA.cnf to build (several only with "
                         "--validate)")
@@ -268,7 +268,7 @@ def run_validate(args: argparse.Namespace) -> int:
     skipped as over the memory limit are rows of their own and are counted in the summary,
     but are not failures — unless nothing at all could be validated (then 2, as for a
     single refused build)."""
-    from ..nishio import Validation, validate_formula
+    from ..gadgets.nishio import Validation, validate_formula
     if args.formula and args.random:
         raise UserError("gadget nishio --validate: give FORMULA or --random, not both")
     limit = common.memory_limit(args)
@@ -349,7 +349,7 @@ def run_nishio(args: argparse.Namespace) -> int:
                                    almost_balanced_count, nishio, valid_placement_count)
     from ..formats.cellset import (Picture, check_picture_name, format_cell_set, read_cell_set,
                                   write_cell_set, write_picture)
-    from ..nishio import PlacementModel
+    from ..gadgets.nishio import PlacementModel
     check_outputs({"-o": args.output, "--picture": args.picture}, inputs=[args.cells])
     if args.picture:
         check_picture_name(args.picture)

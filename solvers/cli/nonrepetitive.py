@@ -4,7 +4,7 @@
   Theorem 4 graph of a CNF formula (clauses of 1–3 literals) as a labelled edge list with
   ``p=`` / ``q=`` in its header (``solvers.formats.labelled_edges``).
 * ``gadget nrpath --validate [FORMULA.cnf] [--random V C COUNT --seed S] [--cycle]`` — the
-  closed loop per formula (``solvers.nrpath.validate_formula``) printed as a table; without a
+  closed loop per formula (``solvers.gadgets.nrpath.validate_formula``) printed as a table; without a
   formula and without ``--random`` the built-in fixed examples. Exit 4 on any disagreement.
   A formula whose check is estimated over ``--max-memory`` is a row ``too large: <estimate>
   > <limit>`` and is counted in the summary; it does not fail the run (exit 0), unless no
@@ -13,7 +13,7 @@
   ``--path [P Q]`` (a nonrepetitive walk with fewest edges, via nr(G); ``--simple`` asks for
   a *simple* path instead), ``--simple-cycle [U V]`` (is an arc U → V on a simple
   nonrepetitive cycle?), ``--simple-cyclic-edges`` (every edge on one). The simple questions
-  go to :mod:`solvers.nrpath`: Theorem 3's polynomial search on an undirected graph, the SAT
+  go to :mod:`solvers.gadgets.nrpath`: Theorem 3's polynomial search on an undirected graph, the SAT
   model on a directed one. P Q / U V default to the file's p, q (resp. q, p). ``--dot OUT``
   draws the graph with the answer highlighted; ``--json`` prints one record (``task``,
   ``method``: nr(G), skew-symmetric or sat, ``status``: found, none or listed, the path,
@@ -49,7 +49,7 @@ from ..formats.dimacs import read_formula
 from ..runtime.pysat_solvers import DEFAULT_SOLVER
 
 if TYPE_CHECKING:
-    from ..nrpath import FormulaCheck
+    from ..gadgets.nrpath import FormulaCheck
 
 
 # ----------------------------------------------------------------------------- gadget nrpath
@@ -130,7 +130,7 @@ def run_validate(args: argparse.Namespace) -> int:
     """Exit code: 4 on a mismatch; otherwise 0 — formulas over the memory limit are rows of
     their own ("too large: ...") and are counted in the summary, not failures — unless none
     could be validated at all (then 2, as for a single refused build)."""
-    from ..nrpath import fixed_formulas, validate_formula
+    from ..gadgets.nrpath import fixed_formulas, validate_formula
     limit = common.memory_limit(args)
     formulas: list[tuple[str, Formula | TooLarge]] = []
     for path in args.formula:
@@ -281,7 +281,7 @@ METHOD_NR = "nr(G)"
 
 def _proof(method: str) -> str:
     """Why "none" is proved, by the method that said so."""
-    from ..nrpath import METHOD_SAT
+    from ..gadgets.nrpath import METHOD_SAT
     return ("proved: the SAT model is unsatisfiable" if method == METHOD_SAT else
             "proved: no regular path in the skew-symmetric graph, Theorem 3")
 
@@ -315,7 +315,7 @@ def _estimate(graph: LabelledGraph, task: str) -> Estimate:
 
 def _listing(graph: LabelledGraph, args: argparse.Namespace, task: str) -> Answer:
     from reductions.nonrepetitive import cyclic_edges, edges_from
-    from ..nrpath import simple_cyclic_edges
+    from ..gadgets.nrpath import simple_cyclic_edges
     m = graph.num_edges
     if task == "cyclic-edges":
         mask = cyclic_edges(graph)
@@ -340,7 +340,7 @@ def _listing(graph: LabelledGraph, args: argparse.Namespace, task: str) -> Answe
 
 def _path(graph: LabelledGraph, data, args: argparse.Namespace, task: str) -> Answer:
     from reductions.nonrepetitive import nonrepetitive_path, simple_path_problems
-    from ..nrpath import simple_path
+    from ..gadgets.nrpath import simple_path
     name = graph.vertex_name
     p, q = _two_vertices(graph, args.graph, args.path, (data.p, data.q), "--path", "p and q")
     ends = {"source": str(name(p)), "target": str(name(q))}
@@ -363,7 +363,7 @@ def _path(graph: LabelledGraph, data, args: argparse.Namespace, task: str) -> An
 
 
 def _cycle(graph: LabelledGraph, data, args: argparse.Namespace, task: str) -> Answer:
-    from ..nrpath import method_for, simple_cycle
+    from ..gadgets.nrpath import method_for, simple_cycle
     name = graph.vertex_name
     u, v = _two_vertices(graph, args.graph, args.simple_cycle, (data.q, data.p),
                          "--simple-cycle", "the arc from q to p")

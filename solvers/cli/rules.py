@@ -7,7 +7,7 @@
 * A file of puzzles: one line per puzzle (status, grade, grid) or one JSON record each
   (``--json``), in input order, and a summary on stderr: solved per hardest level, steps per
   rule. ``--jobs N`` deduces the file on N worker processes
-  (:func:`solvers.deduction.grade_in_order`).
+  (:func:`solvers.routes.deduction.grade_in_order`).
 * ``rules --list`` prints the rules with their levels and sources.
 
 Nothing here guesses: "unknown" means the selected rules made no further progress.
@@ -28,7 +28,7 @@ from reductions.errors import UserError
 from reductions.grid import format_grid, parse_grid, puzzle_texts
 from reductions.rule_levels import MAX_LEVEL
 
-from .. import route_options
+from ..routes import options as route_options
 from ..outcome import Status
 from . import common
 from .common import ExitCode
@@ -122,7 +122,7 @@ def grade_text(label: str, text: str, *, box: Shape | None, names: list[str] | N
 
 def run_rules(args: argparse.Namespace) -> int:
     from reductions.rules import RULES, deduce, select_rules
-    from ..deduction import grade_in_order
+    from ..routes.deduction import grade_in_order
     if args.list:
         for rule in sorted(RULES.values(), key=lambda r: r.level):
             print(f"{rule.level:>2}  {rule.name:<26} {rule.summary} [{rule.source}]")

@@ -24,13 +24,13 @@ from reductions.sizes import cnf_estimate, ensure_fits
 from reductions.status import STATUS_CODE
 
 from . import common
-from .. import route_options
+from ..routes import options as route_options
 from .common import ExitCode
 from ..formats.atomic import check_outputs
 from ..formats.dimacs import SatAnswer, read_cnf_header, read_solver_output, write_cnf
 from ..outcome import Outcome, Status
 from ..runtime.pysat_solvers import DEFAULT_SOLVER
-from ..sat import BatchChunk, BatchItem, solve_batch_chunks
+from ..routes.sat import BatchChunk, BatchItem, solve_batch_chunks
 
 
 def add_encoding_options(parser, clues_default: str) -> None:

@@ -59,7 +59,7 @@ as unit clauses / fixed literals. "no cycle" then means: none through all of the
 
 Time limits are wall-clock seconds for the whole solve. pysat solvers are run by rounds of a
 conflict budget (``conf_budget`` + ``solve_limited``), the clock checked between rounds; the
-budget doubles up to :data:`solvers.budget.MAX_BUDGET` conflicts, so the limit is overrun by
+budget doubles up to :data:`solvers.runtime.budget.MAX_BUDGET` conflicts, so the limit is overrun by
 at most one such round (a few seconds on the 25×25 graphs), not by as much again as was spent.
 
 Modules

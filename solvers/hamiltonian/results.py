@@ -50,7 +50,7 @@ class HcpResult:
     ``stats``: backend, seconds, iterations, cuts, model size, and ``reason`` when not found.
     ``split_tour``: the cycle is a tour of a pipeline's 3-split graph, not of its reduced
     graph (the shared model searches the 3-split less the reduction's deleted edges, see
-    :func:`solvers.hcp_puzzle.solve_on_shared_model`)."""
+    :func:`solvers.routes.hcp.solve_on_shared_model`)."""
 
     status: CycleStatus
     cycle: np.ndarray | None = None

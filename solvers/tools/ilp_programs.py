@@ -156,8 +156,8 @@ def run_program_on_model(model: SudokuIlp, command: Command, fmt: ModelFormat,
     may name files), read its answer (the answer file, or its stdout when ``from_file`` is
     false) by content, decode it. A program that gives no usable answer is an
     :class:`ExternalSolverError` naming it and how it ended."""
-    # The model files and their decoding live in solvers.ilp (imported here, when a program
-    # runs, so that solvers.ilp may import this module).
+    # The model files and their decoding live in solvers.routes.ilp (imported here, when a program
+    # runs, so that solvers.routes.ilp may import this module).
     from ..formats.ilp_model import (FILE_NAMES, IlpAnswer, answer_from_solution,
                                      column_names, write_model)
     deadline = Deadline(time_limit)

@@ -14,7 +14,7 @@ imports only :mod:`reductions` modules the command line loads anyway (for the en
 clue modes and pruning modes they own) and :mod:`reductions.rule_levels`, never a solver
 module. The small vocabularies of solver names that a route option chooses from live here,
 and the solver modules import them from here (:class:`HcpSolver` for
-:mod:`solvers.hcp_puzzle`, :class:`CoverSolver`, :class:`IlpSolver`).
+:mod:`solvers.routes.hcp`, :class:`CoverSolver`, :class:`IlpSolver`).
 
 Every flag defaults to None on the command line (the route decides; an option given for
 another route is refused, see :meth:`solvers.routes.Route.check_options`), so the defaults
@@ -31,7 +31,7 @@ from reductions.cnf import AMO_ENCODINGS, ENCODINGS
 from reductions.hcp import PRUNE_MODES
 from reductions.rule_levels import MAX_LEVEL
 
-from .runtime.pysat_solvers import DEFAULT_SOLVER
+from ..runtime.pysat_solvers import DEFAULT_SOLVER
 
 __all__ = ["ALL_OPTIONS", "CNF", "CNF_INCREMENTAL", "COMMON_OPTIONS", "CoverSolver", "DEDUCTION",
            "DEFAULT_SOLVER", "EXACT_COVER", "GRAPH_KINDS", "HCP", "HCP_SOLVERS", "HcpSolver",
@@ -52,7 +52,7 @@ class CoverSolver(enum.StrEnum):
 
 
 class IlpSolver(enum.StrEnum):
-    """The ILP solvers a route can name (see :mod:`solvers.ilp`)."""
+    """The ILP solvers a route can name (see :mod:`solvers.routes.ilp`)."""
 
     CBC = "cbc"
     HIGHS = "highs"

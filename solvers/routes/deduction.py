@@ -22,7 +22,7 @@ from typing import Callable, Iterator, Sequence, TypeVar
 from reductions.grid import Grid
 from reductions.rules import deduce, select_rules
 
-from .outcome import Outcome, Status, verified
+from ..outcome import Outcome, Status, verified
 
 CHUNK_MIN, CHUNK_MAX = 16, 256
 """Puzzles per pool task of :func:`grade_in_order`: a few dozen milliseconds of work at least
@@ -84,7 +84,7 @@ def grade_in_order(texts: Sequence[tuple[str, str]], grade: Callable[[str, str],
         return
     from concurrent.futures.process import BrokenProcessPool
 
-    from .runtime.processes import worker_pool
+    from ..runtime.processes import worker_pool
     with worker_pool(min(jobs, len(chunks))) as pool:
         try:
             for results in pool.map(_grade_chunk, [(grade, chunk) for chunk in chunks]):

@@ -59,8 +59,8 @@ from reductions.nishio_gadget import (GadgetError, assignment_from_placement, ni
 from reductions.sizes import (TooLarge, ensure_fits, formula_sat_estimate,
                               nishio_validation_estimate, placement_model_estimate)
 
-from .outcome import WrongAnswer
-from .runtime.pysat_solvers import DEFAULT_SOLVER, new_pysat_solver, solve_formula
+from ..outcome import WrongAnswer
+from ..runtime.pysat_solvers import DEFAULT_SOLVER, new_pysat_solver, solve_formula
 
 PAIRWISE_MAX = 4
 """Units with at most this many cells of S get pairwise at-most-one clauses (≤ 6 clauses,

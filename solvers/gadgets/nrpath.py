@@ -64,8 +64,8 @@ from reductions.nrpath_gadget import (NrPathGadget, assignment_from_cycle,
 
 from reductions.sizes import ensure_fits, formula_sat_estimate, nrpath_gadget_estimate
 
-from .outcome import WrongAnswer
-from .runtime.pysat_solvers import DEFAULT_SOLVER, new_pysat_solver, solve_formula
+from ..outcome import WrongAnswer
+from ..runtime.pysat_solvers import DEFAULT_SOLVER, new_pysat_solver, solve_formula
 
 PAIRWISE_UP_TO = 6
 BRUTE_FORCE_ARCS = 200

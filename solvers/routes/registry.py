@@ -7,7 +7,7 @@ what it needs to run here, which puzzles it applies to, the options fixed by the
 time_limit=..., **options)`` returns an :class:`~solvers.outcome.Outcome` whose grid has been
 verified against the puzzle; an option the route does not take is refused with one line, never
 silently ignored. The options a route takes are its family's, declared once as data in
-:mod:`solvers.route_options` (the command line builds its flags from the same data), less
+:mod:`solvers.routes.options` (the command line builds its flags from the same data), less
 its presets::
 
     from solvers.routes import ROUTES
@@ -30,8 +30,8 @@ from reductions.grid import Grid, Shape
 from reductions.sizes import (Estimate, cnf_estimate, exact_cover_estimate, hcp_estimate,
                               ilp_estimate, rules_estimate)
 
-from .outcome import Outcome, SolverUnavailable
-from .route_options import (CNF, CNF_INCREMENTAL, DEDUCTION,
+from ..outcome import Outcome, SolverUnavailable
+from .options import (CNF, CNF_INCREMENTAL, DEDUCTION,
                             EXACT_COVER as COVER_OPTIONS, HCP as HCP_OPTIONS,
                             ILP as ILP_OPTIONS, OptionFamily, flag_of)
 
@@ -151,10 +151,10 @@ def _routes(*routes: Route) -> dict[str, Route]:
     return {route.name: route for route in routes}
 
 
-SAT = "solvers.sat:solve_puzzle"
-EXACT_COVER = "solvers.exact_cover:solve_puzzle"
-ILP = "solvers.ilp:solve_puzzle"
-HCP = "solvers.hcp_puzzle:solve_puzzle"
+SAT = "solvers.routes.sat:solve_puzzle"
+EXACT_COVER = "solvers.routes.exact_cover:solve_puzzle"
+ILP = "solvers.routes.ilp:solve_puzzle"
+HCP = "solvers.routes.hcp:solve_puzzle"
 
 ROUTES: dict[str, Route] = _routes(
     Route(name="sat", target=Target.CNF, run=SAT,
@@ -163,7 +163,7 @@ ROUTES: dict[str, Route] = _routes(
     Route(name="sat-glucose", target=Target.CNF, run=SAT,
           presets={"solver": "glucose4", "encoding": "minimal", "clues": "eliminate"},
           summary="Glucose 4, minimal encoding, clues eliminated (an independent encoding)"),
-    Route(name="sat-incremental", target=Target.CNF, run="solvers.sat:solve_incremental",
+    Route(name="sat-incremental", target=Target.CNF, run="solvers.routes.sat:solve_incremental",
           family=CNF_INCREMENTAL,
           summary="one CaDiCaL per process with the rules loaded once, clues as assumptions "
                   "(fast on corpora)"),
@@ -219,7 +219,7 @@ ROUTES: dict[str, Route] = _routes(
                    "hcp_solver": "concorde"},
           summary="Concorde (exact TSP; optimum > 0 proves 'no solution') on the reduced "
                   "undirected graph"),
-    Route(name="rules", target=Target.DEDUCTION, run="solvers.deduction:solve_puzzle",
+    Route(name="rules", target=Target.DEDUCTION, run="solvers.routes.deduction:solve_puzzle",
           summary="Eppstein's deduction rules only (--max-level): unknown when stuck, never "
                   "a guess; a solve proves uniqueness"),
 )
@@ -258,7 +258,7 @@ def template_route(spec: str) -> Route:
     except ValueError:
         raise UserError(f"--route {spec!r}: unknown target {target_name!r} (targets: "
                         f"{', '.join(FAMILIES)})") from None
-    from .tools.templates import split_command       # not at start-up
+    from ..tools.templates import split_command       # not at start-up
     program = split_command(command, f"--route {name}", "give NAME=TARGET:COMMAND")[0]
     return Route(name=name, target=target, run=FAMILIES[target],
                  presets={COMMAND_OPTIONS[target]: command}, needs_program=program,

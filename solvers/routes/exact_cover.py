@@ -50,10 +50,10 @@ from reductions.grid import Grid
 
 from reductions.errors import UserError
 
-from .runtime.kept_models import KeptModels
-from .runtime.processes import become_worker, find_program
-from .outcome import Outcome, SolverUnavailable, Status, verified
-from .route_options import CoverSolver
+from ..runtime.kept_models import KeptModels
+from ..runtime.processes import become_worker, find_program
+from ..outcome import Outcome, SolverUnavailable, Status, verified
+from .options import CoverSolver
 
 
 BACKENDS = tuple(CoverSolver)
@@ -290,7 +290,7 @@ def find_covers(cover: SudokuExactCover, limit: int = 1, backend: str = "auto",
     if limit < 1:
         raise ExactCoverError(f"solution limit must be at least 1, got {limit}")
     # Outside programs are loaded when one runs, not at start-up.
-    from .tools.cover_programs import cover_command, run_cover_command
+    from ..tools.cover_programs import cover_command, run_cover_command
     start = time.perf_counter()
     template = cover_command(command) if command is not None else None
     if template is None:
@@ -351,7 +351,7 @@ def solve_puzzle(puzzle: Grid, *, cover_solver: str = "auto", cover_cmd: str | N
     if cover_cmd is not None:
         if cover_solver != CoverSolver.AUTO:
             raise UserError("give a --cover-solver or a --cover-cmd, not both")
-        from .tools.cover_programs import cover_command
+        from ..tools.cover_programs import cover_command
         cover_command(cover_cmd)              # a bad template is refused before any work
     start = time.perf_counter()
     cover = sudoku_exact_cover(puzzle, clues)

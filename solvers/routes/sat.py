@@ -33,12 +33,12 @@ from reductions.grid import (Grid, Shape, clue_array_from_line, clue_conflicts, 
                              solve_checks, solves_clues)
 from reductions.status import STATUS_CODE, STATUS_CODES
 
-from .formats.dimacs import SatAnswer, write_cnf
-from .runtime.budget import Deadline, solve_within
-from .runtime.kept_models import KeptModels
-from .runtime.processes import become_worker, find_program, worker_pool
-from .runtime.pysat_solvers import DEFAULT_SOLVER, new_pysat_solver
-from .outcome import Outcome, Status, WrongAnswer, verified
+from ..formats.dimacs import SatAnswer, write_cnf
+from ..runtime.budget import Deadline, solve_within
+from ..runtime.kept_models import KeptModels
+from ..runtime.processes import become_worker, find_program, worker_pool
+from ..runtime.pysat_solvers import DEFAULT_SOLVER, new_pysat_solver
+from ..outcome import Outcome, Status, WrongAnswer, verified
 
 
 # ----------------------------------------------------------------------------- incremental
@@ -290,7 +290,7 @@ def solve_with_command(puzzle: Grid, solver_cmd: str, *, encoding: str = "extend
     Uniqueness: a second run on the formula plus a clause blocking the first solution.
     """
     # Outside programs are loaded when one runs, not at start-up.
-    from .tools.dimacs_programs import dimacs_template, run_dimacs_solver
+    from ..tools.dimacs_programs import dimacs_template, run_dimacs_solver
     find_program(dimacs_template(solver_cmd).program, what="SAT solver")   # missing: at once
     deadline = Deadline(time_limit)
     cnf = sudoku_cnf(puzzle, encoding, amo, clues)

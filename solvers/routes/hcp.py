@@ -53,11 +53,11 @@ from reductions.hcp_pipeline import (HcpOptions, HcpPipeline, build_hcp_pipeline
                                      first_row_fixed, grid_pairs, option_groups,
                                      required_pairs)
 
-from .hamiltonian import (CycleStatus, HcpResult, SharedHcpModel, solve_directed_hcp,
+from ..hamiltonian import (CycleStatus, HcpResult, SharedHcpModel, solve_directed_hcp,
                           solve_undirected_hcp)
-from .outcome import Outcome, Status, verified
-from .route_options import GRAPH_KINDS, HCP_SOLVERS, HcpSolver
-from .runtime.kept_models import KeptModels
+from ..outcome import Outcome, Status, verified
+from .options import GRAPH_KINDS, HCP_SOLVERS, HcpSolver
+from ..runtime.kept_models import KeptModels
 
 EXACT_SOLVERS = (HcpSolver.SAT, HcpSolver.CPSAT)
 UNDIRECTED_ONLY = (HcpSolver.LKH, HcpSolver.LINKERN, HcpSolver.CONCORDE)
@@ -153,7 +153,7 @@ def solve_puzzle(puzzle: Grid, *, graph: str | None = None, prune: str = "paper"
     remaining = None if time_limit is None else max(time_limit - (time.perf_counter() - start),
                                                     0.0)
     if hcp_cmd is not None:
-        from .tools.hcp_command import run_hcp_command
+        from ..tools.hcp_command import run_hcp_command
         result = run_hcp_command(hcp_cmd, pipeline.num_vertices, pipeline.edges,
                                  directed=directed, time_limit=remaining)
     elif solver in EXACT_SOLVERS:
@@ -194,16 +194,16 @@ def run_heuristic(pipeline: HcpPipeline, *, solver: str, time_limit: float | Non
     :class:`ExactSearch`."""
     n, edges = pipeline.num_vertices, pipeline.edges
     if solver == "lkh":
-        from .formats.hcp_export import write_export
-        from .tools.lkh import DEFAULT_RUNS, DEFAULT_SEED, solve_hcp_lkh
+        from ..formats.hcp_export import write_export
+        from ..tools.lkh import DEFAULT_RUNS, DEFAULT_SEED, solve_hcp_lkh
         return solve_hcp_lkh(n, edges, time_limit=time_limit, binary=lkh_binary,
                              runs=DEFAULT_RUNS if lkh_runs is None else lkh_runs,
                              seed=DEFAULT_SEED if lkh_seed is None else lkh_seed,
                              write_problem=lambda path: write_export(path, pipeline, "tsplib"))
     if solver == "linkern":
-        from .tools.linkern import solve_hcp_linkern
+        from ..tools.linkern import solve_hcp_linkern
         return solve_hcp_linkern(n, edges, time_limit=time_limit, binary=linkern_binary)
-    from .tools.concorde import solve_hcp_concorde
+    from ..tools.concorde import solve_hcp_concorde
     return solve_hcp_concorde(n, edges, time_limit=time_limit, binary=concorde_binary)
 
 
@@ -297,7 +297,7 @@ half-filled 16×16 puzzles the shared model, its build included, was no faster d
 (0.19–0.21 s against 0.20–0.24 s a puzzle) and 2.7× slower undirected and reduced."""
 FRESH_MODEL_EVERY = 2000
 """Questions one shared model answers before a fresh one replaces it (learnt clauses and
-cuts of earlier puzzles pile up, as in :data:`solvers.sat.FRESH_SOLVER_EVERY`)."""
+cuts of earlier puzzles pile up, as in :data:`solvers.routes.sat.FRESH_SOLVER_EVERY`)."""
 
 
 def _blank_model(key: tuple[int, bool]) -> SharedHcpModel:

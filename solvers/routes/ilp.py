@@ -51,15 +51,15 @@ from reductions.exact_cover import base_option_items, candidate_mask
 from reductions.grid import Grid, Shape
 from reductions.ilp import INTEGRALITY_TOLERANCE, IlpError, SudokuIlp, model_size, sudoku_ilp
 
-from .runtime.budget import Deadline
-from .runtime.kept_models import KeptModels
-from .runtime.processes import ExternalSolverError, find_program
-from .formats.ilp_model import (FILE_NAMES, IlpAnswer, answer_from_solution, column_names,
+from ..runtime.budget import Deadline
+from ..runtime.kept_models import KeptModels
+from ..runtime.processes import ExternalSolverError, find_program
+from ..formats.ilp_model import (FILE_NAMES, IlpAnswer, answer_from_solution, column_names,
                                  write_model)
-from .formats.lp_solution import read_lp_solution
-from .formats.mps import ModelFormat
-from .outcome import Outcome, SolverUnavailable, Status, verified
-from .route_options import IlpSolver
+from ..formats.lp_solution import read_lp_solution
+from ..formats.mps import ModelFormat
+from ..outcome import Outcome, SolverUnavailable, Status, verified
+from .options import IlpSolver
 
 
 SOLVERS = tuple(IlpSolver)
@@ -120,7 +120,7 @@ def run_solver(model: SudokuIlp, solver: str, time_limit: float | None = None,
     if time_limit is not None and time_limit <= 0:
         return IlpAnswer(Status.UNKNOWN, None, "time limit reached")
     # Outside programs are loaded when one runs, not at start-up.
-    from .tools.ilp_programs import find_cbc, find_glpsol, run_cbc, run_glpsol, run_ilp_command
+    from ..tools.ilp_programs import find_cbc, find_glpsol, run_cbc, run_glpsol, run_ilp_command
     if ilp_cmd is not None:
         return run_ilp_command(model, ilp_cmd, time_limit)
     if solver == IlpSolver.CBC:
@@ -183,7 +183,7 @@ def solve_puzzle(puzzle: Grid, *, ilp_solver: str | None = None, ilp_cmd: str | 
     deadline = Deadline(time_limit)
     # A missing program is an error at once, whatever the time limit (the outside programs'
     # module is loaded only now, not at start-up).
-    from .tools.ilp_programs import find_cbc, find_glpsol, ilp_template
+    from ..tools.ilp_programs import find_cbc, find_glpsol, ilp_template
     if ilp_cmd is not None:
         find_program(ilp_template(ilp_cmd).program, what="ILP solver")
     elif solver == IlpSolver.CBC:

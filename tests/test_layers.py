@@ -1,0 +1,95 @@
+"""The layers hold (the README's module map, bottom up): every import of the library, at module
+level or inside a function, goes to its own layer or a lower one. reductions/ is pure and
+imports no solver; the process plumbing (runtime/) and the file formats know no route;
+outside programs (tools/) know the general Hamiltonian-cycle solver's answers but no route;
+nothing imports the command line. Read from the source with ``ast``, so lazy imports count.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+LAYERS = [
+    ("reductions", ("reductions",)),
+    ("runtime", ("solvers.runtime", "solvers.outcome")),
+    ("formats", ("solvers.formats",)),
+    ("hamiltonian", ("solvers.hamiltonian",)),
+    ("tools", ("solvers.tools",)),
+    ("routes", ("solvers.routes", "solvers.gadgets", "solvers.generate")),
+    ("crosscheck", ("solvers.crosscheck",)),
+    ("cli", ("solvers.cli",)),
+]
+
+
+def layer_of(module: str) -> int | None:
+    best = None
+    for index, (_, prefixes) in enumerate(LAYERS):
+        for prefix in prefixes:
+            if module == prefix or module.startswith(prefix + "."):
+                if best is None or len(prefix) > best[1]:
+                    best = (index, len(prefix))
+    return None if best is None else best[0]
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imports_of(path: Path) -> set[str]:
+    return imports_of_text(path.read_text(encoding="utf-8"), module_name(path),
+                           path.name == "__init__.py")
+
+
+def imports_of_text(text: str, name: str, is_package: bool) -> set[str]:
+    """Every module (and ``module.name``) the source imports, relative imports resolved."""
+    tree = ast.parse(text)
+    package = name if is_package else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.split(".")
+                parent = parent[:len(parent) - node.level + 1]
+                base = ".".join(parent + ([base] if base else []))
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    return found
+
+
+def test_a_wrong_import_is_seen():
+    """The check can fail: a runtime module importing the registry is a violation, and a lazy
+    import inside a function is read too."""
+    text = "def f():\n    from ..routes import ROUTES\n"
+    names = imports_of_text(text, "solvers.runtime.probe", False)
+    assert "solvers.routes.ROUTES" in names
+    assert layer_of("solvers.routes.ROUTES") > layer_of("solvers.runtime.probe")
+
+
+SOURCES = sorted(p for folder in ("reductions", "solvers") for p in (ROOT / folder).rglob("*.py")
+                 if p != ROOT / "solvers" / "__init__.py")
+
+
+def test_the_solvers_package_itself_imports_nothing():
+    assert imports_of(ROOT / "solvers" / "__init__.py") == set()
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_import_goes_to_the_same_layer_or_a_lower_one(path):
+    own = layer_of(module_name(path))
+    assert own is not None, f"{module_name(path)} is in no layer: add it to LAYERS"
+    for imported in imports_of(path):
+        layer = layer_of(imported)
+        if layer is not None:
+            assert layer <= own, (f"{module_name(path)} ({LAYERS[own][0]}) imports {imported} "
+                                  f"({LAYERS[layer][0]})")
