@@ -56,8 +56,8 @@ from reductions.hcp_pipeline import (HcpOptions, HcpPipeline, build_hcp_pipeline
 from ..hamiltonian import (CycleStatus, HcpResult, SharedHcpModel, solve_directed_hcp,
                           solve_undirected_hcp)
 from ..outcome import Outcome, Status, verified
-from .options import GRAPH_KINDS, HCP_SOLVERS, HcpSolver
 from ..runtime.kept_models import KeptModels
+from .options import GRAPH_KINDS, HCP_SOLVERS, HcpSolver
 
 EXACT_SOLVERS = (HcpSolver.SAT, HcpSolver.CPSAT)
 UNDIRECTED_ONLY = (HcpSolver.LKH, HcpSolver.LINKERN, HcpSolver.CONCORDE)
@@ -104,32 +104,17 @@ def solve_puzzle(puzzle: Grid, *, graph: str | None = None, prune: str = "paper"
     clues). ``unique`` (exact solvers only): after the first cycle, the same model is asked
     for a cycle whose grid differs (:func:`second_cycle`). The grids of a ``solved``
     outcome have been verified against ``puzzle``."""
-    solver, workers = hcp_solver, hcp_workers
+    start = time.perf_counter()
+    solver, original = hcp_solver, puzzle
     if unique and (hcp_cmd is not None or solver not in EXACT_SOLVERS):
         raise UserError(f"--unique needs an exact Hamiltonian-cycle solver (--hcp-solver "
                         f"sat or cpsat), not {'--hcp-cmd' if hcp_cmd else solver}: a "
                         f"heuristic cannot prove that no other cycle exists")
-    start = time.perf_counter()
-    original = puzzle
-    symmetry = None
-    if break_symmetry:
-        if puzzle.clue_count():
-            symmetry = "none (the puzzle has clues)"
-        else:
-            puzzle, symmetry = first_row_fixed(puzzle), "first row fixed to 1..N"
+    puzzle, symmetry = _break_symmetry(puzzle, break_symmetry)
     check_square(puzzle.shape)
-    if graph is not None and graph not in GRAPH_KINDS:
-        raise UserError(f"unknown --graph {graph!r}; choose directed or undirected")
-    if graph == "directed" and (triple or reduce):
-        raise UserError("--triple and --reduce work on the undirected graph; use "
-                        "--graph undirected")
-    if hcp_cmd is not None and solver != HcpSolver.SAT:
-        raise UserError("give either --hcp-cmd or --hcp-solver, not both")
-    if graph is None:
-        graph = "directed" if solver in EXACT_SOLVERS and hcp_cmd is None \
-            and not (triple or reduce) else "undirected"
-    directed = graph == "directed"
-    options = HcpOptions(directed=directed, triple=triple, prune=prune, reduce=reduce)
+    graph = _graph_kind(graph, solver=solver, hcp_cmd=hcp_cmd, triple=triple, reduce=reduce)
+    options = HcpOptions(directed=graph == "directed", triple=triple, prune=prune,
+                         reduce=reduce)
     check_options(options, "command" if hcp_cmd is not None else solver,
                   bool(puzzle.clue_count()))
     lkh = {"lkh_binary": lkh_binary, "lkh_runs": lkh_runs, "lkh_seed": lkh_seed}
@@ -137,52 +122,104 @@ def solve_puzzle(puzzle: Grid, *, graph: str | None = None, prune: str = "paper"
     if given and (solver != HcpSolver.LKH or hcp_cmd is not None):
         raise UserError(f"--{given[0].replace('_', '-')} applies to --hcp-solver lkh only")
     pipeline = build_hcp_pipeline(puzzle, options)
-    stats: dict[str, Any] = {
-        "graph": "directed" if directed else "undirected", "prune": prune, "triple": triple,
-        "reduce": reduce, "hcp_solver": solver if hcp_cmd is None else "command",
-        **({"symmetry_breaking": symmetry} if symmetry else {}),
-        "sizes": [{"stage": s.name, "vertices": int(s.vertices), "edges": int(s.edges)}
-                  for s in pipeline.stages],
-        "build_seconds": round(time.perf_counter() - start, 4),
-        "arcs" if directed else "edges": int(pipeline.stages[-1].edges)}   # the solver's graph
+    stats = _pipeline_stats(pipeline, "command" if hcp_cmd is not None else solver,
+                            symmetry, start)
     if pipeline.status == Status.NO_SOLUTION:
         stats["reason"] = f"the degree-2 reduction proves no Hamiltonian cycle: " \
                           f"{pipeline.reduction.reason}"
         stats["seconds"] = round(time.perf_counter() - start, 4)
         return Outcome(Status.NO_SOLUTION, stats=stats)
-    remaining = None if time_limit is None else max(time_limit - (time.perf_counter() - start),
-                                                    0.0)
+    deadline_at = None if time_limit is None else start + time_limit
+    remaining = None if deadline_at is None else max(deadline_at - time.perf_counter(), 0.0)
     if hcp_cmd is not None:
         from ..tools.hcp_command import run_hcp_command
         result = run_hcp_command(hcp_cmd, pipeline.num_vertices, pipeline.edges,
-                                 directed=directed, time_limit=remaining)
+                                 directed=options.directed, time_limit=remaining)
     elif solver in EXACT_SOLVERS:
-        with ExactSearch(pipeline, solver, workers=workers) as search:
+        with ExactSearch(pipeline, solver, workers=hcp_workers) as search:
             result = search.cycle(time_limit=remaining)
-            stats["solver"] = result.stats
             if result.found:
-                outcome = Outcome(Status.SOLVED, verified(original, search.decode(result),
-                                                          "the hcp route"), stats=stats)
-                if unique:
-                    second_cycle(search, outcome, original,
-                                 deadline_at=None if time_limit is None
-                                 else start + time_limit)
-                stats["seconds"] = round(time.perf_counter() - start, 4)
-                return outcome
+                return _exact_outcome(search, result, original, stats, unique=unique,
+                                      start=start, deadline_at=deadline_at)
     else:
-        result = run_heuristic(pipeline, solver=solver, time_limit=remaining,
-                               lkh_binary=lkh_binary, lkh_runs=lkh_runs, lkh_seed=lkh_seed,
+        result = run_heuristic(pipeline, solver=solver, time_limit=remaining, **lkh,
                                linkern_binary=linkern_binary, concorde_binary=concorde_binary)
+    return _cycle_outcome(result, pipeline, original, stats, start)
+
+
+CYCLE_STATUS = {CycleStatus.HAMILTONIAN: Status.SOLVED, CycleStatus.NO_CYCLE: Status.NO_SOLUTION,
+                CycleStatus.UNKNOWN: Status.UNKNOWN}
+"""What a Hamiltonian-cycle answer about a puzzle's graph says about the puzzle."""
+
+
+def _break_symmetry(puzzle: Grid, asked: bool) -> tuple[Grid, str | None]:
+    """``--break-symmetry``: a puzzle without clues gets its first row fixed (any solution is
+    one with that row, relabelled); the note for the stats, or None when not asked."""
+    if not asked:
+        return puzzle, None
+    if puzzle.clue_count():
+        return puzzle, "none (the puzzle has clues)"
+    return first_row_fixed(puzzle), "first row fixed to 1..N"
+
+
+def _graph_kind(graph: str | None, *, solver: str, hcp_cmd: str | None, triple: bool,
+                reduce: bool) -> str:
+    """``directed`` or ``undirected``: as given (checked), else the natural kind — directed
+    for the exact solvers unless ``triple``/``reduce`` ask for the undirected graph."""
+    if graph is not None and graph not in GRAPH_KINDS:
+        raise UserError(f"unknown --graph {graph!r}; choose directed or undirected")
+    if graph == "directed" and (triple or reduce):
+        raise UserError("--triple and --reduce work on the undirected graph; use "
+                        "--graph undirected")
+    if hcp_cmd is not None and solver != HcpSolver.SAT:
+        raise UserError("give either --hcp-cmd or --hcp-solver, not both")
+    if graph is not None:
+        return graph
+    exact = solver in EXACT_SOLVERS and hcp_cmd is None
+    return "directed" if exact and not (triple or reduce) else "undirected"
+
+
+def _pipeline_stats(pipeline: HcpPipeline, solver: str, symmetry: str | None,
+                    start: float) -> dict[str, Any]:
+    """The stats every outcome of the route starts from: the pipeline's options and sizes."""
+    options = pipeline.options
+    return {
+        "graph": "directed" if options.directed else "undirected", "prune": options.prune,
+        "triple": options.triple, "reduce": options.reduce, "hcp_solver": solver,
+        **({"symmetry_breaking": symmetry} if symmetry else {}),
+        "sizes": [{"stage": s.name, "vertices": int(s.vertices), "edges": int(s.edges)}
+                  for s in pipeline.stages],
+        "build_seconds": round(time.perf_counter() - start, 4),
+        # the size of the graph the solver searches
+        "arcs" if options.directed else "edges": int(pipeline.stages[-1].edges)}
+
+
+def _exact_outcome(search: ExactSearch, result: HcpResult, puzzle: Grid, stats: dict, *,
+                   unique: bool, start: float, deadline_at: float | None) -> Outcome:
+    """A cycle found by an exact solver: its grid verified, then (``unique``) the second
+    question asked on the same model."""
     stats["solver"] = result.stats
-    if result.status == CycleStatus.HAMILTONIAN:
-        grid = verified(original, pipeline.decode(result.cycle), "the hcp route")
+    outcome = Outcome(Status.SOLVED, verified(puzzle, search.decode(result), "the hcp route"),
+                      stats=stats)
+    if unique:
+        second_cycle(search, outcome, puzzle, deadline_at=deadline_at)
+    stats["seconds"] = round(time.perf_counter() - start, 4)
+    return outcome
+
+
+def _cycle_outcome(result: HcpResult, pipeline: HcpPipeline, puzzle: Grid, stats: dict,
+                   start: float) -> Outcome:
+    """The outcome of any other answer: a cycle decoded and verified, or no cycle (proved)
+    or unknown with the solver's reason."""
+    stats["solver"] = result.stats
+    status = CYCLE_STATUS[result.status]
+    if status == Status.SOLVED:
+        grid = verified(puzzle, pipeline.decode(result.cycle), "the hcp route")
         stats["seconds"] = round(time.perf_counter() - start, 4)
         return Outcome(Status.SOLVED, grid, stats=stats)
     stats["seconds"] = round(time.perf_counter() - start, 4)
     stats["reason"] = result.stats.get("reason", "")
-    if result.status == CycleStatus.NO_CYCLE:
-        return Outcome(Status.NO_SOLUTION, stats=stats)
-    return Outcome(Status.UNKNOWN, stats=stats)
+    return Outcome(status, stats=stats)
 
 
 def run_heuristic(pipeline: HcpPipeline, *, solver: str, time_limit: float | None,
