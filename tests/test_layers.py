@@ -12,7 +12,10 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+import solvers
+
+ROOT = Path(solvers.__file__).resolve().parent.parent
+"""Where the library's source is: the checkout, or site-packages for an installed copy."""
 
 LAYERS = [
     ("reductions", ("reductions",)),
