@@ -62,144 +62,206 @@ def _walk_problems(walk, edge_ok, closed: bool) -> list[str]:
 
 def deduction_problems(state: CandidateState, ded: Deduction) -> list[str]:
     """Why ``ded`` does not follow from its witness in ``state`` ([] when it does)."""
-    n = state.size
     cand, units = _sets(state)
-    w = ded.witness
-    rule = ded.rule
-    elims, places = set(ded.eliminations), set(ded.placements)
     for c, d in ded.eliminations:
         if (c, d) not in cand:
             return [f"eliminates {c}-{d}, which is not a candidate"]
-    if rule == "naked-single":
-        return [] if _cands(cand, w["cell"], n) == {w["digit"]} and \
-            places == {(w["cell"], w["digit"])} else ["not a naked single"]
-    if rule == "hidden-single":
-        where = {c for c in units[w["unit"]] if (c, w["digit"]) in cand}
-        return [] if where == {w["cell"]} and places == {(w["cell"], w["digit"])} \
-            else ["not a hidden single"]
-    if rule in ("pointing", "claiming"):
-        d, block, line = w["digit"], units[w["block"]], units[w["line"]]
-        source, target = (block, line) if rule == "pointing" else (line, block)
-        inside = {c for c in source if (c, d) in cand}
-        if not inside <= (block & line):
-            return ["the digit's cells are not all in the intersection"]
-        expected = {(c, d) for c in target - source if (c, d) in cand}
-        return [] if elims == expected else ["eliminations differ from the witness"]
-    if rule in ("hidden-pair", "pile-exclusion", "line-block-triple"):
-        unit, digits, cells = units[w["unit"]], set(w["digits"]), set(w["cells"])
-        if len(digits) != len(cells) or not cells <= unit:
-            return ["sizes differ or cells outside the unit"]
-        for d in digits:
-            if not {c for c in unit if (c, d) in cand} <= cells:
-                return [f"digit {d} has cells outside the set"]
-        allowed = {(c, d) for c in cells for d in range(1, n + 1) if d not in digits}
-        if "other_unit" in w:
-            if not cells <= units[w["other_unit"]]:
-                return ["cells not in the other unit"]
-            allowed |= {(c, d) for c in units[w["other_unit"]] - cells for d in digits}
-        return [] if elims and elims <= allowed else ["eliminations not implied"]
-    if rule == "digit-matching":
-        d, rows, cols = w["digit"], set(w["rows"]), set(w["columns"])
-        if ded.contradiction:        # columns with fewer rows available
-            used = {c // n for c in range(n * n) if c % n in cols and (c, d) in cand}
-            return [] if used <= rows and len(rows) < len(cols) else ["not deficient"]
-        if len(rows) != len(cols):
-            return ["Hall sets of different sizes"]
-        if any(c % n not in cols for c in range(n * n) if c // n in rows and (c, d) in cand):
-            return ["the rows have the digit outside the columns"]
-        ok = all(c % n in cols and c // n not in rows and dd == d for c, dd in elims)
-        return [] if ok and elims else ["eliminations not implied"]
-    if rule == "unit-matching":
-        unit, digits, cells = units[w["unit"]], set(w["digits"]), set(w["cells"])
-        if not cells <= unit:
-            return ["cells outside the unit"]
-        held = {d for c in cells for d in _cands(cand, c, n)}
-        if ded.contradiction:
-            where = {c for c in unit for d in digits if (c, d) in cand}
-            return [] if where <= cells and len(cells) < len(digits) else ["not deficient"]
-        if len(digits) != len(cells) or not held <= digits:
-            return ["not a naked set"]
-        ok = all(c in unit - cells and d in digits for c, d in elims)
-        return [] if ok and elims else ["eliminations not implied"]
-    if rule == "nishio":
-        d = w["digit"]
-        mask = state.cand[:, :, d - 1]
-        placements = all_placements(state.shape)
-        inside = placements[mask.ravel()[placements].all(axis=1)]
-        if ded.contradiction:
-            return [] if len(inside) == 0 else ["a valid placement exists"]
-        used = set(inside.ravel().tolist())
-        ok = all(dd == d and c not in used for c, dd in elims)
-        return [] if ok and elims else ["an eliminated cell is in a valid placement"]
-    if rule in ("bilocal-path", "bivalue-path"):
-        return _path_problems(state, cand, units, ded)
-    if rule == "mixed-conflicting-paths":
-        return _mixed_problems(state, cand, units, ded)
-    if rule.startswith("bilocal"):
-        def edge_ok(a, b, d):
-            return _bilocal_edge(cand, units, a, b, d)
-        cell = w["cell"]
-        if rule == "bilocal-cycle":
-            walk = w["walk"]
-            problems = _walk_problems(walk, edge_ok, closed=True)
-            keep = {walk[0][2], walk[-1][2]}
-            if walk[0][0] != cell or any(c != cell or d in keep for c, d in elims):
-                problems.append("eliminations not implied")
-            return problems
-        d = w["digit"]
-        if places != {(cell, d)}:
-            return ["wrong placement"]
-        if rule == "bilocal-repetitive-cycle":
-            walk = w["walk"]
-            problems = _walk_problems(walk, edge_ok, closed=False)
-            if walk[0][:1] != [cell] or walk[0][2] != d or walk[-1][1:] != [cell, d]:
-                problems.append("the walk does not leave and re-enter the cell by the digit")
-            return problems
-        walks = w["walks"]
-        problems = [p for walk in walks for p in _walk_problems(walk, edge_ok, closed=False)]
-        if any(walk[0][0] != cell or walk[0][2] != d for walk in walks):
-            problems.append("a walk does not leave the cell by the digit")
-        (p, dp), (q, dq) = (walks[0][-1][1:], walks[1][-1][1:])
-        if not ((p == q and dp != dq) or (dp == dq and _peers(units, p, q))):
-            problems.append("the walks' ends do not conflict")
-        return problems
-    if rule.startswith("bivalue"):
-        def edge_ok(a, b, d):
-            return _bivalue_edge(state, cand, units, a, b, d)
-        if rule == "bivalue-cycle":
-            walk = w["walk"]
-            u, v, x = w["edge"]
-            problems = _walk_problems(walk, edge_ok, closed=True)
-            if [u, v, x] not in walk and [v, u, x] not in walk:
-                problems.append("the edge is not on the walk")
-            if any(dd != x or not (_peers(units, c, u) and _peers(units, c, v))
-                   for c, dd in elims):
-                problems.append("an eliminated cell is not a common peer")
-            return problems
-        cell, d = w["cell"], w["digit"]
-        if elims != {(cell, d)}:
-            return ["wrong elimination"]
+    check = _check_for(ded.rule)
+    if check is None:
+        return [f"no check for rule {ded.rule}"]
+    return check(state, cand, units, ded)
 
-        def pulled(walk):                   # what the walk forces if cell holds d
-            if not walk:
-                return cell, d
-            b, label = walk[-1][1], walk[-1][2]
-            return b, (_cands(cand, b, n) - {label}).pop()
-        if rule == "bivalue-repetitive-cycle":
-            walk = w["walk"]
-            problems = _walk_problems(walk, edge_ok, closed=False)
-            if walk[0][0] != cell or walk[0][2] != d or walk[-1][1:] != [cell, d]:
-                problems.append("the walk does not leave and re-enter the cell by the digit")
-            return problems
-        walks = w["walks"]
-        problems = [p for walk in walks if walk for p in _walk_problems(walk, edge_ok, False)]
-        if any(walk and (walk[0][0] != cell or walk[0][2] != d) for walk in walks):
-            problems.append("a walk does not leave the cell by the digit")
-        (p, dp), (q, dq) = pulled(walks[0]), pulled(walks[1])
-        if not ((p == q and dp != dq) or (dp == dq and _peers(units, p, q))):
-            problems.append("the walks' ends do not conflict")
+
+def _check_for(rule: str):
+    """The re-check for ``rule``: by exact name, else by graph prefix; None when there is none."""
+    if rule in _CHECKS:
+        return _CHECKS[rule]
+    if rule.startswith("bilocal"):
+        return _bilocal_problems
+    if rule.startswith("bivalue"):
+        return _bivalue_problems
+    return None
+
+
+def _naked_single_problems(state, cand, units, ded) -> list[str]:
+    """The cell has the digit as its only candidate, and the deduction places it there."""
+    w = ded.witness
+    return [] if _cands(cand, w["cell"], state.size) == {w["digit"]} and \
+        set(ded.placements) == {(w["cell"], w["digit"])} else ["not a naked single"]
+
+
+def _hidden_single_problems(state, cand, units, ded) -> list[str]:
+    """The cell is the digit's only place in the unit, and the deduction places it there."""
+    w = ded.witness
+    where = {c for c in units[w["unit"]] if (c, w["digit"]) in cand}
+    return [] if where == {w["cell"]} and set(ded.placements) == {(w["cell"], w["digit"])} \
+        else ["not a hidden single"]
+
+
+def _intersection_problems(state, cand, units, ded) -> list[str]:
+    """Pointing/claiming: the digit's cells in the source unit all lie in the intersection."""
+    w, rule = ded.witness, ded.rule
+    d, block, line = w["digit"], units[w["block"]], units[w["line"]]
+    source, target = (block, line) if rule == "pointing" else (line, block)
+    inside = {c for c in source if (c, d) in cand}
+    if not inside <= (block & line):
+        return ["the digit's cells are not all in the intersection"]
+    expected = {(c, d) for c in target - source if (c, d) in cand}
+    return [] if set(ded.eliminations) == expected else ["eliminations differ from the witness"]
+
+
+def _hidden_set_problems(state, cand, units, ded) -> list[str]:
+    """k digits confined to k cells of a unit (and maybe of another unit) clear what's implied."""
+    n, w, elims = state.size, ded.witness, set(ded.eliminations)
+    unit, digits, cells = units[w["unit"]], set(w["digits"]), set(w["cells"])
+    if len(digits) != len(cells) or not cells <= unit:
+        return ["sizes differ or cells outside the unit"]
+    for d in digits:
+        if not {c for c in unit if (c, d) in cand} <= cells:
+            return [f"digit {d} has cells outside the set"]
+    allowed = {(c, d) for c in cells for d in range(1, n + 1) if d not in digits}
+    if "other_unit" in w:
+        if not cells <= units[w["other_unit"]]:
+            return ["cells not in the other unit"]
+        allowed |= {(c, d) for c in units[w["other_unit"]] - cells for d in digits}
+    return [] if elims and elims <= allowed else ["eliminations not implied"]
+
+
+def _digit_matching_problems(state, cand, units, ded) -> list[str]:
+    """A Hall set of rows and columns for one digit (or a deficient one, a contradiction)."""
+    n, w, elims = state.size, ded.witness, set(ded.eliminations)
+    d, rows, cols = w["digit"], set(w["rows"]), set(w["columns"])
+    if ded.contradiction:        # columns with fewer rows available
+        used = {c // n for c in range(n * n) if c % n in cols and (c, d) in cand}
+        return [] if used <= rows and len(rows) < len(cols) else ["not deficient"]
+    if len(rows) != len(cols):
+        return ["Hall sets of different sizes"]
+    if any(c % n not in cols for c in range(n * n) if c // n in rows and (c, d) in cand):
+        return ["the rows have the digit outside the columns"]
+    ok = all(c % n in cols and c // n not in rows and dd == d for c, dd in elims)
+    return [] if ok and elims else ["eliminations not implied"]
+
+
+def _unit_matching_problems(state, cand, units, ded) -> list[str]:
+    """A naked set of cells in a unit (or a deficient one, a contradiction)."""
+    n, w, elims = state.size, ded.witness, set(ded.eliminations)
+    unit, digits, cells = units[w["unit"]], set(w["digits"]), set(w["cells"])
+    if not cells <= unit:
+        return ["cells outside the unit"]
+    held = {d for c in cells for d in _cands(cand, c, n)}
+    if ded.contradiction:
+        where = {c for c in unit for d in digits if (c, d) in cand}
+        return [] if where <= cells and len(cells) < len(digits) else ["not deficient"]
+    if len(digits) != len(cells) or not held <= digits:
+        return ["not a naked set"]
+    ok = all(c in unit - cells and d in digits for c, d in elims)
+    return [] if ok and elims else ["eliminations not implied"]
+
+
+def _nishio_problems(state, cand, units, ded) -> list[str]:
+    """Pattern overlay: no eliminated cell is in a valid placement of the digit (or none exist)."""
+    d, elims = ded.witness["digit"], set(ded.eliminations)
+    mask = state.cand[:, :, d - 1]
+    placements = all_placements(state.shape)
+    inside = placements[mask.ravel()[placements].all(axis=1)]
+    if ded.contradiction:
+        return [] if len(inside) == 0 else ["a valid placement exists"]
+    used = set(inside.ravel().tolist())
+    ok = all(dd == d and c not in used for c, dd in elims)
+    return [] if ok and elims else ["an eliminated cell is in a valid placement"]
+
+
+def _bilocal_problems(state, cand, units, ded) -> list[str]:
+    """Bilocation-graph walks: a cycle clears the cell, a repetitive cycle or conflict places."""
+    w, rule = ded.witness, ded.rule
+
+    def edge_ok(a, b, d):
+        return _bilocal_edge(cand, units, a, b, d)
+    if rule == "bilocal-cycle":
+        return _bilocal_cycle_problems(w, set(ded.eliminations), edge_ok)
+    cell, d = w["cell"], w["digit"]
+    if set(ded.placements) != {(cell, d)}:
+        return ["wrong placement"]
+    if rule == "bilocal-repetitive-cycle":
+        walk = w["walk"]
+        problems = _walk_problems(walk, edge_ok, closed=False)
+        if walk[0][:1] != [cell] or walk[0][2] != d or walk[-1][1:] != [cell, d]:
+            problems.append("the walk does not leave and re-enter the cell by the digit")
         return problems
-    return [f"no check for rule {rule}"]
+    return _bilocal_conflict_problems(units, w, edge_ok)
+
+
+def _bilocal_cycle_problems(w, elims, edge_ok) -> list[str]:
+    """A closed bilocation walk through the cell clears all but its two end labels there."""
+    cell, walk = w["cell"], w["walk"]
+    problems = _walk_problems(walk, edge_ok, closed=True)
+    keep = {walk[0][2], walk[-1][2]}
+    if walk[0][0] != cell or any(c != cell or d in keep for c, d in elims):
+        problems.append("eliminations not implied")
+    return problems
+
+
+def _bilocal_conflict_problems(units, w, edge_ok) -> list[str]:
+    """Two bilocation walks leaving the cell by the digit end in conflicting pairs."""
+    cell, d, walks = w["cell"], w["digit"], w["walks"]
+    problems = [p for walk in walks for p in _walk_problems(walk, edge_ok, closed=False)]
+    if any(walk[0][0] != cell or walk[0][2] != d for walk in walks):
+        problems.append("a walk does not leave the cell by the digit")
+    (p, dp), (q, dq) = (walks[0][-1][1:], walks[1][-1][1:])
+    if not ((p == q and dp != dq) or (dp == dq and _peers(units, p, q))):
+        problems.append("the walks' ends do not conflict")
+    return problems
+
+
+def _bivalue_problems(state, cand, units, ded) -> list[str]:
+    """Bivalue-graph walks: a cycle clears common peers, a repetitive cycle or conflict clears."""
+    w, rule, elims = ded.witness, ded.rule, set(ded.eliminations)
+
+    def edge_ok(a, b, d):
+        return _bivalue_edge(state, cand, units, a, b, d)
+    if rule == "bivalue-cycle":
+        return _bivalue_cycle_problems(units, w, elims, edge_ok)
+    cell, d = w["cell"], w["digit"]
+    if elims != {(cell, d)}:
+        return ["wrong elimination"]
+    if rule == "bivalue-repetitive-cycle":
+        walk = w["walk"]
+        problems = _walk_problems(walk, edge_ok, closed=False)
+        if walk[0][0] != cell or walk[0][2] != d or walk[-1][1:] != [cell, d]:
+            problems.append("the walk does not leave and re-enter the cell by the digit")
+        return problems
+    return _bivalue_conflict_problems(state, cand, units, w, edge_ok)
+
+
+def _bivalue_cycle_problems(units, w, elims, edge_ok) -> list[str]:
+    """A closed bivalue walk through the edge clears its label from the edge's common peers."""
+    walk = w["walk"]
+    u, v, x = w["edge"]
+    problems = _walk_problems(walk, edge_ok, closed=True)
+    if [u, v, x] not in walk and [v, u, x] not in walk:
+        problems.append("the edge is not on the walk")
+    if any(dd != x or not (_peers(units, c, u) and _peers(units, c, v))
+           for c, dd in elims):
+        problems.append("an eliminated cell is not a common peer")
+    return problems
+
+
+def _bivalue_conflict_problems(state, cand, units, w, edge_ok) -> list[str]:
+    """Two bivalue walks from the cell holding the digit force conflicting pairs."""
+    n, cell, d, walks = state.size, w["cell"], w["digit"], w["walks"]
+
+    def pulled(walk):                   # what the walk forces if cell holds d
+        if not walk:
+            return cell, d
+        b, label = walk[-1][1], walk[-1][2]
+        return b, (_cands(cand, b, n) - {label}).pop()
+    problems = [p for walk in walks if walk for p in _walk_problems(walk, edge_ok, False)]
+    if any(walk and (walk[0][0] != cell or walk[0][2] != d) for walk in walks):
+        problems.append("a walk does not leave the cell by the digit")
+    (p, dp), (q, dq) = pulled(walks[0]), pulled(walks[1])
+    if not ((p == q and dp != dq) or (dp == dq and _peers(units, p, q))):
+        problems.append("the walks' ends do not conflict")
+    return problems
 
 
 def _forced_by(state, cand, units, cell, digit, path) -> tuple[tuple[int, int] | None, list[str]]:
@@ -292,3 +354,20 @@ def _mixed_problems(state, cand, units, ded) -> list[str]:
                                                       for d in _cands(cand, c, n))
         return [] if ok else ["the cell keeps a candidate"]
     return ["unknown conflict kind"]
+
+# Rules re-checked by exact name; other bilocal-*/bivalue-* rules go by prefix (_check_for).
+_CHECKS = {
+    "naked-single": _naked_single_problems,
+    "hidden-single": _hidden_single_problems,
+    "pointing": _intersection_problems,
+    "claiming": _intersection_problems,
+    "hidden-pair": _hidden_set_problems,
+    "pile-exclusion": _hidden_set_problems,
+    "line-block-triple": _hidden_set_problems,
+    "digit-matching": _digit_matching_problems,
+    "unit-matching": _unit_matching_problems,
+    "nishio": _nishio_problems,
+    "bilocal-path": _path_problems,
+    "bivalue-path": _path_problems,
+    "mixed-conflicting-paths": _mixed_problems,
+}
