@@ -262,25 +262,40 @@ def nishio_gadget(formula: Formula, order: int | None = None) -> NishioGadget:
     Linear in the grid: one boolean mask, gadget rows / columns / blocks cleared, then the 6L
     gadget cells set.
     """
+    n = _checked_order(formula, order)
+    shape = Shape(n, n)
+    # occurrences in clause order: o -> (clause, position, literal)
+    occurrence_list = [(j, p, lit) for j, clause in enumerate(formula.clauses)
+                       for p, lit in enumerate(clause)]
+    X = [o * n for o in range(len(occurrence_list))]
+    Y = [o * n + 1 for o in range(len(occurrence_list))]
+    terminal_stack = len(occurrence_list)
+    variables = _variable_gadgets(occurrence_list, n, X, Y)
+    clauses = _clause_gadgets(formula, occurrence_list, variables, n, X, Y, terminal_stack)
+    gadget_rows, gadget_cols, gadget_blocks = _gadget_lines(variables, clauses)
+    mask = _outside_lines_mask(shape, gadget_rows, gadget_cols, gadget_blocks)
+    labels = _block_labels(variables, clauses)
+    for r, c in _gadget_cells(variables, clauses):
+        mask[r, c] = True
+    return NishioGadget(formula=formula, order=n, cells=CellSet(mask, shape),
+                        variables=variables, clauses=tuple(clauses),
+                        terminal_stack=terminal_stack, gadget_rows=frozenset(gadget_rows),
+                        gadget_cols=frozenset(gadget_cols),
+                        gadget_blocks=frozenset(gadget_blocks), labels=labels)
+
+
+def _checked_order(formula: Formula, order: int | None) -> int:
+    """The order n to build on, after refusing formulas and orders the gadgets do not fit."""
     check_formula(formula)
     n = theorem_order(formula) if order is None else order
     problems = order_problems(formula, n)
     if problems:
         raise GadgetError(f"order {n} is too small: " + "; ".join(problems))
-    shape = Shape(n, n)
-    N = shape.size
+    return n
 
-    def block(band: int, stack: int) -> int:
-        return band * n + stack
 
-    # occurrences in clause order: o -> (clause, position, literal)
-    occurrence_list = [(j, p, lit) for j, clause in enumerate(formula.clauses)
-                       for p, lit in enumerate(clause)]
-    occurrence_of = {(j, p): o for o, (j, p, _) in enumerate(occurrence_list)}
-    X = [o * n for o in range(len(occurrence_list))]
-    Y = [o * n + 1 for o in range(len(occurrence_list))]
-    terminal_stack = len(occurrence_list)
-
+def _variable_gadgets(occurrence_list, n: int, X, Y) -> dict[int, VariableGadget]:
+    """One band per occurring variable: its cycle of true/false cells over its occurrences."""
     variables: dict[int, VariableGadget] = {}
     occurring = sorted({abs(lit) for _, _, lit in occurrence_list})
     for band, var in enumerate(occurring):
@@ -289,13 +304,19 @@ def nishio_gadget(formula: Formula, order: int | None = None) -> NishioGadget:
         rows = tuple(band * n + t for t in range(k))
         variables[var] = VariableGadget(
             variable=var, band=band, rows=rows, occurrences=tuple(occ),
-            blocks=tuple(block(band, o) for o in occ),
+            blocks=tuple(band * n + o for o in occ),
             true_cells=tuple((rows[t], X[o]) for t, o in enumerate(occ)),
             false_cells=tuple((rows[(t + 1) % k], Y[o]) for t, o in enumerate(occ)))
+    return variables
 
+
+def _clause_gadgets(formula: Formula, occurrence_list, variables, n: int, X, Y,
+                    terminal_stack: int) -> list[ClauseGadget]:
+    """One band per clause (after the variable bands): its terms and its terminal block."""
+    occurrence_of = {(j, p): o for o, (j, p, _) in enumerate(occurrence_list)}
     clauses = []
     for j, literals in enumerate(formula.clauses):
-        band = len(occurring) + j
+        band = len(variables) + j
         truth_row = band * n
         conflict_rows = tuple(band * n + 1 + p for p in range(len(literals)))
         terms = []
@@ -303,33 +324,45 @@ def nishio_gadget(formula: Formula, order: int | None = None) -> NishioGadget:
             o = occurrence_of[(j, p)]
             free_column = Y[o] if lit > 0 else X[o]       # left free when lit is true
             terms.append(TermGadget(
-                clause=j, position=p, literal=lit, occurrence=o, block=block(band, o),
-                variable_block=block(variables[abs(lit)].band, o), columns=(X[o], Y[o]),
+                clause=j, position=p, literal=lit, occurrence=o, block=band * n + o,
+                variable_block=variables[abs(lit)].band * n + o, columns=(X[o], Y[o]),
                 truth_cell=(truth_row, free_column),
                 conflict_cells=((conflict_rows[p], X[o]), (conflict_rows[p], Y[o]))))
         terminal_column = terminal_stack * n + j
         clauses.append(ClauseGadget(
             index=j, literals=tuple(literals), band=band, truth_row=truth_row,
             conflict_rows=conflict_rows, terms=tuple(terms),
-            terminal_block=block(band, terminal_stack), terminal_column=terminal_column,
+            terminal_block=band * n + terminal_stack, terminal_column=terminal_column,
             terminal_cells=tuple((r, terminal_column) for r in conflict_rows)))
+    return clauses
 
+
+def _gadget_lines(variables, clauses) -> tuple[set[int], set[int], set[int]]:
+    """The rows, columns and blocks the gadgets use."""
     gadget_rows = {r for g in variables.values() for r in g.rows}
     gadget_rows |= {r for c in clauses for r in (c.truth_row, *c.conflict_rows)}
     gadget_cols = {x for c in clauses for t in c.terms for x in t.columns}
     gadget_cols |= {c.terminal_column for c in clauses}
     gadget_blocks = {b for g in variables.values() for b in g.blocks}
     gadget_blocks |= {b for c in clauses for b in (*(t.block for t in c.terms), c.terminal_block)}
+    return gadget_rows, gadget_cols, gadget_blocks
 
+
+def _outside_lines_mask(shape: Shape, rows, cols, blocks) -> np.ndarray:
+    """The grid's cells in no gadget row, column or block (True = in S)."""
+    n, N = shape.box_rows, shape.size
     in_row = np.zeros(N, dtype=bool)
-    in_row[sorted(gadget_rows)] = True
+    in_row[sorted(rows)] = True
     in_col = np.zeros(N, dtype=bool)
-    in_col[sorted(gadget_cols)] = True
+    in_col[sorted(cols)] = True
     in_block = np.zeros(N, dtype=bool)
-    in_block[sorted(gadget_blocks)] = True
+    in_block[sorted(blocks)] = True
     block_mask = np.repeat(np.repeat(in_block.reshape(n, n), n, axis=0), n, axis=1)
-    mask = ~(in_row[:, None] | in_col[None, :] | block_mask)
+    return ~(in_row[:, None] | in_col[None, :] | block_mask)
 
+
+def _block_labels(variables, clauses) -> dict[int, str]:
+    """Short labels of the gadget blocks: the variable, the clause's literal, the clause end."""
     labels = {}
     for g in variables.values():
         for b in g.blocks:
@@ -338,14 +371,7 @@ def nishio_gadget(formula: Formula, order: int | None = None) -> NishioGadget:
         for t in c.terms:
             labels[t.block] = f"C{c.index + 1}:{_literal_name(t.literal)}"
         labels[c.terminal_block] = f"C{c.index + 1} end"
-
-    for r, c in _gadget_cells(variables, clauses):
-        mask[r, c] = True
-    return NishioGadget(formula=formula, order=n, cells=CellSet(mask, shape),
-                        variables=variables, clauses=tuple(clauses),
-                        terminal_stack=terminal_stack, gadget_rows=frozenset(gadget_rows),
-                        gadget_cols=frozenset(gadget_cols),
-                        gadget_blocks=frozenset(gadget_blocks), labels=labels)
+    return labels
 
 
 def expected_cell_count(formula: Formula, order: int | None = None) -> int:
