@@ -88,24 +88,10 @@ class PlacementModel:
         start = time.perf_counter()
         self.cells = cells
         self.shape = cells.shape
-        n = self.shape.size
-        a, b = self.shape.box_rows, self.shape.box_cols
         self.impossible = False           # proved without the solver
         self.complete_parts: list[Part] = []
         self._complete_part_of_row: dict[int, Part] = {}
-        if split:
-            sat_rows = np.zeros(n, dtype=bool)
-            for part in independent_parts(cells):
-                if not part.counts_match(self.shape):
-                    self.impossible = True
-                elif part.is_complete(self.shape):
-                    self.complete_parts.append(part)
-                    self._complete_part_of_row.update(dict.fromkeys(part.rows, part))
-                else:
-                    sat_rows[list(part.rows)] = True
-            sat_cells = np.flatnonzero(cells.mask & sat_rows[:, None])
-        else:
-            sat_cells = cells.flat()
+        sat_cells = self._presolved_sat_cells() if split else cells.flat()
         m = len(sat_cells)
         # The cells that become variables are known now: refuse a model that will not fit
         # before any clause is made.
@@ -114,29 +100,8 @@ class PlacementModel:
         self._var_of = {c: i + 1 for i, c in enumerate(sat_cells.tolist())}
         pool = IDPool(occupied=[[1, m]] if m else [])
         self.solver = new_pysat_solver(solver)
-        clauses = 0
-        covered = 0
-        if m:
-            rows, cols = sat_cells // n, sat_cells % n
-            blocks = (rows // a) * (n // b) + cols // b
-            units = np.concatenate([rows, n + cols, 2 * n + blocks])
-            variables = np.tile(np.arange(1, m + 1), 3)
-            order = np.argsort(units, kind="stable")
-            units, variables = units[order], variables[order]
-            bounds = np.flatnonzero(np.diff(units)) + 1
-            for lits in np.split(variables, bounds):
-                lits = lits.tolist()
-                self.solver.add_clause(lits)
-                clauses += 1
-                covered += 1
-                if len(lits) > 1:
-                    encoding = (EncType.pairwise if len(lits) <= PAIRWISE_MAX
-                                else AMO_ENCODINGS[amo])
-                    amo_clauses = CardEnc.atmost(lits, bound=1, vpool=pool,
-                                                 encoding=encoding).clauses
-                    self.solver.append_formula(amo_clauses)
-                    clauses += len(amo_clauses)
-        if not split and covered < 3 * n:
+        clauses, covered = self._add_exactly_one_clauses(pool, amo) if m else (0, 0)
+        if not split and covered < 3 * self.shape.size:
             # A unit without any cell of S cannot be covered: no placement at all.
             self.impossible = True
         self.stats: dict[str, Any] = {
@@ -151,6 +116,47 @@ class PlacementModel:
             "build_seconds": round(time.perf_counter() - start, 4),
             "solve_seconds": 0.0,
         }
+
+    def _presolved_sat_cells(self) -> np.ndarray:
+        """Sort S's independent parts: record impossible and complete ones; the rest's cells."""
+        n = self.shape.size
+        sat_rows = np.zeros(n, dtype=bool)
+        for part in independent_parts(self.cells):
+            if not part.counts_match(self.shape):
+                self.impossible = True
+            elif part.is_complete(self.shape):
+                self.complete_parts.append(part)
+                self._complete_part_of_row.update(dict.fromkeys(part.rows, part))
+            else:
+                sat_rows[list(part.rows)] = True
+        return np.flatnonzero(self.cells.mask & sat_rows[:, None])
+
+    def _add_exactly_one_clauses(self, pool: IDPool, amo: str) -> tuple[int, int]:
+        """Give the solver "exactly one" for every unit with a variable: (clauses, units)."""
+        n, a, b = self.shape.size, self.shape.box_rows, self.shape.box_cols
+        sat_cells, m = self.sat_cells, len(self.sat_cells)
+        clauses = 0
+        covered = 0
+        rows, cols = sat_cells // n, sat_cells % n
+        blocks = (rows // a) * (n // b) + cols // b
+        units = np.concatenate([rows, n + cols, 2 * n + blocks])
+        variables = np.tile(np.arange(1, m + 1), 3)
+        order = np.argsort(units, kind="stable")
+        units, variables = units[order], variables[order]
+        bounds = np.flatnonzero(np.diff(units)) + 1
+        for lits in np.split(variables, bounds):
+            lits = lits.tolist()
+            self.solver.add_clause(lits)
+            clauses += 1
+            covered += 1
+            if len(lits) > 1:
+                encoding = (EncType.pairwise if len(lits) <= PAIRWISE_MAX
+                            else AMO_ENCODINGS[amo])
+                amo_clauses = CardEnc.atmost(lits, bound=1, vpool=pool,
+                                             encoding=encoding).clauses
+                self.solver.append_formula(amo_clauses)
+                clauses += len(amo_clauses)
+        return clauses, covered
 
     # -------------------------------------------------------------- solving
 
