@@ -240,7 +240,30 @@ def picture_svg(picture: Picture, max_width: int = 1400) -> str:
     stays a few hundred kilobytes)."""
     height_cells, width_cells = len(picture.rows), len(picture.cols)
     cell = max(1.0, min(24.0, max_width / max(width_cells, height_cells)))
-    font = 12.0
+    out, left, top = _svg_frame(picture, cell)
+    out.append(f'<g transform="translate({left:.1f},{top:.1f})">')
+    boxes = picture.region_boxes()
+    for top_, left_, h, w, kind, _ in boxes:
+        colour = KIND_COLOURS.get(kind, KIND_COLOURS["other"])
+        out.append(f'<rect class="region {html.escape(kind)}" x="{left_ * cell:.1f}" '
+                   f'y="{top_ * cell:.1f}" width="{w * cell:.1f}" height="{h * cell:.1f}" '
+                   f'fill="{colour}"/>')
+    out.extend(_svg_cells(picture, cell))
+    out.extend(_svg_lines(picture, cell))
+    out.extend(_svg_box_labels(boxes, cell))
+    out.extend(_svg_placement(picture, cell))
+    out.append('</g></svg>')
+    return "\n".join(out) + "\n"
+
+
+_SVG_FONT = 12.0
+"""Font size of the band and stack labels."""
+
+
+def _svg_frame(picture: Picture, cell: float) -> tuple[list[str], float, float]:
+    """The document's opening, title, band and stack labels; the margins they take."""
+    font = _SVG_FONT
+    height_cells, width_cells = len(picture.rows), len(picture.cols)
     margin_left = 4 + (max(map(len, picture.band_labels.values())) * font * 0.65
                        if picture.band_labels else 0)
     margin_top = (24 if picture.title else 4) + (
@@ -267,13 +290,11 @@ def picture_svg(picture: Picture, max_width: int = 1400) -> str:
             out.append(f'<text class="stack-label" x="{x:.1f}" y="{margin_top - 4:.1f}" '
                        f'font-size="{font}" transform="rotate(-90 {x:.1f} {margin_top - 4:.1f})">'
                        f'{html.escape(picture.stack_labels[stack])}</text>')
-    out.append(f'<g transform="translate({margin_left:.1f},{margin_top:.1f})">')
-    boxes = picture.region_boxes()
-    for top, left, h, w, kind, _ in boxes:
-        colour = KIND_COLOURS.get(kind, KIND_COLOURS["other"])
-        out.append(f'<rect class="region {html.escape(kind)}" x="{left * cell:.1f}" '
-                   f'y="{top * cell:.1f}" width="{w * cell:.1f}" height="{h * cell:.1f}" '
-                   f'fill="{colour}"/>')
+    return out, margin_left, margin_top
+
+
+def _svg_cells(picture: Picture, cell: float) -> list[str]:
+    """The cells of S as runs per row (kept and eliminated apart when the picture has both)."""
     inset = 0.1 * cell if cell >= 5 else 0.0
     s_mask = picture.sub_mask(picture.cells.mask)
     layers = [("cells", CELL_COLOUR, s_mask)]
@@ -281,6 +302,7 @@ def picture_svg(picture: Picture, max_width: int = 1400) -> str:
         kept = picture.sub_mask(picture.kept.mask)
         layers = [("cells", CELL_COLOUR, s_mask & kept),
                   ("eliminated", ELIMINATED_COLOUR, s_mask & ~kept)]
+    out = []
     for name, colour, mask in layers:
         out.append(f'<g class="{name}" fill="{colour}">')
         for i, row in enumerate(mask):
@@ -289,7 +311,14 @@ def picture_svg(picture: Picture, max_width: int = 1400) -> str:
                            f'width="{length * cell - 2 * inset:.1f}" '
                            f'height="{cell - 2 * inset:.1f}"/>')
         out.append('</g>')
-    if cell >= 6:      # thin cell lines only where they can be seen
+    return out
+
+
+def _svg_lines(picture: Picture, cell: float) -> list[str]:
+    """Thin cell lines (where they can be seen) and the block lines."""
+    height_cells, width_cells = len(picture.rows), len(picture.cols)
+    out = []
+    if cell >= 6:
         out.append('<g stroke="#dddddd" stroke-width="0.5">')
         for i in range(1, height_cells):
             out.append(f'<line x1="0" y1="{i * cell:.1f}" x2="{width_cells * cell:.1f}" '
@@ -307,24 +336,33 @@ def picture_svg(picture: Picture, max_width: int = 1400) -> str:
         out.append(f'<line x1="{j * cell:.1f}" y1="0" x2="{j * cell:.1f}" '
                    f'y2="{height_cells * cell:.1f}"/>')
     out.append('</g>')
+    return out
+
+
+def _svg_box_labels(boxes, cell: float) -> list[str]:
+    """The region labels, at each box's bottom-left corner (the gadget cells sit in the
+    first rows and columns of a block)."""
+    out = []
     for top, left, h, w, kind, label in boxes:
         if not label:
             continue
         size = max(4.0, min(14.0, w * cell / max(len(label), 1) * 1.6, h * cell * 0.6))
-        # bottom-left corner: the gadget cells sit in the first rows and columns of a block
         out.append(f'<text class="label" x="{left * cell + 2:.1f}" '
                    f'y="{(top + h) * cell - 3:.1f}" font-size="{size:.1f}" fill="#1a1a80">'
                    f'{html.escape(label)}</text>')
+    return out
+
+
+def _svg_placement(picture: Picture, cell: float) -> list[str]:
+    """The placement's cells as dots (those inside the picture)."""
     dots = picture.visible_placement()
-    if dots:
-        radius = max(0.5, 0.33 * cell)
-        out.append(f'<g class="placement" fill="{PLACEMENT_COLOUR}">')
-        for i, j in dots:
-            out.append(f'<circle cx="{(j + 0.5) * cell:.1f}" cy="{(i + 0.5) * cell:.1f}" '
-                       f'r="{radius:.1f}"/>')
-        out.append('</g>')
-    out.append('</g></svg>')
-    return "\n".join(out) + "\n"
+    if not dots:
+        return []
+    radius = max(0.5, 0.33 * cell)
+    return ([f'<g class="placement" fill="{PLACEMENT_COLOUR}">']
+            + [f'<circle cx="{(j + 0.5) * cell:.1f}" cy="{(i + 0.5) * cell:.1f}" '
+               f'r="{radius:.1f}"/>' for i, j in dots]
+            + ['</g>'])
 
 
 def picture_png(picture: Picture, path: str | Path, max_pixels: int = 2000, *,
