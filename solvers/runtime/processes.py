@@ -358,8 +358,15 @@ def worker_pool(jobs: int, initializer: Callable[..., None] = become_worker,
         # No public way reaches the workers; _processes (pid -> Process) is what the
         # executor's own shutdown uses.
         workers = list((getattr(pool, "_processes", None) or {}).values())
+        manager = getattr(pool, "_executor_manager_thread", None)
         pool.shutdown(wait=False, cancel_futures=True)
         for worker in workers:
             worker.kill()
         for worker in workers:
             worker.join()
+        # The executor's manager thread ends once its workers are gone; waiting for it here
+        # keeps it from closing its wake-up pipe while the interpreter's exit hook writes to
+        # it (a CPython race that printed "Exception ignored ... Bad file descriptor" after
+        # our one-line message on Ctrl-C).
+        if manager is not None:
+            manager.join(timeout=5)
