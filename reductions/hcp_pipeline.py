@@ -24,7 +24,6 @@ be told to use.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -40,7 +39,7 @@ from reductions.reduction import checked_grid
 from reductions.hcp_undirected import (SplitGraph, describe_split_vertex,
                                        directed_cycle_from_tour, haythorpe_split,
                                        tour_from_cycle)
-from reductions.split_reduction import ForcedArcs, reduce_split_degree_two
+from reductions.split_reduction import reduce_split_degree_two
 from reductions.status import Status
 
 PAPER_17_CLUE = (".......1.4.........2...........5.4.7..8...3....1.9....3..4..2...5.1......"
@@ -215,9 +214,7 @@ def build_hcp_pipeline(puzzle: Grid, options: HcpOptions = HcpOptions()) -> HcpP
             return describe_split_vertex(split, w, graph.layout.name)
 
         if options.closing:
-            blank = blank_fixpoint(n) if not options.triple else None
-            reduction = reduce_split_degree_two(split, describe=describe, start=blank,
-                                                kept=graph.kept if blank else None)
+            reduction = reduce_split_degree_two(split, describe=describe)
         else:
             reduction = reduce_degree_two(split.num_vertices, split.edges, False, describe)
         pipeline.reduction = reduction
@@ -235,15 +232,6 @@ def build_hcp_pipeline(puzzle: Grid, options: HcpOptions = HcpOptions()) -> HcpP
         stages.append(Stage("degree-2 reduction", reduction.num_vertices,
                             reduction.num_edges, paper, note))
     return pipeline
-
-
-@functools.lru_cache(maxsize=4)
-def blank_fixpoint(n: int) -> ForcedArcs | None:
-    """The degree-2 reduction's rules on the blank N×N grid's digraph (made once per N):
-    every puzzle's graph is a subgraph of it, reduced from there
-    (:func:`reductions.split_reduction.reduce_split_degree_two`)."""
-    arcs = blank_arcs(n)
-    return ForcedArcs.fixpoint(int(arcs.max()) + 1, arcs)
 
 
 def clue_choice_arcs(pipeline: HcpPipeline) -> np.ndarray:

@@ -46,26 +46,14 @@ from .hcp_undirected import SplitGraph
 __all__ = ["ForcedArcs", "reduce_split_degree_two"]
 
 
-def reduce_split_degree_two(split: SplitGraph, *, describe=str,
-                            start: "ForcedArcs | None" = None,
-                            kept: np.ndarray | None = None) -> Reduction:
+def reduce_split_degree_two(split: SplitGraph, *, describe=str) -> Reduction:
     """:func:`~reductions.graph_reduction.reduce_degree_two` of ``split`` (rules 1–3),
     computed on its digraph when no middle vertex was dropped (else by the general
     algorithm). The result is the same: status, reason, kept edges, sizes, reduced graph;
-    ``rounds`` is 0 when the digraph answered.
-
-    ``start``, ``kept``: the fixpoint of a digraph on the same vertices whose arcs include
-    the split's (:meth:`ForcedArcs.fixpoint`, e.g. of the blank Sudoku graph, made once),
-    and the bool mask over its arcs of the split's arcs (in order). Every arc that fixpoint
-    removed is on no Hamiltonian cycle of a subgraph either, and every arc it forced stays
-    forced (or the subgraph has no cycle), so the subgraph's fixpoint is reached from there:
-    only what the missing arcs change is propagated."""
+    ``rounds`` is 0 when the digraph answered."""
     if np.any(split.mid_id < 0):
         return reduce_degree_two(split.num_vertices, split.edges, True, describe)
-    if start is None:
-        state = ForcedArcs.fixpoint(split.directed_vertices, split.arcs)
-    else:
-        state = start.subgraph(kept)
+    state = ForcedArcs.fixpoint(split.directed_vertices, split.arcs)
     if state is None or not state.is_reduced():
         return reduce_degree_two(split.num_vertices, split.edges, True, describe)
     kept_arcs = state.kept()
@@ -110,45 +98,30 @@ class ForcedArcs:
     a path): its other end and its number of vertices. Python buffers: the worklist
     (:meth:`_propagate`) touches a few entries a step."""
 
-    def __init__(self, num_vertices: int, arcs: np.ndarray, alive: np.ndarray,
-                 nxt: array, prv: array, mate: array, length: array):
+    def __init__(self, num_vertices: int, arcs: np.ndarray):
         n = self.n = num_vertices
         self.arcs = arcs
         tails, heads = arcs[:, 0], arcs[:, 1]
         self.out_start, self.out_arcs = _csr(tails, n)
         self.in_start, self.in_arcs = _csr(heads, n)
         self.tail, self.head = _buffer(tails), _buffer(heads)
-        self.alive = bytearray(alive.astype(bool).tobytes())
-        live = np.flatnonzero(alive)
-        self.outdeg = _buffer(np.bincount(tails[live], minlength=n))
-        self.indeg = _buffer(np.bincount(heads[live], minlength=n))
-        self.nxt, self.prv, self.mate, self.length = nxt, prv, mate, length
+        self.alive = bytearray(b"\x01" * len(arcs))
+        self.outdeg = _buffer(np.bincount(tails, minlength=n))
+        self.indeg = _buffer(np.bincount(heads, minlength=n))
+        self.nxt, self.prv = array("q", bytes(8 * n)), array("q", bytes(8 * n))
+        self.mate, self.length = _buffer(np.arange(n)), _buffer(np.ones(n))
 
     @classmethod
     def fixpoint(cls, num_vertices: int, arcs: np.ndarray) -> "ForcedArcs | None":
         """The rules' fixpoint on the digraph (``arcs``: ``(m, 2)``, no loops or repeats),
         or None when they prove it has no Hamiltonian cycle."""
-        n = num_vertices
         arcs = np.asarray(arcs, dtype=np.int64).reshape(-1, 2)
-        zeros = bytes(8 * n)
-        state = cls(n, arcs, np.ones(len(arcs), dtype=bool), array("q", zeros),
-                    array("q", zeros), _buffer(np.arange(n)), _buffer(np.ones(n)))
-        return state._settle()
-
-    def subgraph(self, kept: np.ndarray) -> "ForcedArcs | None":
-        """The fixpoint of the subgraph made of the arcs ``kept`` (bool mask over this
-        digraph's arcs) from this fixpoint (see :func:`reduce_split_degree_two`), or None
-        when it has no Hamiltonian cycle."""
-        alive = np.frombuffer(self.alive, dtype=bool)[kept]
-        state = ForcedArcs(self.n, self.arcs[kept], alive, array("q", self.nxt),
-                           array("q", self.prv), array("q", self.mate),
-                           array("q", self.length))
-        return state._settle()
+        return cls(num_vertices, arcs)._settle()
 
     def _settle(self) -> "ForcedArcs | None":
-        """Propagate from every vertex with one in- or out-arc not yet forced: rule 2 in
-        numpy rounds while they delete many arcs, the paths of forced arcs found and
-        rule 3 applied to them at once, then one step at a time (:meth:`_propagate`)."""
+        """Propagate from every vertex with one in- or out-arc: rule 2 in numpy rounds while
+        they delete many arcs, the paths of forced arcs found and rule 3 applied to them at
+        once, then one step at a time (:meth:`_propagate`)."""
         outdeg, indeg = _view(self.outdeg), _view(self.indeg)
         if self.n < 2 or outdeg.min() == 0 or indeg.min() == 0:
             return None
@@ -196,12 +169,11 @@ class ForcedArcs:
         outdeg, indeg = _view(self.outdeg), _view(self.indeg)
         tails, heads, n = self.arcs[:, 0], self.arcs[:, 1], self.n
         done = np.flatnonzero(alive & (outdeg[tails] == 1) & (indeg[heads] == 1))
+        if done.size == 0:
+            return done
         nxt, prv = _view(self.nxt), _view(self.prv)
-        fresh = done[nxt[tails[done]] == 0]
-        if fresh.size == 0:
-            return fresh
-        nxt[tails[fresh]] = heads[fresh] + 1
-        prv[heads[fresh]] = tails[fresh] + 1
+        nxt[tails[done]] = heads[done] + 1
+        prv[heads[done]] = tails[done] + 1
         succ = np.where(nxt > 0, nxt - 1, np.arange(n))
         last, steps, converged = list_ranking(succ, (nxt > 0).astype(np.int64))
         if not converged:
