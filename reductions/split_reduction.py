@@ -110,6 +110,7 @@ class ForcedArcs:
         self.indeg = _buffer(np.bincount(heads, minlength=n))
         self.nxt, self.prv = array("q", bytes(8 * n)), array("q", bytes(8 * n))
         self.mate, self.length = _buffer(np.arange(n)), _buffer(np.ones(n))
+        self._todo: list[int] = []      # the worklist :meth:`_delete` adds to
 
     @classmethod
     def fixpoint(cls, num_vertices: int, arcs: np.ndarray) -> "ForcedArcs | None":
@@ -128,12 +129,11 @@ class ForcedArcs:
         try:
             self._rule_two_rounds()
             closing = self._chain_forced_arcs()
-            todo = np.flatnonzero(((indeg == 1) & (_view(self.prv) == 0))
-                                  | ((outdeg == 1) & (_view(self.nxt) == 0))).tolist()
-            self._todo = todo
+            self._todo.extend(np.flatnonzero(((indeg == 1) & (_view(self.prv) == 0))
+                                             | ((outdeg == 1) & (_view(self.nxt) == 0))).tolist())
             for a in closing.tolist():
                 self._delete(a)
-            self._propagate(todo)
+            self._propagate(self._todo)
         except _Stop:
             return None
         return self
