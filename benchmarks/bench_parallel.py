@@ -145,10 +145,14 @@ def summarize(runs: list[dict]) -> list[dict]:
                        "share_after_startup"):
             row[figure] = statistics.median(r[figure] for r in these)
         if mode == "json":
-            ratios = [r["wall"] / p["wall"] for r in these for p in runs
-                      if (p["checkout"], p["jobs"], p["mode"], p["round"])
-                      == (checkout, jobs, "plain", r["round"])]
-            row["json_over_plain"] = statistics.median(ratios) if ratios else None
+            plain = {p["round"]: p for p in runs
+                     if (p["checkout"], p["jobs"], p["mode"]) == (checkout, jobs, "plain")}
+            pairs = [(r, plain[r["round"]]) for r in these if r["round"] in plain]
+            row["json_over_plain"] = statistics.median(r["wall"] / p["wall"]
+                                                       for r, p in pairs) if pairs else None
+            row["json_over_plain_cpu"] = statistics.median(
+                (r["parent"] + r["workers"]) / (p["parent"] + p["workers"])
+                for r, p in pairs) if pairs else None
         rows.append(row)
     return rows
 
@@ -162,14 +166,18 @@ def write(rows: list[dict], meta: dict, name: str) -> None:
              f"{meta['rounds']} round(s) (medians). Load average (1 min) before / after: "
              f"{meta['load'][0]:.2f} / {meta['load'][1]:.2f}. `wall`: seconds in `main()` "
              f"(start-up excluded); `process`: the whole process; CPU seconds from getrusage: "
-             f"`startup` (interpreter + imports, fixed), `parent` (start-up included), "
+             f"`startup` (interpreter, imports, one parser build: fixed), `parent` (start-up "
+             f"included), "
              f"`workers`; share = parent / (parent + workers), with and without the "
-             f"start-up.", "",
+             f"start-up; json / plain: the same round's plain run as reference (wall, and "
+             f"CPU of all processes).", "",
              "| checkout | jobs | mode | wall s | process s | startup CPU s | parent CPU s | "
-             "workers CPU s | parent share | share after start-up | json / plain |",
-             "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "workers CPU s | parent share | share after start-up | json / plain wall | "
+             "json / plain CPU |",
+             "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
-        ratio = f"{r['json_over_plain']:.2f}" if r.get("json_over_plain") else ""
+        ratio = (f"{r['json_over_plain']:.2f} | {r['json_over_plain_cpu']:.2f}"
+                 if r.get("json_over_plain") else " | ")
         lines.append(f"| {r['checkout']} | {r['jobs']} | {r['mode']} | {r['wall']:.2f} | "
                      f"{r['process']:.2f} | {r['startup']:.2f} | {r['parent']:.2f} | "
                      f"{r['workers']:.2f} | {100 * r['share']:.1f} % | "
