@@ -1,9 +1,10 @@
 """CLI for the CNF route: ``solve --via sat``, ``emit cnf``, ``decode cnf``.
 
 * ``solve PUZZLE --via sat [--solver NAME | --solver-cmd CMD] [--encoding ...] [--amo ...]
-  [--clues units|eliminate] [--jobs N]`` — a file of many puzzles goes through the batch path
-  (one incremental pysat solver per process, clues as assumptions) unless an external command
-  solver or a non-default encoding is asked for.
+  [--clues units|eliminate] [--jobs N]`` — a file of many puzzles goes through the route's
+  batch path (:func:`solvers.routes.sat.solve_lines`: one incremental pysat solver per
+  process, clues as assumptions) unless an outside solver program or ``--clues eliminate``
+  is asked for; :func:`batch_results` prints its chunks.
 * ``emit cnf PUZZLE -o FILE`` — DIMACS with comments recording the puzzle and the encoding
   (``-o -``: to stdout, the summary to stderr).
 * ``decode cnf FILE MODEL`` — decode a solver's output for FILE using FILE's comments only.
