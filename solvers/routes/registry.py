@@ -143,7 +143,6 @@ class Route:
         return self.runner()(puzzle, unique=unique, time_limit=time_limit,
                              **{**self.presets, **options})
 
-
     def solve_batch(self, lines: Sequence[str], *, unique: bool = False,
                     time_limit: float | None = None, jobs: int = 1, box: Shape | None = None,
                     memory_limit: int, what: str, **options: Any) -> Any | None:
