@@ -360,9 +360,38 @@ def puzzle_file_limit(memory_limit: int) -> ReadLimit:
                                                   f"{MAX_SIZE} grid written out)")
 
 
-def puzzle_texts_in_file(path: str | Path, shape: Shape | None = None, *,
-                         memory_limit: int = DEFAULT_MEMORY_LIMIT) -> list[tuple[str, str]]:
-    """The puzzles of a file as (label, text) pairs, not yet parsed.
+@dataclass
+class PuzzleLines:
+    """The puzzles of a command-line argument as texts, not yet parsed, with where each came
+    from: ``texts[k]`` is line ``numbers[k]`` of the file ``source`` (label
+    ``source:number``), or, when ``numbers`` is None, the one text of a literal puzzle
+    (``source`` ``"puzzle"``) or of a file holding one multi-line grid (``source`` the file).
+
+    The line numbers are kept as numbers and the labels made only when asked for
+    (:meth:`label`): a file of 49,151 puzzles needs none of them on the ``solve`` batch
+    path's fast rows, whose records write the number after a prefix escaped once."""
+
+    source: str
+    texts: list[str]
+    numbers: list[int] | None = None
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    def label(self, index: int) -> str:
+        return self.source if self.numbers is None else f"{self.source}:{self.numbers[index]}"
+
+    def pairs(self) -> list[tuple[str, str]]:
+        """(label, text) for every puzzle."""
+        if self.numbers is None:
+            return [(self.source, text) for text in self.texts]
+        prefix = self.source + ":"
+        return [(f"{prefix}{number}", text) for number, text in zip(self.numbers, self.texts)]
+
+
+def puzzle_lines_in_file(path: str | Path, shape: Shape | None = None, *,
+                         memory_limit: int = DEFAULT_MEMORY_LIMIT) -> PuzzleLines:
+    """The puzzles of a file, not yet parsed.
 
     A file whose first puzzle line is a whole grid holds one puzzle per line (blank lines and
     ``#`` comments skipped; labels are ``file:line``); otherwise the whole file is one
@@ -384,13 +413,21 @@ def puzzle_texts_in_file(path: str | Path, shape: Shape | None = None, *,
     try:
         parse_grid(stripped, shape, check=False)
     except GridError as exc:
-        return [(str(path), _multi_line_grid(path, kept, lines, exc))]
-    texts = [(f"{path}:{number}", stripped)]
+        return PuzzleLines(str(path), [_multi_line_grid(path, kept, lines, exc)])
+    texts, numbers = [stripped], [number]
     for number, line in lines:
         stripped = line.strip()
-        if stripped and not stripped.startswith("#"):
-            texts.append((f"{path}:{number}", stripped))
-    return texts
+        if stripped and stripped[0] != "#":
+            texts.append(stripped)
+            numbers.append(number)
+    return PuzzleLines(str(path), texts, numbers)
+
+
+def puzzle_texts_in_file(path: str | Path, shape: Shape | None = None, *,
+                         memory_limit: int = DEFAULT_MEMORY_LIMIT) -> list[tuple[str, str]]:
+    """The puzzles of a file as (label, text) pairs, not yet parsed
+    (:func:`puzzle_lines_in_file`)."""
+    return puzzle_lines_in_file(path, shape, memory_limit=memory_limit).pairs()
 
 
 def _multi_line_grid(path: Path, kept: list[str], lines: Iterator[tuple[int, str]],
@@ -411,9 +448,9 @@ def _multi_line_grid(path: Path, kept: list[str], lines: Iterator[tuple[int, str
     return "\n".join(kept)
 
 
-def puzzle_texts(source: str, shape: Shape | None = None, *,
-                 memory_limit: int = DEFAULT_MEMORY_LIMIT) -> list[tuple[str, str]]:
-    """(label, text) pairs for a command-line argument: a file path, or the puzzle itself."""
+def puzzle_lines(source: str, shape: Shape | None = None, *,
+                 memory_limit: int = DEFAULT_MEMORY_LIMIT) -> PuzzleLines:
+    """The puzzles of a command-line argument: a file path, or the puzzle itself."""
     path = Path(source)
     try:
         is_file, exists = path.is_file(), path.exists()
@@ -421,11 +458,17 @@ def puzzle_texts(source: str, shape: Shape | None = None, *,
         is_file = exists = False
     looks_like_path = len(source) < 4096 and "\n" not in source
     if looks_like_path and is_file:
-        return puzzle_texts_in_file(path, shape, memory_limit=memory_limit)
+        return puzzle_lines_in_file(path, shape, memory_limit=memory_limit)
     if looks_like_path and not exists and (
             "/" in source or re.search(r"\.(txt|sdk|sudoku|puz|csv|dat)$", source, re.I)):
         raise GridError(f"{source}: no such file")
-    return [("puzzle", source)]
+    return PuzzleLines("puzzle", [source])
+
+
+def puzzle_texts(source: str, shape: Shape | None = None, *,
+                 memory_limit: int = DEFAULT_MEMORY_LIMIT) -> list[tuple[str, str]]:
+    """(label, text) pairs for a command-line argument (:func:`puzzle_lines`)."""
+    return puzzle_lines(source, shape, memory_limit=memory_limit).pairs()
 
 
 def _label_prefix(label: str) -> str:

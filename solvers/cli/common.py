@@ -9,7 +9,7 @@ import json
 import sys
 import time
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable, Sequence
 
 from reductions.errors import UserError
 from reductions.grid import Grid, Shape, format_grid, load_puzzles, solution_problems
@@ -199,6 +199,35 @@ def outcome_record(label: str, puzzle: Grid | str, outcome: Outcome,
         "second_solution": grid_text(outcome.second),
         "stats": outcome.stats,
     }
+
+
+def solved_records(*, source: str, route: str, unique: bool | None,
+                   stats: dict[str, Any]) -> Callable[[Sequence[int], Sequence[str], str], str]:
+    """The JSON lines of consecutive solved puzzles of the file ``source``, made from one
+    template: ``records(numbers, texts, solutions)`` is, byte for byte, what
+    ``json.dumps(outcome_record(f"{source}:{number}", text, outcome, route))`` prints for
+    each (a newline after each), where the outcome is solved with no second solution,
+    ``unique`` and ``stats`` alike for all, and ``solutions`` holds their grids' one-line
+    texts end to end.
+
+    The template is :func:`outcome_record`'s own record dumped once with markers in place
+    of the line number, the puzzle and the solution, so that the two cannot drift apart.
+    It is correct because JSON escapes a string character by character: the escaped
+    ``source:`` followed by the digits of a number is the escaped label. The puzzle texts
+    and solutions are put in unescaped, so they must need no escaping: one-line grids of
+    ASCII letters, digits and ``.`` (what the batch path's fast one-line parser accepts)."""
+    record = outcome_record(f"{source}:\x00", "\x00", Outcome(Status.SOLVED, None, unique,
+                                                               None, stats), route)
+    record["solution"] = "\x00"
+    head, after_number, after_puzzle, tail = json.dumps(record).split("\\u0000")
+
+    def records(numbers: Sequence[int], texts: Sequence[str], solutions: str) -> str:
+        width = len(solutions) // max(len(texts), 1)
+        return "".join([f"{head}{number}{after_number}{text}{after_puzzle}"
+                        f"{solutions[k * width:(k + 1) * width]}{tail}\n"
+                        for k, (number, text) in enumerate(zip(numbers, texts))])
+
+    return records
 
 
 # ----------------------------------------------------------------------------- decode

@@ -42,7 +42,8 @@ import traceback
 from typing import Iterator
 
 from reductions.errors import UserError, printable
-from reductions.grid import format_grid, load_puzzles, parse_grid, puzzle_texts, solution_problems
+from reductions.grid import (PuzzleLines, format_grid, load_puzzles, parse_grid, puzzle_lines,
+                             solution_problems)
 
 from reductions.sizes import ensure_fits
 
@@ -78,13 +79,13 @@ def route_options(args: argparse.Namespace) -> dict:
             if getattr(args, name, None) is not None}
 
 
-def solve_each(texts: list[tuple[str, str]], args: argparse.Namespace,
+def solve_each(lines: PuzzleLines, args: argparse.Namespace,
                options: dict) -> Iterator[common.Solved]:
     """Parse and solve the puzzles one by one on ``args.via``; a puzzle whose instance is
     estimated over the memory limit is refused like a bad one."""
     route = get_route(args.via, args.defined_routes)
     limit = common.memory_limit(args)
-    for label, text in texts:
+    for label, text in lines.pairs():
         where = "" if label == "puzzle" else f"{label}: "
         try:
             puzzle = parse_grid(text, args.box, where=where)
@@ -109,24 +110,36 @@ def run_solve(args: argparse.Namespace) -> int:
     reason = route.unavailable(options)
     if reason:
         raise UserError(reason)
-    texts = puzzle_texts(args.puzzle, args.box, memory_limit=common.memory_limit(args))
-    if len(texts) == 1 and texts[0][0] == "puzzle":
+    lines = puzzle_lines(args.puzzle, args.box, memory_limit=common.memory_limit(args))
+    if lines.numbers is None and lines.source == "puzzle":
         # A literal puzzle: a reading error is the command's error (one line, exit 2).
-        parse_grid(texts[0][1], args.box)
-    many = len(texts) > 1
+        parse_grid(lines.texts[0], args.box)
+    many = len(lines) > 1
     results = None
     if many:
-        from .sat import batch_solve       # the incremental batch path, when it applies
-        results = batch_solve(texts, args, options)
+        batch = route.solve_batch(lines.texts, unique=args.unique, time_limit=args.time_limit,
+                                  jobs=args.jobs, box=args.box,
+                                  memory_limit=common.memory_limit(args),
+                                  what=f"solve --via {args.via}", **options)
+        if batch is not None:
+            from .sat import batch_results
+            results = batch_results(batch, lines, args)
     if results is None:
-        results = solve_each(texts, args, options)
-    progress = common.Progress(len(texts), f"solve --via {args.via}") if many else None
-    statuses = []
+        results = solve_each(lines, args, options)
+    return _report(results, args, count=len(lines))
+
+
+def _report(results: Iterator[common.Solved | common.SolvedLines], args: argparse.Namespace,
+            *, count: int) -> int:
+    """Print the results of ``solve`` in order; the counts on stderr for a file."""
+    many = count > 1
+    progress = common.Progress(count, f"solve --via {args.via}") if many else None
+    counts = dict.fromkeys(Status, 0)
     errors = 0
     for item in results:
         if isinstance(item, common.SolvedLines):
             sys.stdout.write(item.text)
-            statuses.extend([Status.SOLVED] * item.count)
+            counts[Status.SOLVED] += item.count
             if progress:
                 progress.step(item.count)
             continue
@@ -139,7 +152,7 @@ def run_solve(args: argparse.Namespace) -> int:
             elif many:
                 print("error")
         else:
-            statuses.append(item.outcome.status)
+            counts[item.outcome.status] += 1
             if args.json:
                 print(json.dumps(common.outcome_record(item.label, item.text, item.outcome,
                                                        args.via)))
@@ -152,12 +165,11 @@ def run_solve(args: argparse.Namespace) -> int:
     if progress:
         progress.close()
     if many:
-        counts = {status: statuses.count(status) for status in Status}
         print(f"solved {counts[Status.SOLVED]}, no solution {counts[Status.NO_SOLUTION]}, "
               f"unknown {counts[Status.UNKNOWN]}, bad input {errors}", file=sys.stderr)
     if errors:
         return ExitCode.BAD_INPUT
-    return common.exit_code_for(statuses)
+    return common.exit_code_for([status for status, n in counts.items() if n])
 
 
 def report_outcome(outcome: Outcome, args: argparse.Namespace) -> None:

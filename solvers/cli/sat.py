@@ -1,9 +1,10 @@
 """CLI for the CNF route: ``solve --via sat``, ``emit cnf``, ``decode cnf``.
 
 * ``solve PUZZLE --via sat [--solver NAME | --solver-cmd CMD] [--encoding ...] [--amo ...]
-  [--clues units|eliminate] [--jobs N]`` — a file of many puzzles goes through the batch path
-  (one incremental pysat solver per process, clues as assumptions) unless an external command
-  solver or a non-default encoding is asked for.
+  [--clues units|eliminate] [--jobs N]`` — a file of many puzzles goes through the route's
+  batch path (:func:`solvers.routes.sat.solve_lines`: one incremental pysat solver per
+  process, clues as assumptions) unless an outside solver program or ``--clues eliminate``
+  is asked for; :func:`batch_results` prints its chunks.
 * ``emit cnf PUZZLE -o FILE`` — DIMACS with comments recording the puzzle and the encoding
   (``-o -``: to stdout, the summary to stderr).
 * ``decode cnf FILE MODEL`` — decode a solver's output for FILE using FILE's comments only.
@@ -17,8 +18,7 @@ from typing import Iterable, Iterator
 import numpy as np
 
 from reductions.cnf import CnfError, cnf_recipe, expected_size, grid_from_model, sudoku_cnf
-from reductions.errors import UserError
-from reductions.grid import SYMBOLS, parse_grid
+from reductions.grid import SYMBOLS, PuzzleLines
 from reductions.puzzle_record import comment_metadata
 from reductions.sizes import cnf_estimate, ensure_fits
 from reductions.status import STATUS_CODE
@@ -29,8 +29,7 @@ from .common import ExitCode
 from ..formats.atomic import check_outputs
 from ..formats.dimacs import SatAnswer, read_cnf_header, read_solver_output, write_cnf
 from ..outcome import Outcome, Status
-from ..runtime.pysat_solvers import DEFAULT_SOLVER
-from ..routes.sat import BatchChunk, BatchItem, solve_batch_chunks
+from ..routes.sat import BatchChunk, BatchItem, LineBatch
 
 
 def add_encoding_options(parser, clues_default: str) -> None:
@@ -43,53 +42,25 @@ def add_encoding_options(parser, clues_default: str) -> None:
                              f"(default: {clues_default})")
 
 
-def batch_solve(texts: list[tuple[str, str]], args: argparse.Namespace,
-                options: dict) -> Iterator[common.Solved | common.SolvedLines] | None:
-    """A file of many puzzles on the sat routes: the incremental batch path (one pysat
-    solver per process, clues as assumptions), or None when the route or its options rule
-    it out (then the puzzles go one by one)."""
-    if args.via not in ("sat", "sat-incremental") or options.get("solver_cmd") \
-            or options.get("clues") == "eliminate":
-        return None
-    return _batch(texts, args, options)
-
-
-def _batch(texts: list[tuple[str, str]], args: argparse.Namespace,
-           options: dict) -> Iterator[common.Solved | common.SolvedLines]:
-    solver = options.get("solver") or DEFAULT_SOLVER
-    shape = args.box
-    if shape is None:
-        # The first readable puzzle fixes the shape of the fast path; others still parse.
-        for label, text in texts:
-            try:
-                shape = parse_grid(text, check=False).shape
-                break
-            except UserError:
-                continue
-    if shape is not None:
-        # One incremental solver per worker process, all at once.
-        workers = min(args.jobs, len(texts))
-        ensure_fits(cnf_estimate(shape, encoding=options.get("encoding") or "extended",
-                                 amo=options.get("amo") or "auto", solve=True)
-                    .times(workers, "worker processes"),
-                    common.memory_limit(args), f"solve --via {args.via} ({shape.size}x"
-                                                f"{shape.size} puzzles)")
-    chunks = solve_batch_chunks([text for _, text in texts], shape, solver=solver,
-                                encoding=options.get("encoding") or "extended",
-                                amo=options.get("amo") or "auto", unique=args.unique,
-                                time_limit=args.time_limit, jobs=args.jobs, box=args.box)
-    plain = not args.json and shape is not None and shape.size <= len(SYMBOLS)
-    for chunk in chunks:
-        if plain:
-            yield from _chunk_reports(chunk, texts, shape, solver, args.unique)
+def batch_results(batch: LineBatch, lines: PuzzleLines, args: argparse.Namespace
+                  ) -> Iterator[common.Solved | common.SolvedLines]:
+    """What ``solve`` prints for a file solved on a route's batch path
+    (:meth:`~solvers.routes.registry.Route.solve_batch`), chunk by chunk in input order:
+    runs of consecutive solved puzzles as their lines at once (:func:`_chunk_reports`),
+    anything else one puzzle at a time."""
+    shape = batch.shape
+    fast = shape is not None and shape.size <= len(SYMBOLS) and lines.numbers is not None
+    for chunk in batch.chunks:
+        if fast:
+            yield from _chunk_reports(chunk, lines, batch, args)
         else:
-            yield from _solved(chunk.items(), texts, shape, solver)
+            yield from _solved(chunk.items(), lines, shape, batch.solver)
 
 
-def _solved(items: Iterable[BatchItem], texts: list[tuple[str, str]], shape,
+def _solved(items: Iterable[BatchItem], lines: PuzzleLines, shape,
             solver: str) -> Iterator[common.Solved]:
     for item in items:
-        label, text = texts[item.index]
+        label, text = lines.label(item.index), lines.texts[item.index]
         if item.error is not None:
             where = "" if label == "puzzle" else f"{label}: "
             yield common.Solved(label, text, None, where + item.error)
@@ -103,15 +74,21 @@ def _solved(items: Iterable[BatchItem], texts: list[tuple[str, str]], shape,
 _LINE_SYMBOLS = np.frombuffer(b"." + SYMBOLS.encode(), dtype=np.uint8)
 
 
-def _chunk_reports(chunk: BatchChunk, texts: list[tuple[str, str]], shape, solver: str,
-                   unique: bool) -> Iterator[common.Solved | common.SolvedLines]:
-    """Plain-text output of a chunk: each run of consecutive solved puzzles (verified in
-    the worker; with ``unique``, also proved unique) becomes its printed lines in one array
-    operation; anything else goes through the per-puzzle report."""
+def _chunk_reports(chunk: BatchChunk, lines: PuzzleLines, batch: LineBatch,
+                   args: argparse.Namespace) -> Iterator[common.Solved | common.SolvedLines]:
+    """The output of a chunk: each run of consecutive solved puzzles (verified in the
+    worker; with ``--unique``, also proved unique) becomes its printed lines at once — the
+    grids in one array operation, with ``--json`` their records from one template
+    (:func:`~solvers.cli.common.solved_records`); anything else goes through the
+    per-puzzle report."""
+    unique = args.unique
     simple = (chunk.status == STATUS_CODE[Status.SOLVED])
     if unique:
         simple &= chunk.unique == 1
     simple[list(chunk.odd)] = False
+    records = common.solved_records(source=lines.source, route=args.via,
+                                    unique=True if unique else None,
+                                    stats={"solver": batch.solver}) if args.json else None
     ending = np.frombuffer(f"\t{common.UNIQUE_WORDS[True]}\n".encode() if unique else b"\n",
                            dtype=np.uint8)
     cuts = np.flatnonzero(np.diff(np.concatenate([[0], simple.view(np.int8), [0]])))
@@ -120,14 +97,20 @@ def _chunk_reports(chunk: BatchChunk, texts: list[tuple[str, str]], shape, solve
     for run_start, run_end in zip(cuts[::2].tolist(), cuts[1::2].tolist()):
         if begin < run_start:
             items = items or list(chunk.items())
-            yield from _solved(items[begin:run_start], texts, shape, solver)
+            yield from _solved(items[begin:run_start], lines, batch.shape, batch.solver)
         rows = _LINE_SYMBOLS[chunk.digits[run_start:run_end]]
-        lines = np.hstack([rows, np.broadcast_to(ending, (len(rows), len(ending)))])
-        yield common.SolvedLines(lines.tobytes().decode("ascii"), run_end - run_start)
+        if records is None:
+            text = np.hstack([rows, np.broadcast_to(ending, (len(rows), len(ending)))]) \
+                .tobytes().decode("ascii")
+        else:
+            first, last = chunk.start + run_start, chunk.start + run_end
+            text = records(lines.numbers[first:last], lines.texts[first:last],
+                           rows.tobytes().decode("ascii"))
+        yield common.SolvedLines(text, run_end - run_start)
         begin = run_end
     if begin < len(chunk):
         items = items or list(chunk.items())
-        yield from _solved(items[begin:], texts, shape, solver)
+        yield from _solved(items[begin:], lines, batch.shape, batch.solver)
 
 
 def run_emit_cnf(args: argparse.Namespace) -> int:

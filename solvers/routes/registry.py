@@ -61,6 +61,9 @@ class Route:
     summary: str
     run: str
     """The function that runs the route, as ``module:function`` (imported on first use)."""
+    batch: str | None = None
+    """The route's batch capability, when it has one: a ``module:function`` that solves the
+    puzzle lines of a file together, faster than one by one (see :meth:`solve_batch`)."""
     presets: Mapping[str, Any] = field(default_factory=dict)
     needs_program: str | None = None
     """A program that must be on PATH (e.g. ``cadical``)."""
@@ -140,6 +143,21 @@ class Route:
         return self.runner()(puzzle, unique=unique, time_limit=time_limit,
                              **{**self.presets, **options})
 
+    def solve_batch(self, lines: Sequence[str], *, unique: bool = False,
+                    time_limit: float | None = None, jobs: int = 1, box: Shape | None = None,
+                    memory_limit: int, what: str, **options: Any) -> Any | None:
+        """The puzzle lines of a file solved together (e.g. one kept solver per process):
+        the ``batch`` function's :class:`~solvers.routes.sat.LineBatch` (answers in input
+        order, as arrays), or None when this route has no batch capability or these
+        options rule it out — then the caller solves the puzzles one by one
+        (:meth:`solve`). ``what`` names the run in a memory refusal."""
+        if self.batch is None:
+            return None
+        self.check_request(options, unique=unique)
+        return _function(self.batch)(lines, box=box, unique=unique, time_limit=time_limit,
+                                     jobs=jobs, memory_limit=memory_limit, what=what,
+                                     **{**self.presets, **options})
+
 
 def _function(name: str) -> Callable:
     """The function ``module:function``, its module imported now."""
@@ -152,19 +170,20 @@ def _routes(*routes: Route) -> dict[str, Route]:
 
 
 SAT = "solvers.routes.sat:solve_puzzle"
+SAT_LINES = "solvers.routes.sat:solve_lines"
 EXACT_COVER = "solvers.routes.exact_cover:solve_puzzle"
 ILP = "solvers.routes.ilp:solve_puzzle"
 HCP = "solvers.routes.hcp:solve_puzzle"
 
 ROUTES: dict[str, Route] = _routes(
-    Route(name="sat", target=Target.CNF, run=SAT,
+    Route(name="sat", target=Target.CNF, run=SAT, batch=SAT_LINES,
           summary="pysat CaDiCaL 1.9.5 (or --solver / --solver-cmd), extended encoding, clues "
                   "as unit clauses"),
     Route(name="sat-glucose", target=Target.CNF, run=SAT,
           presets={"solver": "glucose4", "encoding": "minimal", "clues": "eliminate"},
           summary="Glucose 4, minimal encoding, clues eliminated (an independent encoding)"),
     Route(name="sat-incremental", target=Target.CNF, run="solvers.routes.sat:solve_incremental",
-          family=CNF_INCREMENTAL,
+          family=CNF_INCREMENTAL, batch=SAT_LINES,
           summary="one CaDiCaL per process with the rules loaded once, clues as assumptions "
                   "(fast on corpora)"),
     # The DIMACS solver programs known by name (solvers.tools.dimacs_programs.KNOWN_COMMANDS),
