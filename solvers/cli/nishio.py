@@ -324,74 +324,90 @@ def _cells_text(cells) -> str:
 # ----------------------------------------------------------------------------- register
 
 def register(commands: common.Commands) -> None:
-    gadget = commands.gadget.add_parser(
+    _declare_gadget_nishio(commands.gadget)
+    _declare_nishio(commands.top)
+
+
+def _declare_gadget_nishio(gadgets) -> None:
+    parser = gadgets.add_parser(
         "nishio", help="3-CNF -> Nishio decision instance (Eppstein 2012, Theorems 2 and 3)",
         description="Build the cell set S of Eppstein's reduction from 3SAT to single-digit "
                     "Sudoku deduction: S contains a valid placement (one cell per row, column "
                     "and block) iff the formula is satisfiable. With --validate, run the "
                     "closed loop (SAT solver vs placement model, extraction, forward map, "
                     "Theorem 3) on formulas and print a table.")
-    gadget.add_argument("formula", nargs="*", metavar="FORMULA.cnf",
+    parser.add_argument("formula", nargs="*", metavar="FORMULA.cnf",
                         help="DIMACS CNF with clauses of 1 to 3 literals (with --validate: "
                              "any number, or none)")
-    gadget.add_argument("-o", "--output", metavar="S.txt", help="write S (one row per line, "
+    parser.add_argument("-o", "--output", metavar="S.txt", help="write S (one row per line, "
                         "# in S, . not)")
-    gadget.add_argument("--variant", choices=["thm2", "thm3", "both"], default=None,
+    parser.add_argument("--variant", choices=["thm2", "thm3", "both"], default=None,
                         help="thm2: S for the formula (default when building); thm3: add v0 "
                              "and split, so Nishio(S) is never empty; both: validate both "
                              "(default with --validate)")
-    gadget.add_argument("--order", type=int, metavar="N",
+    parser.add_argument("--order", type=int, metavar="N",
                         help="block side n (default: Theorem 2's max(v + c, 3c + 1))")
-    gadget.add_argument("--picture", metavar="FILE", help="draw S (.svg, or .png with "
+    _add_drawing_options(parser)
+    _add_validation_options(parser)
+    parser.add_argument("--solver", default=DEFAULT_SOLVER,
+                        help=f"pysat solver (default {DEFAULT_SOLVER})")
+    common.add_memory_option(parser)
+    parser.set_defaults(run=lambda args: run_gadget_nishio(_default_variant(args)))
+
+
+def _add_drawing_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--picture", metavar="FILE", help="draw S (.svg, or .png with "
                         "matplotlib) with the gadget blocks shaded and labelled")
-    gadget.add_argument("--view", choices=["full", "core"], default="full",
+    parser.add_argument("--view", choices=["full", "core"], default="full",
                         help="full grid, or only the gadgets' rows and columns (default full)")
-    gadget.add_argument("--show-placement", action="store_true",
+    parser.add_argument("--show-placement", action="store_true",
                         help="draw a valid placement (from a satisfying assignment) on top")
-    gadget.add_argument("--map", metavar="S.json", help="write which rows, columns, blocks "
+    parser.add_argument("--map", metavar="S.json", help="write which rows, columns, blocks "
                         "and cells belong to which variable, clause and term (0-based)")
-    gadget.add_argument("--validate", action="store_true",
+
+
+def _add_validation_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--validate", action="store_true",
                         help="validate on FORMULA, on --random formulas, or on fixed examples")
-    gadget.add_argument("--random", nargs=3, type=int, metavar=("V", "C", "COUNT"),
+    parser.add_argument("--random", nargs=3, type=int, metavar=("V", "C", "COUNT"),
                         help="with --validate: COUNT random formulas of V variables, C clauses")
-    gadget.add_argument("--widths", default="3", help="clause widths for --random, e.g. 3 "
+    parser.add_argument("--widths", default="3", help="clause widths for --random, e.g. 3 "
                         "(random 3-SAT, the default) or 1,1,2,3 (mixed: both answers at "
                         "small sizes)")
-    gadget.add_argument("--seed", type=int, default=0, help="first seed for --random (default 0)")
-    gadget.add_argument("--no-split", action="store_true",
+    parser.add_argument("--seed", type=int, default=0, help="first seed for --random (default 0)")
+    parser.add_argument("--no-split", action="store_true",
                         help="validate with every cell of S in the SAT model (no independent-"
                              "part presolve; about 1 s per 361x361 grid)")
-    gadget.add_argument("--solver", default=DEFAULT_SOLVER,
-                        help=f"pysat solver (default {DEFAULT_SOLVER})")
-    common.add_memory_option(gadget)
-    gadget.set_defaults(run=lambda args: run_gadget_nishio(_default_variant(args)))
 
-    top = commands.top.add_parser(
+
+def _declare_nishio(top) -> None:
+    parser = top.add_parser(
         "nishio", help="Nishio(S): the cells of S that lie in some valid placement",
         description="Single-digit deduction: read a cell set S (the candidates of one digit) "
                     "and keep the cells lying in some valid placement inside S (one cell per "
                     "row, column and block). Printed grid: # kept, x eliminated, . not in S. "
                     "Exit code 1 when S contains no valid placement.")
-    top.add_argument("cells", metavar="S.txt", help="cell set: one row per line, # or 1 in S")
-    top.add_argument("--method", choices=["auto", "dag", "dag-sweep", "overlay", "sat"],
-                     default="auto",
-                     help="dag: Eppstein's almost-balanced-matrix DAG, one DFS (to 16x16); "
-                          "dag-sweep: the same DAG by two array sweeps (faster); overlay: all "
-                          "placements (9x9 and smaller); sat: placement model, any size; auto: "
-                          "dag-sweep when small, else sat (default)")
-    common.add_shape_option(top)
-    top.add_argument("--cell", metavar="R,C", help="only decide whether a placement contains "
-                     "this cell (counted from 1), by the SAT model")
-    top.add_argument("--decide", action="store_true",
-                     help="only decide whether S contains a valid placement, by the SAT model")
-    top.add_argument("-o", "--output", metavar="FILE", help="write Nishio(S) as a cell set "
-                     "(with --cell/--decide: the placement found)")
-    top.add_argument("--picture", metavar="FILE", help="draw S with the eliminated cells pale")
-    top.add_argument("--quiet", action="store_true", help="do not print the grid")
-    top.add_argument("--solver", default=DEFAULT_SOLVER,
-                     help=f"pysat solver for --method sat (default {DEFAULT_SOLVER})")
-    common.add_memory_option(top)
-    top.set_defaults(run=run_nishio)
+    parser.add_argument("cells", metavar="S.txt", help="cell set: one row per line, # or 1 in S")
+    parser.add_argument("--method", choices=["auto", "dag", "dag-sweep", "overlay", "sat"],
+                        default="auto",
+                        help="dag: Eppstein's almost-balanced-matrix DAG, one DFS (to 16x16); "
+                             "dag-sweep: the same DAG by two array sweeps (faster); overlay: "
+                             "all placements (9x9 and smaller); sat: placement model, any size; "
+                             "auto: dag-sweep when small, else sat (default)")
+    common.add_shape_option(parser)
+    parser.add_argument("--cell", metavar="R,C", help="only decide whether a placement "
+                        "contains this cell (counted from 1), by the SAT model")
+    parser.add_argument("--decide", action="store_true",
+                        help="only decide whether S contains a valid placement, by the SAT model")
+    parser.add_argument("-o", "--output", metavar="FILE", help="write Nishio(S) as a cell set "
+                        "(with --cell/--decide: the placement found)")
+    parser.add_argument("--picture", metavar="FILE",
+                        help="draw S with the eliminated cells pale")
+    parser.add_argument("--quiet", action="store_true", help="do not print the grid")
+    parser.add_argument("--solver", default=DEFAULT_SOLVER,
+                        help=f"pysat solver for --method sat (default {DEFAULT_SOLVER})")
+    common.add_memory_option(parser)
+    parser.set_defaults(run=run_nishio)
 
 
 def _default_variant(args: argparse.Namespace) -> argparse.Namespace:

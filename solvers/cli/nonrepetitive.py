@@ -187,15 +187,14 @@ def report_validation(args: argparse.Namespace, total: int, checks: list[Formula
 # ----------------------------------------------------------------------------- nonrepetitive
 
 def _vertex(graph: LabelledGraph, name: str, path: str) -> int:
-    try:
-        return graph.vertex_id(name)
-    except UserError as exc:
-        raise UserError(f"{path}: {exc}") from None
+    return _named(graph.vertex_id, name, path)
 
 
-def _label(graph: LabelledGraph, name: str, path: str) -> int:
+def _named(lookup, name: str, path: str) -> int:
+    """The number of a vertex or label given by name; an unknown name is refused naming
+    the graph's file."""
     try:
-        return graph.label_id(name)
+        return lookup(name)
     except UserError as exc:
         raise UserError(f"{path}: {exc}") from None
 
@@ -238,8 +237,9 @@ def ask(graph: LabelledGraph, data, args: argparse.Namespace, task: str) -> Answ
                                           solver_name=args.solver)
     if task == "from":
         vertex = _vertex(graph, args.start, args.graph)
-        return nrpath.edges_from_answer(graph, vertex, _label(graph, args.label, args.graph),
-                                        start_name=args.start, label_name=args.label)
+        label = _named(graph.label_id, args.label, args.graph)
+        return nrpath.edges_from_answer(graph, vertex, label, start_name=args.start,
+                                        label_name=args.label)
     if task in ("path", "simple-path"):
         p, q = _two_vertices(graph, args.graph, args.path, (data.p, data.q), "--path",
                              "p and q")
@@ -299,35 +299,42 @@ def _nonnegative_int(text: str) -> int:
 
 
 def register(commands: common.Commands) -> None:
-    gadget = commands.gadget.add_parser(
+    _declare_gadget_nrpath(commands.gadget)
+    _declare_nonrepetitive(commands.top)
+
+
+def _declare_gadget_nrpath(gadgets) -> None:
+    parser = gadgets.add_parser(
         "nrpath", help="3SAT -> directed nonrepetitive simple path (Eppstein 2005, Thm 4)",
         description="Build the labelled digraph (labels 0/1, vertices p and q) that has a "
                     "simple nonrepetitive path p -> q iff the formula is satisfiable; or "
                     "validate the reduction with --validate.")
-    gadget.add_argument("formula", nargs="*", metavar="FORMULA.cnf",
+    parser.add_argument("formula", nargs="*", metavar="FORMULA.cnf",
                         help="DIMACS CNF, clauses of 1-3 literals (with --validate: any "
                              "number, or none)")
-    gadget.add_argument("-o", "--output", metavar="G.txt", help="labelled edge list to write")
-    gadget.add_argument("--cycle", action="store_true",
+    parser.add_argument("-o", "--output", metavar="G.txt", help="labelled edge list to write")
+    parser.add_argument("--cycle", action="store_true",
                         help="add the arc q -> p: it lies on a simple nonrepetitive cycle iff "
                              "the formula is satisfiable")
-    gadget.add_argument("--dot", metavar="G.dot", help="also write Graphviz DOT")
-    gadget.add_argument("--graphml", metavar="G.graphml", help="also write GraphML")
-    gadget.add_argument("--validate", action="store_true",
+    parser.add_argument("--dot", metavar="G.dot", help="also write Graphviz DOT")
+    parser.add_argument("--graphml", metavar="G.graphml", help="also write GraphML")
+    parser.add_argument("--validate", action="store_true",
                         help="check satisfiable <=> path on FORMULA, on --random formulas, or "
                              "(neither given) on built-in fixed examples; print a table")
-    gadget.add_argument("--random", nargs=3, type=_nonnegative_int, metavar=("V", "C", "COUNT"),
+    parser.add_argument("--random", nargs=3, type=_nonnegative_int, metavar=("V", "C", "COUNT"),
                         help="with --validate: COUNT random 3-CNF with V variables, C clauses")
-    gadget.add_argument("--seed", type=int, default=0,
+    parser.add_argument("--seed", type=int, default=0,
                         help="first seed of --random (formula i uses SEED + i; default 0)")
-    gadget.add_argument("--summary", action="store_true",
+    parser.add_argument("--summary", action="store_true",
                         help="with --validate: only the summary, no table rows")
-    gadget.add_argument("--solver", default=DEFAULT_SOLVER,
+    parser.add_argument("--solver", default=DEFAULT_SOLVER,
                         help=f"pysat solver (default: {DEFAULT_SOLVER})")
-    common.add_memory_option(gadget)
-    gadget.set_defaults(run=run_gadget_nrpath)
+    common.add_memory_option(parser)
+    parser.set_defaults(run=run_gadget_nrpath)
 
-    top = commands.top.add_parser(
+
+def _declare_nonrepetitive(top) -> None:
+    parser = top.add_parser(
         "nonrepetitive", help="nonrepetitive paths and cycles in a labelled graph",
         description="Questions about walks whose consecutive edges have different labels, "
                     "answered through nr(G) in linear time (Eppstein 2005, §2.1). When the "
@@ -335,8 +342,25 @@ def register(commands: common.Commands) -> None:
                     "algorithm of Theorem 3 (usp(G), a skew-symmetric graph, one regular-path "
                     "search); on a directed graph exactly with a SAT model (NP-complete, "
                     "Thm 4).")
-    top.add_argument("graph", metavar="G.txt", help="labelled edge list (see 'gadget nrpath')")
-    task = top.add_mutually_exclusive_group(required=True)
+    parser.add_argument("graph", metavar="G.txt", help="labelled edge list (see 'gadget nrpath')")
+    _add_task_options(parser.add_mutually_exclusive_group(required=True))
+    parser.add_argument("--label", metavar="L", help="first label, with --from")
+    parser.add_argument("--simple", action="store_true",
+                        help="with --path: the path must be simple (exact: Theorem 3 "
+                             "undirected, SAT model directed)")
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON record (task, method that answered, status, the "
+                             "path or the edges, seconds) instead of text")
+    parser.add_argument("--dot", metavar="OUT.dot", help="write DOT with the answer highlighted")
+    parser.add_argument("--solver", default=DEFAULT_SOLVER,
+                        help=f"pysat solver for the simple questions on directed graphs "
+                             f"(default: {DEFAULT_SOLVER})")
+    common.add_memory_option(parser)
+    parser.set_defaults(run=run_nonrepetitive)
+
+
+def _add_task_options(task) -> None:
+    """The questions, one of which is asked (``task``: a required exclusive group)."""
     task.add_argument("--cyclic-edges", action="store_true",
                       help="the edges on nonrepetitive cycles (Theorem 1)")
     task.add_argument("--from", dest="start", metavar="V",
@@ -350,16 +374,3 @@ def register(commands: common.Commands) -> None:
     task.add_argument("--simple-cyclic-edges", action="store_true",
                       help="the edges on simple nonrepetitive cycles (one cycle test per "
                            "edge: polynomial undirected, the SAT model directed)")
-    top.add_argument("--label", metavar="L", help="first label, with --from")
-    top.add_argument("--simple", action="store_true",
-                     help="with --path: the path must be simple (exact: Theorem 3 "
-                          "undirected, SAT model directed)")
-    top.add_argument("--json", action="store_true",
-                     help="print one JSON record (task, method that answered, status, the "
-                          "path or the edges, seconds) instead of text")
-    top.add_argument("--dot", metavar="OUT.dot", help="write DOT with the answer highlighted")
-    top.add_argument("--solver", default=DEFAULT_SOLVER,
-                     help=f"pysat solver for the simple questions on directed graphs "
-                          f"(default: {DEFAULT_SOLVER})")
-    common.add_memory_option(top)
-    top.set_defaults(run=run_nonrepetitive)
