@@ -211,6 +211,16 @@ def add_emit_parser(emit: Any, name: str, *, output_help: str,
     return parser
 
 
+def add_gadget_parser(gadget: Any, name: str, *, formula_help: str, output_metavar: str,
+                      output_help: str, **kwargs: Any) -> argparse.ArgumentParser:
+    """A ``gadget`` kind's parser (``kwargs``: its help and description) with what every
+    kind takes first: the formulas (one to build, any number to validate) and ``-o``."""
+    parser = gadget.add_parser(name, **kwargs)
+    parser.add_argument("formula", nargs="*", metavar="FORMULA.cnf", help=formula_help)
+    parser.add_argument("-o", "--output", metavar=output_metavar, help=output_help)
+    return parser
+
+
 # ----------------------------------------------------------------------------- decode
 # Every decode command ends here: stdout carries a grid only when it has been verified.
 

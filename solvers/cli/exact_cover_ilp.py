@@ -143,13 +143,10 @@ def _declare_emit_exact_cover(emit) -> None:
                     "dlx1: 'dlx1 m1 < FILE'), with comments from which answers are decoded.",
         output_help="output file, e.g. puzzle.dlx ('-': stdout; the summary then goes to "
                     "stderr)")
-    common.add_shape_option(parser)
-    parser.add_argument("--clues", choices=COVER_CLUE_MODES, default="keep",
-                        help="keep: a clue's cell keeps only the clue's option (N³ − (N−1)k "
-                             "options, 4N² items); eliminate: also drop what the clues "
-                             "exclude and the forced clue options (default: keep)")
-    common.add_memory_option(parser)
-    parser.set_defaults(run=run_emit_exact_cover)
+    _add_model_options(parser, COVER_CLUE_MODES, "keep", run_emit_exact_cover,
+                       "keep: a clue's cell keeps only the clue's option (N³ − (N−1)k "
+                       "options, 4N² items); eliminate: also drop what the clues exclude and "
+                       "the forced clue options (default: keep)")
 
 
 def _declare_emit_ilp(emit) -> None:
@@ -163,13 +160,20 @@ def _declare_emit_ilp(emit) -> None:
                         help="lp (CPLEX LP), mps (fixed MPS, short names C<k>/R<k>: reads in "
                              "glpsol --mps, cbc, HiGHS, SCIP) or free-mps (names kept; glpsol "
                              "--freemps) (default: by the suffix)")
+    _add_model_options(parser, ILP_CLUE_MODES, "equalities", run_emit_ilp,
+                       "equalities: one x = 1 per clue (N³ variables, 4N² + k equalities); "
+                       "eliminate: leave out the variables the clues fix (default: "
+                       "equalities)")
+
+
+def _add_model_options(parser: argparse.ArgumentParser, clue_modes, default: str, run,
+                       clues_help: str) -> None:
+    """What both emit targets end with: the block shape, how clues are encoded, the memory
+    limit, and the command to run."""
     common.add_shape_option(parser)
-    parser.add_argument("--clues", choices=ILP_CLUE_MODES, default="equalities",
-                        help="equalities: one x = 1 per clue (N³ variables, 4N² + k "
-                             "equalities); eliminate: leave out the variables the clues fix "
-                             "(default: equalities)")
+    parser.add_argument("--clues", choices=clue_modes, default=default, help=clues_help)
     common.add_memory_option(parser)
-    parser.set_defaults(run=run_emit_ilp)
+    parser.set_defaults(run=run)
 
 
 def _declare_decode_exact_cover(decode) -> None:

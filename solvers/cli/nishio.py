@@ -329,18 +329,17 @@ def register(commands: common.Commands) -> None:
 
 
 def _declare_gadget_nishio(gadgets) -> None:
-    parser = gadgets.add_parser(
-        "nishio", help="3-CNF -> Nishio decision instance (Eppstein 2012, Theorems 2 and 3)",
+    parser = common.add_gadget_parser(
+        gadgets, "nishio",
+        help="3-CNF -> Nishio decision instance (Eppstein 2012, Theorems 2 and 3)",
         description="Build the cell set S of Eppstein's reduction from 3SAT to single-digit "
                     "Sudoku deduction: S contains a valid placement (one cell per row, column "
                     "and block) iff the formula is satisfiable. With --validate, run the "
                     "closed loop (SAT solver vs placement model, extraction, forward map, "
-                    "Theorem 3) on formulas and print a table.")
-    parser.add_argument("formula", nargs="*", metavar="FORMULA.cnf",
-                        help="DIMACS CNF with clauses of 1 to 3 literals (with --validate: "
-                             "any number, or none)")
-    parser.add_argument("-o", "--output", metavar="S.txt", help="write S (one row per line, "
-                        "# in S, . not)")
+                    "Theorem 3) on formulas and print a table.",
+        formula_help="DIMACS CNF with clauses of 1 to 3 literals (with --validate: any "
+                     "number, or none)",
+        output_metavar="S.txt", output_help="write S (one row per line, # in S, . not)")
     parser.add_argument("--variant", choices=["thm2", "thm3", "both"], default=None,
                         help="thm2: S for the formula (default when building); thm3: add v0 "
                              "and split, so Nishio(S) is never empty; both: validate both "

@@ -304,15 +304,15 @@ def register(commands: common.Commands) -> None:
 
 
 def _declare_gadget_nrpath(gadgets) -> None:
-    parser = gadgets.add_parser(
-        "nrpath", help="3SAT -> directed nonrepetitive simple path (Eppstein 2005, Thm 4)",
+    parser = common.add_gadget_parser(
+        gadgets, "nrpath",
+        help="3SAT -> directed nonrepetitive simple path (Eppstein 2005, Thm 4)",
         description="Build the labelled digraph (labels 0/1, vertices p and q) that has a "
                     "simple nonrepetitive path p -> q iff the formula is satisfiable; or "
-                    "validate the reduction with --validate.")
-    parser.add_argument("formula", nargs="*", metavar="FORMULA.cnf",
-                        help="DIMACS CNF, clauses of 1-3 literals (with --validate: any "
-                             "number, or none)")
-    parser.add_argument("-o", "--output", metavar="G.txt", help="labelled edge list to write")
+                    "validate the reduction with --validate.",
+        formula_help="DIMACS CNF, clauses of 1-3 literals (with --validate: any number, or "
+                     "none)",
+        output_metavar="G.txt", output_help="labelled edge list to write")
     parser.add_argument("--cycle", action="store_true",
                         help="add the arc q -> p: it lies on a simple nonrepetitive cycle iff "
                              "the formula is satisfiable")
