@@ -1,4 +1,4 @@
-"""The placement SAT model (solvers/nishio.py) against the DAG, with and without the
+"""The placement SAT model (solvers/gadgets/nishio.py) against the DAG, with and without the
 independent-parts presolve, and the closed-loop validation of the 3SAT gadgets."""
 
 from __future__ import annotations
