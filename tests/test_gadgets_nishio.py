@@ -249,3 +249,33 @@ def test_pure_sat_model_on_many_gadget_grids():
         gadget = nishio_gadget(formula)
         expected = formula_model(formula) is not None
         assert has_valid_placement(gadget.cells, split=False) == expected
+
+
+def test_the_nishio_command_s_method_choice_and_checks():
+    from reductions.sizes import TooLarge
+    from solvers.gadgets.nishio import (DAG_AUTO_LIMIT, check_nishio_method, choose_method,
+                                        nishio_with_stats)
+    from reductions.nishio import almost_balanced_count
+    rng = random.Random(5)
+    small = instance(Shape(3, 3), rng)
+    assert almost_balanced_count(Shape(3, 3)) <= DAG_AUTO_LIMIT
+    assert choose_method(small, "auto") == "dag-sweep"
+    assert choose_method(small, "overlay") == "overlay"
+    big = CellSet(np.ones((49, 49), dtype=bool), Shape(7, 7))
+    assert almost_balanced_count(Shape(7, 7)) > DAG_AUTO_LIMIT
+    assert choose_method(big, "auto") == "sat"
+    with pytest.raises(UserError, match="unknown pysat solver"):
+        check_nishio_method(small, "sat", solver="nosuch", decide=False, max_memory=None,
+                            subject="S")
+    with pytest.raises(TooLarge, match="S"):
+        check_nishio_method(small, "dag", solver="nosuch", decide=False, max_memory=1,
+                            subject="S")
+    check_nishio_method(small, "dag", solver="nosuch", decide=False, max_memory=None,
+                        subject="S")                     # no SAT: the name is not looked up
+    kept = {}
+    for method in ("dag", "dag-sweep", "overlay", "sat"):
+        kept[method], stats = nishio_with_stats(small, method)
+        assert (stats is None) == (method != "sat")
+    assert len({k.count() for k in kept.values()}) == 1
+    assert all(np.array_equal(k.mask, kept["dag"].mask) for k in kept.values())
+    assert stats["solver_calls"] >= 1

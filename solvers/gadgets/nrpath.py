@@ -51,6 +51,7 @@ question before it is asked.
 from __future__ import annotations
 
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
@@ -373,60 +374,65 @@ def validate_formula(formula: Formula, name: str = "formula", cycle: bool = Fals
     ensure_fits(nrpath_gadget_estimate(formula, cycle=cycle, validate=True)
                 .plus(formula_sat_estimate(formula)), max_memory, name)
     seconds: dict[str, float] = {}
-    start = time.perf_counter()
-    gadget: NrPathGadget = nrpath_gadget(formula, cycle)
+    with _timed(seconds, "build"):
+        gadget: NrPathGadget = nrpath_gadget(formula, cycle)
     graph = gadget.graph
-    seconds["build"] = time.perf_counter() - start
-
-    start = time.perf_counter()
-    assignment = solve_formula(formula, solver_name)
-    seconds["formula_sat"] = time.perf_counter() - start
-
-    forward_ok = None
-    if assignment is not None:
-        if cycle:
-            cycle_arcs = cycle_from_assignment(gadget, assignment)
-            forward_ok = not simple_cycle_problems(graph, cycle_arcs)
-        else:
-            path = path_from_assignment(gadget, assignment)
-            forward_ok = not simple_path_problems(graph, path, gadget.p, gadget.q)
-
-    start = time.perf_counter()
-    if cycle:
-        found = find_simple_cycle(graph, gadget.cycle_arc, solver_name)
-    else:
-        found = find_simple_path(graph, gadget.p, gadget.q, solver_name)
-    seconds["path_sat"] = time.perf_counter() - start
+    with _timed(seconds, "formula_sat"):
+        assignment = solve_formula(formula, solver_name)
+    forward_ok = None if assignment is None else _forward_ok(gadget, assignment)
+    with _timed(seconds, "path_sat"):
+        found = (find_simple_cycle(graph, gadget.cycle_arc, solver_name) if cycle
+                 else find_simple_path(graph, gadget.p, gadget.q, solver_name))
     extraction_ok = None
     if found is not None:
         values = (assignment_from_cycle(gadget, found) if cycle
                   else assignment_from_path(gadget, found))
         extraction_ok = formula.is_satisfied_by(values)
-
-    start = time.perf_counter()
-    walk = nonrepetitive_path(graph, gadget.p, gadget.q)
-    seconds["nr_walk"] = time.perf_counter() - start
-    walk_simple = None
-    if walk is not None:
-        if walk_problems(graph, walk):
-            raise WrongAnswer("nr(G) returned a walk that is not nonrepetitive")
-        walk_simple = not simple_path_problems(graph, walk, gadget.p, gadget.q)
-
+    with _timed(seconds, "nr_walk"):
+        walk = nonrepetitive_path(graph, gadget.p, gadget.q)
+    walk_simple = None if walk is None else _walk_is_simple(gadget, walk)
     brute = None
     if graph.num_arcs <= brute_force_arcs:
-        start = time.perf_counter()
-        if cycle:
-            exists = brute_force_cycle(graph, gadget.cycle_arc) is not None
-        else:
-            exists = brute_force_path(graph, gadget.p, gadget.q) is not None
-        brute = exists == (found is not None)
-        seconds["brute_force"] = time.perf_counter() - start
-
+        with _timed(seconds, "brute_force"):
+            brute = _brute_force_exists(gadget) == (found is not None)
     return FormulaCheck(name, formula.num_vars, formula.num_clauses, graph.num_vertices,
                         graph.num_arcs,
                         (graph.num_vertices, graph.num_arcs) == expected_size(formula, cycle),
                         assignment is not None, found is not None, extraction_ok, forward_ok,
                         walk is not None, walk_simple, brute, seconds)
+
+
+@contextmanager
+def _timed(seconds: dict[str, float], step: str) -> Iterator[None]:
+    """Record the seconds the block takes as ``seconds[step]`` (when it completes)."""
+    start = time.perf_counter()
+    yield
+    seconds[step] = time.perf_counter() - start
+
+
+def _forward_ok(gadget: NrPathGadget, assignment) -> bool:
+    """The forward map of a satisfying assignment is a simple nonrepetitive path p → q (a
+    cycle through q → p in the cycle version)."""
+    graph = gadget.graph
+    if gadget.is_cycle_version:
+        return not simple_cycle_problems(graph, cycle_from_assignment(gadget, assignment))
+    path = path_from_assignment(gadget, assignment)
+    return not simple_path_problems(graph, path, gadget.p, gadget.q)
+
+
+def _walk_is_simple(gadget: NrPathGadget, walk: list[int]) -> bool:
+    """Whether nr(G)'s walk p → q is simple; a walk that is not even nonrepetitive is a
+    wrong answer."""
+    if walk_problems(gadget.graph, walk):
+        raise WrongAnswer("nr(G) returned a walk that is not nonrepetitive")
+    return not simple_path_problems(gadget.graph, walk, gadget.p, gadget.q)
+
+
+def _brute_force_exists(gadget: NrPathGadget) -> bool:
+    """A simple nonrepetitive path p → q (cycle through q → p) exists, by enumeration."""
+    if gadget.is_cycle_version:
+        return brute_force_cycle(gadget.graph, gadget.cycle_arc) is not None
+    return brute_force_path(gadget.graph, gadget.p, gadget.q) is not None
 
 
 def validate_formulas(formulas: Iterable[tuple[str, Formula | TooLarge]], *,
