@@ -36,7 +36,12 @@ clauses and decides in about 1 s (mostly building the clauses), the split model 
 
 :func:`validate_formula` runs the closed loop of the 3SAT reduction on one formula (the
 ``gadget nishio --validate`` command): the formula's satisfiability by a SAT solver against
-the placement model on S, extraction, forward map, and the Theorem 3 instance.
+the placement model on S, extraction, forward map, and the Theorem 3 instance;
+:func:`validate_formulas` a whole run (:func:`fixed_formulas` by default).
+
+For the ``nishio`` command: :func:`choose_method` (``auto``: the DAG while it is small, else
+SAT), :func:`check_nishio_method` (what a method cannot do, refused before any work) and
+:func:`nishio_with_stats`; for ``gadget nishio --show-placement``: :func:`shown_placement`.
 """
 
 from __future__ import annotations
