@@ -18,7 +18,9 @@ from reductions.nishio import (CellSet, NishioError, count_placements_dag, is_va
                                nishio_dag, random_cell_set, random_placement)
 from reductions.nishio_gadget import nishio_gadget
 from solvers.gadgets.nishio import (PlacementModel, compute_nishio, find_placement, formula_model,
-                            has_valid_placement, nishio_sat, validate_formula)
+                                    has_valid_placement, nishio_sat, validate_formula)
+
+from .test_nishio import sub_grid
 
 
 def instance(shape: Shape, rng: random.Random) -> CellSet:
@@ -124,16 +126,6 @@ def test_three_methods_through_one_entry_point():
 
 # ----------------------------------------------------------------------------- presolve
 
-def complete_subgrid(shape: Shape, rows, cols, blocks) -> CellSet:
-    n = shape.size
-    mask = np.zeros((n, n), dtype=bool)
-    for r in rows:
-        for c in cols:
-            if shape.block_of(r, c) in blocks:
-                mask[r, c] = True
-    return CellSet(mask, shape)
-
-
 def test_complete_parts_need_no_solver():
     shape = Shape(4, 4)
     # a 16x16 sub-grid: drop one row per band and the matching block, and a column per stack
@@ -141,7 +133,7 @@ def test_complete_parts_need_no_solver():
     rows = [r for r in range(16) if r % 4 != 1]
     cols = [c for c in range(16) if c % 4 != 2]
     blocks = [k for k in range(16) if k not in dropped_blocks]
-    filler = complete_subgrid(shape, rows, cols, blocks)
+    filler = sub_grid(shape, rows, cols, blocks)
     gadget = [(1 + 4 * t, 2 + 4 * t) for t in range(4)]   # covers the dropped units
     cells = CellSet(filler.mask | CellSet.from_cells(shape, gadget).mask, shape)
     with PlacementModel(cells) as model:
