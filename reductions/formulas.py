@@ -5,6 +5,7 @@ variable ``v`` is ``v``, its negation ``-v``; variables are 1..num_vars). Famili
 functions returning a :class:`Formula`, in the spirit of cnfgen:
 
 * :func:`random_ksat` — uniform random k-SAT (each clause k distinct variables, random signs);
+  :func:`seeded_random_formulas` — a repeatable series of them for a validation run;
 * :func:`all_sign_patterns` — the 2^k clauses over k variables: unsatisfiable;
 * :func:`pigeonhole` — n+1 pigeons in n holes, unsatisfiable (clauses wider than 3 for n > 3);
 * :func:`example_satisfiable`, :func:`example_unsatisfiable` — fixed small 3-CNF examples.
@@ -146,6 +147,20 @@ def random_ksat(num_vars: int, num_clauses: int, k: int = 3, seed: int | None = 
 
 def random_3sat(num_vars: int, num_clauses: int, seed: int | None = None) -> Formula:
     return random_ksat(num_vars, num_clauses, 3, seed)
+
+
+def seeded_random_formulas(num_vars: int, num_clauses: int, count: int, *, first_seed: int,
+                           widths: Sequence[int] = (3,)) -> list[tuple[int, Formula]]:
+    """``count`` random formulas for a validation run, formula i drawn with seed
+    ``first_seed + i`` (so a run is repeatable and any one formula of it alone): random 3-SAT
+    (:func:`random_3sat`) when ``widths`` is (3,), else :func:`random_cnf` over ``widths``."""
+    widths = tuple(widths)
+    out = []
+    for seed in range(first_seed, first_seed + count):
+        formula = (random_3sat(num_vars, num_clauses, seed=seed) if widths == (3,)
+                   else random_cnf(num_vars, num_clauses, widths, seed=seed))
+        out.append((seed, formula))
+    return out
 
 
 def all_sign_patterns(k: int = 3) -> Formula:

@@ -65,6 +65,9 @@ resulting 4-clause (a ∨ b ∨ c ∨ v0) into (a ∨ b ∨ x) ∧ (¬x ∨ c �
 formula X' is satisfied by v0 = true (x = true), so Nishio(S') is never empty, and it has a
 satisfying assignment with v0 = false iff the original is satisfiable — i.e. the false cells of
 v0's gadget lie in Nishio(S') iff the original formula is satisfiable.
+
+What ``gadget nishio`` writes: :func:`build_gadget` (either theorem) and its JSON map
+(:meth:`BuiltGadget.record`).
 """
 
 from __future__ import annotations
@@ -591,3 +594,72 @@ def v0_false_cells(instance: Theorem3Instance, gadget: NishioGadget) -> tuple[Ce
     (empty when the formula has no clause, so v0 never occurs)."""
     g = gadget.variables.get(instance.v0)
     return g.false_cells if g else ()
+
+
+# ----------------------------------------------------------------------------- what gadget nishio writes
+
+VARIANTS = ("thm2", "thm3")
+"""Theorem 2's S for the formula itself, or Theorem 3's S' for its X'."""
+
+
+@dataclass(frozen=True)
+class BuiltGadget:
+    """The gadget of one theorem on one formula: ``gadget`` is built from the formula
+    (Theorem 2) or from its X' (Theorem 3: ``theorem3`` and the cells of v0's false choice,
+    which lie in Nishio(S') iff the formula is satisfiable)."""
+
+    gadget: NishioGadget
+    theorem3: Theorem3Instance | None = None
+    v0_false: tuple[Cell, ...] = ()
+
+    def record(self) -> dict:
+        """The bookkeeping as JSON-ready data (0-based rows, columns, blocks; cells as
+        [r, c]): which rows, columns, blocks and cells belong to which variable, clause and
+        term, then the theorem (and for Theorem 3: v0, the split variables of each clause
+        and v0's false cells)."""
+        return {**gadget_record(self.gadget), **self._theorem_record()}
+
+    def _theorem_record(self) -> dict:
+        instance = self.theorem3
+        if instance is None:
+            return {"theorem": 2}
+        return {"theorem": 3, "v0": instance.v0,
+                "split_variables": {str(j + 1): x for j, x in instance.split_variables.items()},
+                "v0_false_cells": [list(c) for c in self.v0_false]}
+
+
+def build_gadget(formula: Formula, *, variant: str = "thm2",
+                 order: int | None = None) -> BuiltGadget:
+    """Theorem 2's gadget of ``formula`` (``variant="thm2"``) or Theorem 3's
+    (``"thm3"``), on the grid of ``order`` (default: the theorem's)."""
+    if variant == "thm3":
+        instance, gadget = theorem3_gadget(formula, order)
+        return BuiltGadget(gadget, instance, v0_false_cells(instance, gadget))
+    if variant != "thm2":
+        raise GadgetError(f"unknown variant {variant!r} (choose from {', '.join(VARIANTS)})")
+    return BuiltGadget(nishio_gadget(formula, order))
+
+
+def gadget_record(gadget: NishioGadget) -> dict:
+    """A gadget's layout as JSON-ready data (see :meth:`BuiltGadget.record`)."""
+    return {
+        "order": gadget.order, "grid": gadget.shape.size,
+        "num_vars": gadget.formula.num_vars, "clauses": [list(c) for c in gadget.formula.clauses],
+        "terminal_stack": gadget.terminal_stack,
+        "variables": {str(v): {"band": g.band, "rows": list(g.rows), "blocks": list(g.blocks),
+                               "true_cells": [list(c) for c in g.true_cells],
+                               "false_cells": [list(c) for c in g.false_cells]}
+                      for v, g in gadget.variables.items()},
+        "clause_gadgets": [{"band": c.band, "truth_row": c.truth_row,
+                            "conflict_rows": list(c.conflict_rows),
+                            "terminal_block": c.terminal_block,
+                            "terminal_column": c.terminal_column,
+                            "terms": [_term_record(t) for t in c.terms]}
+                           for c in gadget.clauses],
+    }
+
+
+def _term_record(term: TermGadget) -> dict:
+    return {"literal": term.literal, "block": term.block, "columns": list(term.columns),
+            "truth_cell": list(term.truth_cell),
+            "conflict_cells": [list(x) for x in term.conflict_cells]}

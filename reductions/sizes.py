@@ -210,6 +210,27 @@ def nishio_gadget_estimate(formula: Formula, *, order: int | None = None,
                     (side,))
 
 
+def nishio_build_estimate(formula: Formula, *, variant: str = "thm2", order: int | None = None,
+                          write: bool = False, picture: str | None = None,
+                          view: str = "full", show_placement: bool = False) -> Estimate:
+    """Building (and writing, drawing) the gadget of ``variant`` ("thm2", or "thm3": that
+    of X') for ``formula`` before it is built: the grid, S.txt when ``write``, a
+    ``picture`` ("svg" or "png") of the whole grid or of its gadget rows and columns only
+    (``view="core"``: 2L + c of each), and the formula's own SAT call that
+    ``show_placement`` needs."""
+    from .nishio_gadget import theorem3_instance, theorem_order
+    built = theorem3_instance(formula).formula if variant == "thm3" else formula
+    drawn = 0
+    if picture:
+        n = theorem_order(built) if order is None else order
+        side = (2 * sum(len(c) for c in built.clauses) + built.num_clauses
+                if view == "core" else n * n)
+        drawn = side * side
+    estimate = nishio_gadget_estimate(built, order=order, write=write, picture=picture,
+                                      picture_cells=drawn)
+    return estimate.plus(formula_sat_estimate(built)) if picture and show_placement else estimate
+
+
 def nishio_validation_estimate(formula: Formula, *, order: int | None = None,
                                split: bool = True) -> Estimate:
     """Validating one theorem on ``formula`` (Theorem 3: pass its X'): S, the placement

@@ -113,3 +113,19 @@ def test_minisat_result_file():
 def test_bad_solver_output(text, message):
     with pytest.raises(DimacsError, match=message):
         parse_solver_output(text)
+
+
+def test_read_formulas_turns_a_file_too_large_into_its_row(tmp_path):
+    from reductions.formulas import Formula
+    from reductions.sizes import TooLarge
+    from reductions.errors import UserError
+    from solvers.formats.dimacs import read_formulas
+    small = tmp_path / "small.cnf"
+    small.write_text("p cnf 3 2\n1 -2 0\n2 3 0\n")
+    big = tmp_path / "big.cnf"
+    big.write_text("p cnf 3 50000000\n1 2 3 0\n")
+    (name1, f1), (name2, f2) = read_formulas([small, big], max_memory=2**26)
+    assert (name1, f1) == ("small.cnf", Formula(3, ((1, -2), (2, 3))))
+    assert name2 == "big.cnf" and isinstance(f2, TooLarge)
+    with pytest.raises(UserError):
+        read_formulas([tmp_path / "missing.cnf"], max_memory=2**20)

@@ -57,3 +57,14 @@ def test_width_and_literal_errors():
     with pytest.raises(FormulaError, match="literal 5"):
         Formula(3, ((1, 5),))
     assert from_dimacs_clauses(5, [[1, 2, 3, 4, 5]], max_width=None).max_width == 5
+
+
+def test_seeded_random_formulas_are_the_series_of_their_seeds():
+    from reductions.formulas import random_3sat, random_cnf, seeded_random_formulas
+    series = seeded_random_formulas(5, 7, 3, first_seed=10)
+    assert [seed for seed, _ in series] == [10, 11, 12]
+    assert [f for _, f in series] == [random_3sat(5, 7, seed=s) for s in (10, 11, 12)]
+    mixed = seeded_random_formulas(4, 6, 2, first_seed=0, widths=(1, 2, 3))
+    assert [f for _, f in mixed] == [random_cnf(4, 6, (1, 2, 3), seed=s) for s in (0, 1)]
+    assert {len(c) for _, f in mixed for c in f.clauses} - {1, 2, 3} == set()
+    assert seeded_random_formulas(5, 7, 0, first_seed=0) == []

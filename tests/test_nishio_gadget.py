@@ -367,3 +367,28 @@ def test_theorem3_fixed_examples():
             kept_any = placements.find() is not None
             kept_false = placements.find(v0_false_cells(instance, gadget)[-1]) is not None
         assert kept_any and kept_false == expected
+
+
+def test_build_gadget_and_its_json_map():
+    import json
+    from reductions.nishio_gadget import build_gadget, theorem3_instance, v0_false_cells
+    formula = example_satisfiable()
+    built = build_gadget(formula)
+    assert built.theorem3 is None and built.v0_false == ()
+    assert built.gadget.cells == nishio_gadget(formula).cells
+    record = json.loads(json.dumps(built.record()))
+    assert record["theorem"] == 2 and record["order"] == built.gadget.order
+    assert record["clauses"] == [list(c) for c in formula.clauses]
+    for v, g in built.gadget.variables.items():
+        assert record["variables"][str(v)]["true_cells"] == [list(c) for c in g.true_cells]
+    terms = [t for c in record["clause_gadgets"] for t in c["terms"]]
+    assert [t["literal"] for t in terms] == [lit for c in formula.clauses for lit in c]
+    three = build_gadget(formula, variant="thm3")
+    instance = theorem3_instance(formula)
+    assert three.gadget.formula == instance.formula
+    assert three.v0_false == v0_false_cells(three.theorem3, three.gadget) != ()
+    record = three.record()
+    assert (record["theorem"], record["v0"]) == (3, instance.v0)
+    assert record["v0_false_cells"] == [list(c) for c in three.v0_false]
+    with pytest.raises(GadgetError, match="unknown variant"):
+        build_gadget(formula, variant="both")

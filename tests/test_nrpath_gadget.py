@@ -1,7 +1,7 @@
 """The 3SAT → directed nonrepetitive simple path gadget (Eppstein 2005, Theorem 4): exact
 size, structure, forward map for every assignment, extraction, the cycle version, and the
 contrast with nr(G), which finds a (non-simple) nonrepetitive walk even for unsatisfiable
-formulas. The closed loop through solvers is in test_solvers_nrpath.py."""
+formulas. The closed loop through solvers is in test_gadgets_nrpath.py."""
 
 from __future__ import annotations
 

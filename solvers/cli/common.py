@@ -230,8 +230,38 @@ def solved_records(*, source: str, route: str, unique: bool | None,
     return records
 
 
+def add_emit_parser(emit: Any, name: str, *, output_help: str,
+                    **kwargs: Any) -> argparse.ArgumentParser:
+    """An ``emit`` target's parser (``kwargs``: its help and description) with what every
+    target takes first: the puzzle and the required ``-o FILE``."""
+    parser = emit.add_parser(name, **kwargs)
+    parser.add_argument("puzzle", help="the puzzle (text or a file holding one)")
+    parser.add_argument("-o", "--output", required=True, help=output_help)
+    return parser
+
+
+def add_gadget_parser(gadget: Any, name: str, *, formula_help: str, output_metavar: str,
+                      output_help: str, **kwargs: Any) -> argparse.ArgumentParser:
+    """A ``gadget`` kind's parser (``kwargs``: its help and description) with what every
+    kind takes first: the formulas (one to build, any number to validate) and ``-o``."""
+    parser = gadget.add_parser(name, **kwargs)
+    parser.add_argument("formula", nargs="*", metavar="FORMULA.cnf", help=formula_help)
+    parser.add_argument("-o", "--output", metavar=output_metavar, help=output_help)
+    return parser
+
+
 # ----------------------------------------------------------------------------- decode
 # Every decode command ends here: stdout carries a grid only when it has been verified.
+
+def add_decode_parser(decode: Any, name: str, *, files: dict[str, str],
+                      **kwargs: Any) -> argparse.ArgumentParser:
+    """A ``decode`` target's parser (``kwargs``: its help and description) with its input
+    ``files`` (name → help), in order."""
+    parser = decode.add_parser(name, **kwargs)
+    for file, text in files.items():
+        parser.add_argument(file, help=text)
+    return parser
+
 
 def add_decode_json_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true",

@@ -130,64 +130,77 @@ def register(commands: common.Commands) -> None:
     group = commands.solve.add_argument_group("exact-cover and ilp routes")
     common.add_route_options(group, route_options.EXACT_COVER.options
                              + route_options.ILP.options)
+    _declare_emit_exact_cover(commands.emit)
+    _declare_emit_ilp(commands.emit)
+    _declare_decode_exact_cover(commands.decode)
+    _declare_decode_ilp(commands.decode)
 
-    emit = commands.emit.add_parser(
-        "exact-cover", help="exact cover in Knuth's dlx format",
+
+def _declare_emit_exact_cover(emit) -> None:
+    parser = common.add_emit_parser(
+        emit, "exact-cover", help="exact cover in Knuth's dlx format",
         description="Write the puzzle's exact-cover matrix in Knuth's text format (runs in "
-                    "dlx1: 'dlx1 m1 < FILE'), with comments from which answers are decoded.")
-    emit.add_argument("puzzle", help="the puzzle (text or a file holding one)")
-    emit.add_argument("-o", "--output", required=True,
-                      help="output file, e.g. puzzle.dlx ('-': stdout; the summary then goes "
-                           "to stderr)")
-    common.add_shape_option(emit)
-    emit.add_argument("--clues", choices=COVER_CLUE_MODES, default="keep",
-                      help="keep: a clue's cell keeps only the clue's option (N³ − (N−1)k "
-                           "options, 4N² items); eliminate: also drop what the clues exclude "
-                           "and the forced clue options (default: keep)")
-    common.add_memory_option(emit)
-    emit.set_defaults(run=run_emit_exact_cover)
+                    "dlx1: 'dlx1 m1 < FILE'), with comments from which answers are decoded.",
+        output_help="output file, e.g. puzzle.dlx ('-': stdout; the summary then goes to "
+                    "stderr)")
+    _add_model_options(parser, COVER_CLUE_MODES, "keep", run_emit_exact_cover,
+                       "keep: a clue's cell keeps only the clue's option (N³ − (N−1)k "
+                       "options, 4N² items); eliminate: also drop what the clues exclude and "
+                       "the forced clue options (default: keep)")
 
-    emit = commands.emit.add_parser(
-        "ilp", help="0/1 ILP as an LP or MPS file",
+
+def _declare_emit_ilp(emit) -> None:
+    parser = common.add_emit_parser(
+        emit, "ilp", help="0/1 ILP as an LP or MPS file",
         description="Write the puzzle's ILP (Bartlett et al. 2008) as LP, fixed MPS or free "
                     "MPS (each loads in glpsol, cbc, HiGHS and SCIP), with comments from which "
-                    "solutions are decoded.")
-    emit.add_argument("puzzle", help="the puzzle (text or a file holding one)")
-    emit.add_argument("-o", "--output", required=True,
-                      help="output file (.lp: LP, .mps: fixed MPS, unless --format says)")
-    emit.add_argument("--format", choices=list(ModelFormat),
-                      help="lp (CPLEX LP), mps (fixed MPS, short names C<k>/R<k>: reads in "
-                           "glpsol --mps, cbc, HiGHS, SCIP) or free-mps (names kept; glpsol "
-                           "--freemps) (default: by the suffix)")
-    common.add_shape_option(emit)
-    emit.add_argument("--clues", choices=ILP_CLUE_MODES, default="equalities",
-                      help="equalities: one x = 1 per clue (N³ variables, 4N² + k "
-                           "equalities); eliminate: leave out the variables the clues fix "
-                           "(default: equalities)")
-    common.add_memory_option(emit)
-    emit.set_defaults(run=run_emit_ilp)
+                    "solutions are decoded.",
+        output_help="output file (.lp: LP, .mps: fixed MPS, unless --format says)")
+    parser.add_argument("--format", choices=list(ModelFormat),
+                        help="lp (CPLEX LP), mps (fixed MPS, short names C<k>/R<k>: reads in "
+                             "glpsol --mps, cbc, HiGHS, SCIP) or free-mps (names kept; glpsol "
+                             "--freemps) (default: by the suffix)")
+    _add_model_options(parser, ILP_CLUE_MODES, "equalities", run_emit_ilp,
+                       "equalities: one x = 1 per clue (N³ variables, 4N² + k equalities); "
+                       "eliminate: leave out the variables the clues fix (default: "
+                       "equalities)")
 
-    decode = commands.decode.add_parser(
-        "exact-cover", help="decode chosen options for a file written by emit exact-cover",
+
+def _add_model_options(parser: argparse.ArgumentParser, clue_modes, default: str, run,
+                       clues_help: str) -> None:
+    """What both emit targets end with: the block shape, how clues are encoded, the memory
+    limit, and the command to run."""
+    common.add_shape_option(parser)
+    parser.add_argument("--clues", choices=clue_modes, default=default, help=clues_help)
+    common.add_memory_option(parser)
+    parser.set_defaults(run=run)
+
+
+def _declare_decode_exact_cover(decode) -> None:
+    parser = common.add_decode_parser(
+        decode, "exact-cover",
+        help="decode chosen options for a file written by emit exact-cover",
         description="Decode dlx1's output, both streams in one file ('dlx1 m1 < FILE > OUT "
                     "2>&1': 'Altogether 0 solutions' is then a proof of no solution, exit 1; "
                     "'TIMEOUT!' is unknown, exit 3), plain option lines or option numbers "
                     "(from 1 in file order) using only the matrix file's comments; verify and "
-                    "print every solution.")
-    decode.add_argument("matrix", help="the file written by 'emit exact-cover'")
-    decode.add_argument("answer", help="the chosen options (e.g. dlx1's stdout and stderr)")
-    decode.add_argument("--zero-based", action="store_true",
+                    "print every solution.",
+        files={"matrix": "the file written by 'emit exact-cover'",
+               "answer": "the chosen options (e.g. dlx1's stdout and stderr)"})
+    parser.add_argument("--zero-based", action="store_true",
                         help="option numbers in the answer count from 0, not 1")
-    common.add_decode_json_option(decode)
-    decode.set_defaults(run=run_decode_exact_cover)
+    common.add_decode_json_option(parser)
+    parser.set_defaults(run=run_decode_exact_cover)
 
-    decode = commands.decode.add_parser(
-        "ilp", help="decode a CBC, glpsol, HiGHS or SCIP solution for a model written by "
-                    "emit ilp",
+
+def _declare_decode_ilp(decode) -> None:
+    parser = common.add_decode_parser(
+        decode, "ilp",
+        help="decode a CBC, glpsol, HiGHS or SCIP solution for a model written by emit ilp",
         description="Decode a solution file (CBC's solu or csv, glpsol's -o or -w, HiGHS's "
                     "raw or pretty, SCIP's .sol; told apart by content) using only the model "
-                    "file's comments; verify and print the grid.")
-    decode.add_argument("model", help="the LP or MPS file written by 'emit ilp'")
-    decode.add_argument("solution", help="the solver's solution file")
-    common.add_decode_json_option(decode)
-    decode.set_defaults(run=run_decode_ilp)
+                    "file's comments; verify and print the grid.",
+        files={"model": "the LP or MPS file written by 'emit ilp'",
+               "solution": "the solver's solution file"})
+    common.add_decode_json_option(parser)
+    parser.set_defaults(run=run_decode_ilp)

@@ -106,53 +106,64 @@ def run_decode_hcp(args: argparse.Namespace) -> int:
 
 
 def register(commands: common.Commands) -> None:
-    emit = commands.emit.add_parser(
-        "hcp", help="Haythorpe's Hamiltonian-cycle graph (TSPLIB HCP)",
+    _declare_emit_hcp(commands.emit)
+    _declare_decode_hcp(commands.decode)
+
+
+def _declare_emit_hcp(emit) -> None:
+    parser = common.add_emit_parser(
+        emit, "hcp", help="Haythorpe's Hamiltonian-cycle graph (TSPLIB HCP)",
         description="Write Haythorpe's Sudoku → Hamiltonian cycle graph of a square (N = n²) "
                     "puzzle (TSPLIB HCP for the undirected graph and a plain arc list for the "
                     "directed one unless --format says otherwise), with a sidecar FILE.json "
-                    "for 'decode hcp'.")
-    emit.add_argument("puzzle", help="the puzzle (text or a file holding one)")
-    emit.add_argument("-o", "--output", required=True, help="output graph file")
-    common.add_shape_option(emit)
-    kind = emit.add_mutually_exclusive_group()
+                    "for 'decode hcp'.",
+        output_help="output graph file")
+    common.add_shape_option(parser)
+    kind = parser.add_mutually_exclusive_group()
     kind.add_argument("--undirected", dest="directed", action="store_false",
                       help="undirected 3-split, TSPLIB HCP (default)")
     kind.add_argument("--directed", dest="directed", action="store_true",
                       help="the directed graph, as an arc list ('V A' then 'tail head', "
                            "1-based)")
-    emit.add_argument("--format", choices=GRAPH_FORMATS,
-                      help="tsplib: TSPLIB HCP, EDGE_LIST, ids from 1 (LKH; undirected only; "
-                           "default for the undirected graph); arcs: '# comments', 'V A', "
-                           "then 'u v' lines, ids from 1 (default for --directed); concorde: "
-                           "Concorde's sparse edge file 'n m' then 'u v 0', ids from 0 "
-                           "(linkern/concorde -N 10; undirected only); graphml: GraphML, ids "
-                           "from 0 (networkx.read_graphml(f, node_type=int)); edgelist: 'u v' "
-                           "lines, ids from 0, '#' comments (networkx.read_edgelist(f, "
-                           "nodetype=int))")
-    emit.add_argument("--triple", action="store_true",
-                      help="Haythorpe's triple trick: 2N³ fewer vertices and edges")
-    emit.add_argument("--prune", choices=PRUNE_MODES, default="paper",
-                      help="clue pruning: none (blank grid, clues NOT encoded), paper (the "
-                           "twelve arc sets of §5; default), peers (all arcs of every "
-                           "(cell, digit) a clue excludes)")
-    emit.add_argument("--reduce", action="store_true",
-                      help="apply the degree-2 reduction (§7); a puzzle it proves unsolvable "
-                           "exits 1 without writing")
-    emit.add_argument("--reduce-rules", choices=["paper", "extended"], default="extended",
-                      help="paper: the paper's two rules only; extended (default): also "
-                           "remove edges closing a forced path into a short cycle")
-    emit.add_argument("--stats", action="store_true",
-                      help="print vertices/edges after every step beside the paper's figures")
-    common.add_memory_option(emit)
-    emit.set_defaults(run=run_emit_hcp, directed=False, format=None)
+    parser.add_argument("--format", choices=GRAPH_FORMATS,
+                        help="tsplib: TSPLIB HCP, EDGE_LIST, ids from 1 (LKH; undirected only; "
+                             "default for the undirected graph); arcs: '# comments', 'V A', "
+                             "then 'u v' lines, ids from 1 (default for --directed); concorde: "
+                             "Concorde's sparse edge file 'n m' then 'u v 0', ids from 0 "
+                             "(linkern/concorde -N 10; undirected only); graphml: GraphML, ids "
+                             "from 0 (networkx.read_graphml(f, node_type=int)); edgelist: 'u v' "
+                             "lines, ids from 0, '#' comments (networkx.read_edgelist(f, "
+                             "nodetype=int))")
+    _add_construction_options(parser)
+    common.add_memory_option(parser)
+    parser.set_defaults(run=run_emit_hcp, directed=False, format=None)
 
-    decode = commands.decode.add_parser(
-        "hcp", help="decode a tour of a graph written by emit hcp",
+
+def _add_construction_options(parser: argparse.ArgumentParser) -> None:
+    """How the graph is built: triple trick, clue pruning, degree-2 reduction, statistics."""
+    parser.add_argument("--triple", action="store_true",
+                        help="Haythorpe's triple trick: 2N³ fewer vertices and edges")
+    parser.add_argument("--prune", choices=PRUNE_MODES, default="paper",
+                        help="clue pruning: none (blank grid, clues NOT encoded), paper (the "
+                             "twelve arc sets of §5; default), peers (all arcs of every "
+                             "(cell, digit) a clue excludes)")
+    parser.add_argument("--reduce", action="store_true",
+                        help="apply the degree-2 reduction (§7); a puzzle it proves unsolvable "
+                             "exits 1 without writing")
+    parser.add_argument("--reduce-rules", choices=["paper", "extended"], default="extended",
+                        help="paper: the paper's two rules only; extended (default): also "
+                             "remove edges closing a forced path into a short cycle")
+    parser.add_argument("--stats", action="store_true",
+                        help="print vertices/edges after every step beside the paper's figures")
+
+
+def _declare_decode_hcp(decode) -> None:
+    parser = common.add_decode_parser(
+        decode, "hcp", help="decode a tour of a graph written by emit hcp",
         description="Decode a Hamiltonian cycle of a graph written by 'emit hcp' into the "
                     "grid, using only GRAPH and its sidecar GRAPH.json; the grid is verified "
-                    "against the puzzle.")
-    decode.add_argument("graph", help="the graph file written by emit hcp")
-    decode.add_argument("tour", help="the tour, recognised by content: " + TOUR_FORMS_HELP)
-    common.add_decode_json_option(decode)
-    decode.set_defaults(run=run_decode_hcp)
+                    "against the puzzle.",
+        files={"graph": "the graph file written by emit hcp",
+               "tour": "the tour, recognised by content: " + TOUR_FORMS_HELP})
+    common.add_decode_json_option(parser)
+    parser.set_defaults(run=run_decode_hcp)

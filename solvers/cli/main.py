@@ -222,13 +222,38 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="exit codes:\n" + "\n".join(f"  {int(code):>3}  {meaning}"
                                            for code, meaning in EXIT_MEANINGS.items()))
     top = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    add_parser = top.add_parser
+    _with_parent(top, debug)
+    solve = _declare_solve(top)
+    emit = _declare_collection(top, debug, "emit", "write a reduced instance to a file")
+    decode = _declare_collection(top, debug, "decode",
+                                 "decode an outside solver's answer into a grid")
+    gadget = _declare_collection(top, debug, "gadget",
+                                 "NP-hardness gadgets built from 3-CNF formulas",
+                                 dest="gadget", metavar="GADGET")
+    _declare_verify(top)
+    commands = common.Commands(top=top, solve=solve, emit=emit, decode=decode, gadget=gadget)
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(commands)
+    return parser
 
-    def add_command(name, **kwargs):
-        return add_parser(name, parents=[debug], **kwargs)
 
-    top.add_parser = add_command
+def _with_parent(subparsers, debug: argparse.ArgumentParser) -> None:
+    """Every parser ``subparsers`` adds accepts ``--debug`` too."""
+    plain = subparsers.add_parser
+    subparsers.add_parser = lambda name, **kwargs: plain(name, parents=[debug], **kwargs)
 
+
+def _declare_collection(top, debug: argparse.ArgumentParser, name: str, summary: str, *,
+                        dest: str = "target", metavar: str = "TARGET"):
+    """A command made of sub-commands (``emit``, ``decode``, ``gadget``): the collection
+    that the command modules add their targets to."""
+    collection = top.add_parser(name, help=summary).add_subparsers(dest=dest, required=True,
+                                                                   metavar=metavar)
+    _with_parent(collection, debug)
+    return collection
+
+
+def _declare_solve(top) -> argparse.ArgumentParser:
     solve = top.add_parser(
         "solve", help="solve puzzles through a reduction",
         description="Solve through a reduction; every answer is decoded and verified against "
@@ -250,28 +275,15 @@ def build_parser() -> argparse.ArgumentParser:
                        help="processes for a file of many puzzles (default: 2)")
     common.add_memory_option(solve)
     solve.set_defaults(run=run_solve)
+    return solve
 
-    emit = top.add_parser("emit", help="write a reduced instance to a file")
-    emit_targets = emit.add_subparsers(dest="target", required=True, metavar="TARGET")
-    decode = top.add_parser("decode", help="decode an outside solver's answer into a grid")
-    decode_targets = decode.add_subparsers(dest="target", required=True, metavar="TARGET")
-    gadget = top.add_parser("gadget", help="NP-hardness gadgets built from 3-CNF formulas")
-    gadget_kinds = gadget.add_subparsers(dest="gadget", required=True, metavar="GADGET")
-    for group in (emit_targets, decode_targets, gadget_kinds):
-        plain = group.add_parser
-        group.add_parser = lambda name, _plain=plain, **kw: _plain(name, parents=[debug], **kw)
 
+def _declare_verify(top) -> None:
     verify = top.add_parser("verify", help="check a grid against a puzzle")
     verify.add_argument("puzzle", help="the puzzle (text or file)")
     verify.add_argument("grid", help="the proposed solution (text or file)")
     common.add_shape_option(verify)
     verify.set_defaults(run=run_verify)
-
-    commands = common.Commands(top=top, solve=solve, emit=emit_targets, decode=decode_targets,
-                               gadget=gadget_kinds)
-    for name in COMMAND_MODULES:
-        importlib.import_module(name).register(commands)
-    return parser
 
 
 # ----------------------------------------------------------------------------- main

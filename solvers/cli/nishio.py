@@ -6,7 +6,7 @@
 * ``gadget nishio --validate [FORMULA.cnf | --random V C COUNT [--widths 1,2,3] [--seed S]]
   [--variant thm2|thm3|both] [--no-split]`` — the closed loop on each formula, one table row
   per formula; exit 4 if any check fails. Without a formula or ``--random``: the fixed
-  examples of :func:`fixed_examples`. A formula (or one theorem of it) estimated over
+  examples of :func:`solvers.gadgets.nishio.fixed_formulas`. A formula (or one theorem of it) estimated over
   ``--max-memory`` is not built: its row says ``too large: <estimate> > <limit>`` and the
   summary counts it; that is not a failure (exit 0), unless nothing at all was validated
   (exit 2).
@@ -17,53 +17,35 @@
 Every command takes ``--max-memory SIZE``: what it would build (the n²×n² grid, a picture,
 the placement model, the DAG) is estimated first (:mod:`reductions.sizes`) and refused in one
 line (exit 2) when over the limit.
+
+Only flags, calls and printing live here: building and writing the gadget is
+:func:`reductions.nishio_gadget.build_gadget` and :func:`solvers.formats.cellset.write_gadget_files`,
+choosing and checking a method :mod:`solvers.gadgets.nishio`.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import time
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reductions.errors import UserError, format_bytes
-from reductions.formulas import (Formula, all_sign_patterns, example_satisfiable, random_cnf,
-                                 random_3sat)
-from reductions.sizes import (TooLarge, declared_variables_note, ensure_fits,
-                              formula_sat_estimate, nishio_dag_estimate,
-                              nishio_gadget_estimate, nishio_overlay_estimate)
+from reductions.formulas import Formula, seeded_random_formulas
+from reductions.sizes import declared_variables_note, ensure_fits, nishio_build_estimate
 
 from . import common
 from .common import ExitCode
-from ..formats.atomic import OutputGroup, atomic_write, check_outputs
-from ..formats.dimacs import read_formula
-from ..runtime.pysat_solvers import DEFAULT_SOLVER, new_pysat_solver
+from ..formats.atomic import check_outputs
+from ..formats.dimacs import read_formula, read_formulas
+from ..runtime.pysat_solvers import DEFAULT_SOLVER
 
 if TYPE_CHECKING:
     from reductions.nishio import CellSet
-    from reductions.nishio_gadget import NishioGadget
+    from reductions.nishio_gadget import BuiltGadget
     from ..gadgets.nishio import Validation
-
-DAG_AUTO_LIMIT = 50_000
-"""``--method auto`` uses the DAG (array sweeps) up to this many vertices (16×16: 19,442),
-else SAT."""
 
 
 # ----------------------------------------------------------------------------- formulas
-
-def fixed_examples() -> list[tuple[str, Formula]]:
-    """Small fixed formulas, both answers, every clause width, single and missing occurrences
-    (the same ones ship as ``instances/formulas/nishio-*.cnf``)."""
-    return [
-        ("example_satisfiable", example_satisfiable()),
-        ("mixed widths (sat)", Formula(5, ((1, 2, -3), (-1, 3), (-2,), (3, 4)))),
-        ("single occurrences (sat)", Formula(6, ((1, -2, 3), (-4, 5, -6)))),
-        ("8 sign patterns (unsat)", all_sign_patterns(3)),
-        ("short clauses (unsat)", Formula(3, ((1, 2), (1, -2), (-1, 3), (-1, -3)))),
-        ("unit chain (unsat)", Formula(3, ((1,), (-1, 2), (-2, 3), (-3,)))),
-    ]
-
 
 def parse_widths(text: str) -> tuple[int, ...]:
     try:
@@ -81,67 +63,15 @@ def random_formulas(args: argparse.Namespace) -> list[tuple[str, Formula]]:
     if num_vars < max(widths) or num_clauses < 0 or count < 1:
         raise UserError(f"--random {num_vars} {num_clauses} {count}: need V >= the widest "
                         f"clause ({max(widths)}), C >= 0 and COUNT >= 1")
-    out = []
-    for i in range(count):
-        seed = args.seed + i
-        if widths == (3,):
-            formula = random_3sat(num_vars, num_clauses, seed=seed)
-        else:
-            formula = random_cnf(num_vars, num_clauses, widths, seed=seed)
-        out.append((f"random v{num_vars} c{num_clauses} seed {seed}", formula))
-    return out
+    return [(f"random v{num_vars} c{num_clauses} seed {seed}", formula)
+            for seed, formula in seeded_random_formulas(num_vars, num_clauses, count,
+                                                        first_seed=args.seed, widths=widths)]
 
 
 # ----------------------------------------------------------------------------- gadget nishio
 
-def gadget_map(gadget: NishioGadget, extra: dict | None = None) -> dict:
-    """The bookkeeping as JSON-ready data (0-based rows, columns, blocks; cells as [r, c])."""
-    return {
-        "order": gadget.order, "grid": gadget.shape.size,
-        "num_vars": gadget.formula.num_vars, "clauses": [list(c) for c in gadget.formula.clauses],
-        "terminal_stack": gadget.terminal_stack,
-        "variables": {str(v): {"band": g.band, "rows": list(g.rows), "blocks": list(g.blocks),
-                               "true_cells": [list(c) for c in g.true_cells],
-                               "false_cells": [list(c) for c in g.false_cells]}
-                      for v, g in gadget.variables.items()},
-        "clause_gadgets": [{"band": c.band, "truth_row": c.truth_row,
-                            "conflict_rows": list(c.conflict_rows),
-                            "terminal_block": c.terminal_block,
-                            "terminal_column": c.terminal_column,
-                            "terms": [{"literal": t.literal, "block": t.block,
-                                       "columns": list(t.columns),
-                                       "truth_cell": list(t.truth_cell),
-                                       "conflict_cells": [list(x) for x in t.conflict_cells]}
-                                      for t in c.terms]}
-                           for c in gadget.clauses],
-        **(extra or {}),
-    }
-
-
-def build_estimate(formula: Formula, args: argparse.Namespace):
-    """What ``gadget nishio`` would build and write for ``formula`` (before building it)."""
-    from reductions.nishio_gadget import theorem3_instance, theorem_order
-    built = theorem3_instance(formula).formula if args.variant == "thm3" else formula
-    n = theorem_order(built) if args.order is None else args.order
-    picture, drawn = None, 0
-    if args.picture:
-        picture = "png" if str(args.picture).lower().endswith(".png") else "svg"
-        side = 2 * sum(len(c) for c in built.clauses) + built.num_clauses \
-            if args.view == "core" else n * n
-        drawn = side * side
-    estimate = nishio_gadget_estimate(built, order=args.order, write=bool(args.output),
-                                      picture=picture, picture_cells=drawn)
-    if args.picture and args.show_placement:
-        estimate = estimate.plus(formula_sat_estimate(built))
-    return estimate
-
-
-def run_build(args: argparse.Namespace) -> int:
-    from reductions.nishio_gadget import (nishio_gadget, placement_from_assignment,
-                                          theorem3_gadget, v0_false_cells)
-    from ..formats.cellset import (check_picture_name, gadget_picture, write_cell_set,
-                                  write_picture)
-    from ..gadgets.nishio import formula_model
+def _check_build_args(args: argparse.Namespace) -> None:
+    from ..formats.cellset import check_picture_name
     if len(args.formula) != 1:
         raise UserError("gadget nishio: give one FORMULA.cnf to build (several only with "
                         "--validate)")
@@ -151,58 +81,54 @@ def run_build(args: argparse.Namespace) -> int:
                   inputs=args.formula)
     if args.picture:
         check_picture_name(args.picture)
+
+
+def run_build(args: argparse.Namespace) -> int:
+    from reductions.nishio_gadget import build_gadget
+    from ..formats.cellset import picture_format, write_gadget_files
+    from ..gadgets.nishio import shown_placement
+    _check_build_args(args)
     path = args.formula[0]
     limit = common.memory_limit(args)
     formula = read_formula(path, max_memory=limit)
-    ensure_fits(build_estimate(formula, args), limit,
-                f"gadget nishio: {path}{declared_variables_note(formula)}")
+    estimate = nishio_build_estimate(
+        formula, variant=args.variant, order=args.order, write=bool(args.output),
+        picture=picture_format(args.picture) if args.picture else None, view=args.view,
+        show_placement=args.show_placement)
+    ensure_fits(estimate, limit, f"gadget nishio: {path}{declared_variables_note(formula)}")
     start = time.perf_counter()
-    extra = {}
-    if args.variant == "thm3":
-        instance, gadget = theorem3_gadget(formula, args.order)
-        false_cells = v0_false_cells(instance, gadget)
-        extra = {"theorem": 3, "v0": instance.v0,
-                 "split_variables": {str(j + 1): x for j, x in instance.split_variables.items()},
-                 "v0_false_cells": [list(c) for c in false_cells]}
-    else:
-        instance, gadget = None, nishio_gadget(formula, args.order)
-        extra = {"theorem": 2}
-    seconds = time.perf_counter() - start
+    built = build_gadget(formula, variant=args.variant, order=args.order)
+    print_built(built, path, args.output, time.perf_counter() - start)
+    placement = None
+    if args.picture and args.show_placement:
+        placement = shown_placement(built.gadget, args.solver)
+        if placement is None:
+            print("no placement to show: the formula is unsatisfiable")
+    write_gadget_files(built, cells_path=args.output, map_path=args.map,
+                       picture_path=args.picture, placement=placement, view=args.view)
+    if args.picture:
+        print(f"picture: {args.picture}")
+    return ExitCode.OK
+
+
+def print_built(built: BuiltGadget, path: str, output: str | None, seconds: float) -> None:
+    """What ``gadget nishio`` built: the grid, S, the gadgets and the theorem's claim."""
+    gadget, instance, false_cells = built.gadget, built.theorem3, built.v0_false
     n, size = gadget.order, gadget.shape.size
-    built = gadget.formula
-    print(f"{args.output or 'S'}: n = {n}, a {size}x{size} grid with {n}x{n} blocks, "
+    print(f"{output or 'S'}: n = {n}, a {size}x{size} grid with {n}x{n} blocks, "
           f"|S| = {gadget.cells.count():,} cells ({6 * gadget.occurrences} in gadgets); "
           f"built in {seconds:.2f} s")
     print(f"gadgets: {len(gadget.variables)} variable bands, {len(gadget.clauses)} clause bands, "
           f"{gadget.occurrences} occurrence stacks + terminal stack {gadget.terminal_stack + 1}")
     if instance is not None:
-        print(f"Theorem 3: X' has {built.num_vars} variables and {built.num_clauses} clauses "
+        print(f"Theorem 3: X' has {gadget.formula.num_vars} variables and "
+              f"{gadget.formula.num_clauses} clauses "
               f"(v0 = x{instance.v0}); Nishio(S) is never empty, and v0's false cells "
               f"(e.g. row {false_cells[0][0] + 1}, column {false_cells[0][1] + 1}) are in it "
               f"iff {path} is satisfiable" if false_cells else
               "Theorem 3: the formula has no clause; v0 does not occur")
     else:
         print("Theorem 2: S contains a valid placement iff the formula is satisfiable")
-    placement = None
-    if args.picture and args.show_placement:
-        model = formula_model(built, args.solver)
-        if model is None:
-            print("no placement to show: the formula is unsatisfiable")
-        else:
-            placement = placement_from_assignment(gadget, model)
-    with OutputGroup() as outputs:          # S, its map and its picture: all or none
-        if args.output:
-            write_cell_set(args.output, gadget.cells, group=outputs)
-        if args.map:
-            with atomic_write(args.map, group=outputs) as out:
-                json.dump(gadget_map(gadget, extra), out)
-                out.write("\n")
-        if args.picture:
-            write_picture(args.picture, gadget_picture(gadget, placement, args.view),
-                          group=outputs)
-    if args.picture:
-        print(f"picture: {args.picture}")
-    return ExitCode.OK
 
 
 def _mark(value: bool | None) -> str:
@@ -252,45 +178,41 @@ def print_validation_table(results: list[Validation], variants: list[str]) -> No
             print(f"    {label}: {text}")
 
 
-def read_formulas(paths: list[str], limit: int) -> list[tuple[str, Formula | TooLarge]]:
-    """The formulas to validate; one too large to read becomes its refusal (a table row)."""
-    out: list[tuple[str, Formula | TooLarge]] = []
-    for path in paths:
-        try:
-            out.append((Path(path).name, read_formula(path, max_memory=limit)))
-        except TooLarge as exc:
-            out.append((Path(path).name, exc))
-    return out
-
-
 def run_validate(args: argparse.Namespace) -> int:
     """Exit code: 4 if any check failed; otherwise 0 — formulas (or one theorem of a formula)
     skipped as over the memory limit are rows of their own and are counted in the summary,
     but are not failures — unless nothing at all could be validated (then 2, as for a
     single refused build)."""
-    from ..gadgets.nishio import Validation, validate_formula
+    from ..gadgets.nishio import fixed_formulas, validate_formulas
     if args.formula and args.random:
         raise UserError("gadget nishio --validate: give FORMULA or --random, not both")
     limit = common.memory_limit(args)
     if args.formula:
-        formulas = read_formulas(args.formula, limit)
+        formulas = read_formulas(args.formula, max_memory=limit)
     elif args.random:
         formulas = random_formulas(args)
     else:
-        formulas = fixed_examples()
+        formulas = fixed_formulas()
     variants = ["thm2", "thm3"] if args.variant in (None, "both") else [args.variant]
     results = []
     progress = common.Progress(len(formulas), "validate")
-    for name, formula in formulas:
-        if isinstance(formula, TooLarge):
-            results.append(Validation.too_large_formula(name, formula))
-        else:
-            results.append(validate_formula(formula, name, variants, args.solver,
-                                            split=not args.no_split, order=args.order,
-                                            max_memory=limit))
+    for result in validate_formulas(formulas, variants=variants, solver=args.solver,
+                                    split=not args.no_split, order=args.order,
+                                    max_memory=limit):
+        results.append(result)
         progress.step()
     progress.close()
     print_validation_table(results, variants)
+    print_validation_summary(results, limit)
+    if any(not r.ok for r in results):
+        return ExitCode.MISMATCH
+    if not any(r.validated for r in results):
+        raise UserError(f"gadget nishio --validate: nothing validated, every formula is over "
+                        f"the memory limit of {format_bytes(limit)} (--max-memory)")
+    return ExitCode.OK
+
+
+def print_validation_summary(results: list[Validation], limit: int) -> None:
     decided = [r for r in results if r.satisfiable is not None]
     sat = sum(bool(r.satisfiable) for r in decided)
     failed = sum(not r.ok for r in results)
@@ -302,12 +224,6 @@ def run_validate(args: argparse.Namespace) -> int:
           + (f"; {skipped} too large for the memory limit of {format_bytes(limit)} "
              f"(skipped in whole or in part)" if skipped else "")
           + f" ({total:.2f} s in gadgets and placement models)")
-    if failed:
-        return ExitCode.MISMATCH
-    if not any(r.validated for r in results):
-        raise UserError(f"gadget nishio --validate: nothing validated, every formula is over "
-                        f"the memory limit of {format_bytes(limit)} (--max-memory)")
-    return ExitCode.OK
 
 
 def run_gadget_nishio(args: argparse.Namespace) -> int:
@@ -337,80 +253,36 @@ def parse_cell_arg(text: str, size: int) -> tuple[int, int]:
     return r - 1, c - 1
 
 
-def choose_method(cells: CellSet, method: str) -> str:
-    from reductions.nishio import almost_balanced_count
-    if method != "auto":
-        return method
-    return "dag-sweep" if almost_balanced_count(cells.shape) <= DAG_AUTO_LIMIT else "sat"
-
-
 def run_nishio(args: argparse.Namespace) -> int:
-    from reductions.nishio import (DAG_VERTEX_LIMIT, OVERLAY_LIMIT, CellSet,
-                                   almost_balanced_count, nishio, valid_placement_count)
-    from ..formats.cellset import (Picture, check_picture_name, format_cell_set, read_cell_set,
-                                  write_cell_set, write_picture)
-    from ..gadgets.nishio import PlacementModel
+    from ..formats.cellset import check_picture_name, read_cell_set, write_nishio_files
+    from ..gadgets.nishio import check_nishio_method, choose_method, nishio_with_stats
     check_outputs({"-o": args.output, "--picture": args.picture}, inputs=[args.cells])
     if args.picture:
         check_picture_name(args.picture)
     limit = common.memory_limit(args)
     cells = read_cell_set(args.cells, args.box, memory_limit=limit)
-    n = cells.size
     method = choose_method(cells, args.method)
-    if method == "sat" or args.cell or args.decide:
-        new_pysat_solver(args.solver).delete()        # an unknown name fails here, first
-    if method in ("dag", "dag-sweep") and almost_balanced_count(cells.shape) > DAG_VERTEX_LIMIT:
-        raise UserError(f"--method dag: the DAG for blocks {cells.shape} would have "
-                        f"{almost_balanced_count(cells.shape):,} vertices; use --method sat")
-    if method in ("dag", "dag-sweep") and not (args.cell or args.decide):
-        ensure_fits(nishio_dag_estimate(cells.shape), limit, f"nishio: {args.cells}")
-    if method == "overlay" and valid_placement_count(cells.shape) <= OVERLAY_LIMIT:
-        ensure_fits(nishio_overlay_estimate(cells.shape), limit, f"nishio: {args.cells}")
+    decide = bool(args.cell or args.decide)
+    check_nishio_method(cells, method, solver=args.solver, decide=decide, max_memory=limit,
+                        subject=f"nishio: {args.cells}")
+    n = cells.size
     print(f"S: {cells.count():,} cells of a {n}x{n} grid (blocks {cells.shape})")
+    if decide:
+        return run_decide(args, cells, limit)
     start = time.perf_counter()
-    if args.cell or args.decide:
-        target = parse_cell_arg(args.cell, n) if args.cell else None
-        with PlacementModel(cells, args.solver, max_memory=limit) as model:
-            placement = model.find(target)
-        seconds = time.perf_counter() - start
-        where = (f" containing row {target[0] + 1}, column {target[1] + 1}" if target else "")
-        if placement is None:
-            print(f"no valid placement inside S{where} ({seconds:.3f} s, sat)")
-            if target is not None and not args.decide:
-                print("the cell is not in Nishio(S): the digit can be eliminated there")
-            return ExitCode.NO_SOLUTION
-        print(f"a valid placement inside S{where} ({seconds:.3f} s, sat)"
-              + (":" if n <= 81 else f" ({n} cells; -o FILE saves it)"))
-        if n <= 81:
-            print(" ".join(f"r{r + 1}c{c + 1}" for r, c in placement))
-        if args.output:
-            write_cell_set(args.output, CellSet.from_cells(cells.shape, placement))
-            print(f"wrote the placement to {args.output}")
-        return ExitCode.OK
-    if method == "sat":
-        with PlacementModel(cells, args.solver, max_memory=limit) as model:
-            kept = model.nishio()
-            stats = model.stats
-        detail = (f", {stats['solver_calls']} solver calls, "
-                  f"{stats['cell_variables']:,} cell variables")
-    else:
-        kept = nishio(cells, method)
-        detail = ""
+    kept, stats = nishio_with_stats(cells, method, solver=args.solver, max_memory=limit)
     seconds = time.perf_counter() - start
+    detail = "" if stats is None else (f", {stats['solver_calls']} solver calls, "
+                                       f"{stats['cell_variables']:,} cell variables")
     eliminated = [cell for cell in cells.cells() if not kept.mask[cell]] if n <= 400 else []
     print(f"Nishio(S): {kept.count():,} cells; {cells.count() - kept.count():,} eliminated "
           f"(method {method}, {seconds * 1000:.1f} ms{detail})")
     if eliminated and len(eliminated) <= 40:
-        print("eliminated: " + " ".join(f"r{r + 1}c{c + 1}" for r, c in eliminated))
+        print("eliminated: " + _cells_text(eliminated))
     if n <= 36 and not args.quiet:
+        from ..formats.cellset import format_cell_set
         print(format_cell_set(cells, spaced=True, kept=kept))
-    with OutputGroup() as outputs:          # Nishio(S) and its picture: both or neither
-        if args.output:
-            write_cell_set(args.output, kept, group=outputs)
-        if args.picture:
-            write_picture(args.picture, Picture(cells, kept=kept, title=(
-                f"S: {cells.count()} cells; Nishio(S): {kept.count()} (pale: eliminated)")),
-                group=outputs)
+    write_nishio_files(cells, kept, cells_path=args.output, picture_path=args.picture)
     if args.output:
         print(f"wrote {args.output}")
     if args.picture:
@@ -418,77 +290,123 @@ def run_nishio(args: argparse.Namespace) -> int:
     return ExitCode.OK if kept.count() else ExitCode.NO_SOLUTION
 
 
+def run_decide(args: argparse.Namespace, cells: CellSet, limit: int) -> int:
+    """``--decide`` / ``--cell R,C``: one question to the placement model, its placement."""
+    from reductions.nishio import CellSet
+    from ..formats.cellset import write_cell_set
+    from ..gadgets.nishio import PlacementModel
+    n = cells.size
+    start = time.perf_counter()
+    target = parse_cell_arg(args.cell, n) if args.cell else None
+    with PlacementModel(cells, args.solver, max_memory=limit) as model:
+        placement = model.find(target)
+    seconds = time.perf_counter() - start
+    where = (f" containing row {target[0] + 1}, column {target[1] + 1}" if target else "")
+    if placement is None:
+        print(f"no valid placement inside S{where} ({seconds:.3f} s, sat)")
+        if target is not None and not args.decide:
+            print("the cell is not in Nishio(S): the digit can be eliminated there")
+        return ExitCode.NO_SOLUTION
+    print(f"a valid placement inside S{where} ({seconds:.3f} s, sat)"
+          + (":" if n <= 81 else f" ({n} cells; -o FILE saves it)"))
+    if n <= 81:
+        print(_cells_text(placement))
+    if args.output:
+        write_cell_set(args.output, CellSet.from_cells(cells.shape, placement))
+        print(f"wrote the placement to {args.output}")
+    return ExitCode.OK
+
+
+def _cells_text(cells) -> str:
+    return " ".join(f"r{r + 1}c{c + 1}" for r, c in cells)
+
+
 # ----------------------------------------------------------------------------- register
 
 def register(commands: common.Commands) -> None:
-    gadget = commands.gadget.add_parser(
-        "nishio", help="3-CNF -> Nishio decision instance (Eppstein 2012, Theorems 2 and 3)",
+    _declare_gadget_nishio(commands.gadget)
+    _declare_nishio(commands.top)
+
+
+def _declare_gadget_nishio(gadgets) -> None:
+    parser = common.add_gadget_parser(
+        gadgets, "nishio",
+        help="3-CNF -> Nishio decision instance (Eppstein 2012, Theorems 2 and 3)",
         description="Build the cell set S of Eppstein's reduction from 3SAT to single-digit "
                     "Sudoku deduction: S contains a valid placement (one cell per row, column "
                     "and block) iff the formula is satisfiable. With --validate, run the "
                     "closed loop (SAT solver vs placement model, extraction, forward map, "
-                    "Theorem 3) on formulas and print a table.")
-    gadget.add_argument("formula", nargs="*", metavar="FORMULA.cnf",
-                        help="DIMACS CNF with clauses of 1 to 3 literals (with --validate: "
-                             "any number, or none)")
-    gadget.add_argument("-o", "--output", metavar="S.txt", help="write S (one row per line, "
-                        "# in S, . not)")
-    gadget.add_argument("--variant", choices=["thm2", "thm3", "both"], default=None,
+                    "Theorem 3) on formulas and print a table.",
+        formula_help="DIMACS CNF with clauses of 1 to 3 literals (with --validate: any "
+                     "number, or none)",
+        output_metavar="S.txt", output_help="write S (one row per line, # in S, . not)")
+    parser.add_argument("--variant", choices=["thm2", "thm3", "both"], default=None,
                         help="thm2: S for the formula (default when building); thm3: add v0 "
                              "and split, so Nishio(S) is never empty; both: validate both "
                              "(default with --validate)")
-    gadget.add_argument("--order", type=int, metavar="N",
+    parser.add_argument("--order", type=int, metavar="N",
                         help="block side n (default: Theorem 2's max(v + c, 3c + 1))")
-    gadget.add_argument("--picture", metavar="FILE", help="draw S (.svg, or .png with "
+    _add_drawing_options(parser)
+    _add_validation_options(parser)
+    parser.add_argument("--solver", default=DEFAULT_SOLVER,
+                        help=f"pysat solver (default {DEFAULT_SOLVER})")
+    common.add_memory_option(parser)
+    parser.set_defaults(run=lambda args: run_gadget_nishio(_default_variant(args)))
+
+
+def _add_drawing_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--picture", metavar="FILE", help="draw S (.svg, or .png with "
                         "matplotlib) with the gadget blocks shaded and labelled")
-    gadget.add_argument("--view", choices=["full", "core"], default="full",
+    parser.add_argument("--view", choices=["full", "core"], default="full",
                         help="full grid, or only the gadgets' rows and columns (default full)")
-    gadget.add_argument("--show-placement", action="store_true",
+    parser.add_argument("--show-placement", action="store_true",
                         help="draw a valid placement (from a satisfying assignment) on top")
-    gadget.add_argument("--map", metavar="S.json", help="write which rows, columns, blocks "
+    parser.add_argument("--map", metavar="S.json", help="write which rows, columns, blocks "
                         "and cells belong to which variable, clause and term (0-based)")
-    gadget.add_argument("--validate", action="store_true",
+
+
+def _add_validation_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--validate", action="store_true",
                         help="validate on FORMULA, on --random formulas, or on fixed examples")
-    gadget.add_argument("--random", nargs=3, type=int, metavar=("V", "C", "COUNT"),
+    parser.add_argument("--random", nargs=3, type=int, metavar=("V", "C", "COUNT"),
                         help="with --validate: COUNT random formulas of V variables, C clauses")
-    gadget.add_argument("--widths", default="3", help="clause widths for --random, e.g. 3 "
+    parser.add_argument("--widths", default="3", help="clause widths for --random, e.g. 3 "
                         "(random 3-SAT, the default) or 1,1,2,3 (mixed: both answers at "
                         "small sizes)")
-    gadget.add_argument("--seed", type=int, default=0, help="first seed for --random (default 0)")
-    gadget.add_argument("--no-split", action="store_true",
+    parser.add_argument("--seed", type=int, default=0, help="first seed for --random (default 0)")
+    parser.add_argument("--no-split", action="store_true",
                         help="validate with every cell of S in the SAT model (no independent-"
                              "part presolve; about 1 s per 361x361 grid)")
-    gadget.add_argument("--solver", default=DEFAULT_SOLVER,
-                        help=f"pysat solver (default {DEFAULT_SOLVER})")
-    common.add_memory_option(gadget)
-    gadget.set_defaults(run=lambda args: run_gadget_nishio(_default_variant(args)))
 
-    top = commands.top.add_parser(
+
+def _declare_nishio(top) -> None:
+    parser = top.add_parser(
         "nishio", help="Nishio(S): the cells of S that lie in some valid placement",
         description="Single-digit deduction: read a cell set S (the candidates of one digit) "
                     "and keep the cells lying in some valid placement inside S (one cell per "
                     "row, column and block). Printed grid: # kept, x eliminated, . not in S. "
                     "Exit code 1 when S contains no valid placement.")
-    top.add_argument("cells", metavar="S.txt", help="cell set: one row per line, # or 1 in S")
-    top.add_argument("--method", choices=["auto", "dag", "dag-sweep", "overlay", "sat"],
-                     default="auto",
-                     help="dag: Eppstein's almost-balanced-matrix DAG, one DFS (to 16x16); "
-                          "dag-sweep: the same DAG by two array sweeps (faster); overlay: all "
-                          "placements (9x9 and smaller); sat: placement model, any size; auto: "
-                          "dag-sweep when small, else sat (default)")
-    common.add_shape_option(top)
-    top.add_argument("--cell", metavar="R,C", help="only decide whether a placement contains "
-                     "this cell (counted from 1), by the SAT model")
-    top.add_argument("--decide", action="store_true",
-                     help="only decide whether S contains a valid placement, by the SAT model")
-    top.add_argument("-o", "--output", metavar="FILE", help="write Nishio(S) as a cell set "
-                     "(with --cell/--decide: the placement found)")
-    top.add_argument("--picture", metavar="FILE", help="draw S with the eliminated cells pale")
-    top.add_argument("--quiet", action="store_true", help="do not print the grid")
-    top.add_argument("--solver", default=DEFAULT_SOLVER,
-                     help=f"pysat solver for --method sat (default {DEFAULT_SOLVER})")
-    common.add_memory_option(top)
-    top.set_defaults(run=run_nishio)
+    parser.add_argument("cells", metavar="S.txt", help="cell set: one row per line, # or 1 in S")
+    parser.add_argument("--method", choices=["auto", "dag", "dag-sweep", "overlay", "sat"],
+                        default="auto",
+                        help="dag: Eppstein's almost-balanced-matrix DAG, one DFS (to 16x16); "
+                             "dag-sweep: the same DAG by two array sweeps (faster); overlay: "
+                             "all placements (9x9 and smaller); sat: placement model, any size; "
+                             "auto: dag-sweep when small, else sat (default)")
+    common.add_shape_option(parser)
+    parser.add_argument("--cell", metavar="R,C", help="only decide whether a placement "
+                        "contains this cell (counted from 1), by the SAT model")
+    parser.add_argument("--decide", action="store_true",
+                        help="only decide whether S contains a valid placement, by the SAT model")
+    parser.add_argument("-o", "--output", metavar="FILE", help="write Nishio(S) as a cell set "
+                        "(with --cell/--decide: the placement found)")
+    parser.add_argument("--picture", metavar="FILE",
+                        help="draw S with the eliminated cells pale")
+    parser.add_argument("--quiet", action="store_true", help="do not print the grid")
+    parser.add_argument("--solver", default=DEFAULT_SOLVER,
+                        help=f"pysat solver for --method sat (default {DEFAULT_SOLVER})")
+    common.add_memory_option(parser)
+    parser.set_defaults(run=run_nishio)
 
 
 def _default_variant(args: argparse.Namespace) -> argparse.Namespace:

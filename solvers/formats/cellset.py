@@ -14,11 +14,16 @@ blocks of a 3SAT instance) shaded and labelled, optional *kept* cells (Nishio(S)
 cells of S are drawn pale, as eliminated), and an optional placement as red dots on top.
 ``rows`` / ``cols`` restrict the drawing to some rows and columns (the "core" view of a gadget:
 only its rows and columns, blocks still separated).
+
+What the commands write, each set of files all or none: :func:`write_gadget_files` (``gadget
+nishio``: S, its map, its picture) and :func:`write_nishio_files` (``nishio``: Nishio(S) and
+its picture).
 """
 
 from __future__ import annotations
 
 import html
+import json
 import math
 import re
 from dataclasses import dataclass, field
@@ -485,3 +490,42 @@ def gadget_picture(gadget, placement: Sequence[Cell] | None = None, view: str = 
                  + (" (gadget rows and columns only)" if view == "core" else ""))
     return Picture(gadget.cells, regions, kept, placement, rows, cols, title, band_labels,
                    stack_labels)
+
+
+def picture_format(path: str | Path) -> str:
+    """"png" or "svg", as :func:`write_picture` chooses by the suffix."""
+    return "png" if str(path).lower().endswith(".png") else "svg"
+
+
+# ----------------------------------------------------------------------------- the commands' files
+
+def write_gadget_files(built, *, cells_path: str | Path | None = None,
+                       map_path: str | Path | None = None,
+                       picture_path: str | Path | None = None,
+                       placement: Sequence[Cell] | None = None, view: str = "full") -> None:
+    """The files of a built Nishio gadget (a :class:`reductions.nishio_gadget.BuiltGadget`),
+    all or none: S as a cell set, its JSON map (:meth:`~reductions.nishio_gadget.BuiltGadget.
+    record`, one line) and its picture (``placement`` drawn on top, ``view`` full or core)."""
+    with OutputGroup() as outputs:
+        if cells_path:
+            write_cell_set(cells_path, built.gadget.cells, group=outputs)
+        if map_path:
+            with atomic_write(map_path, group=outputs) as out:
+                json.dump(built.record(), out)
+                out.write("\n")
+        if picture_path:
+            write_picture(picture_path, gadget_picture(built.gadget, placement, view),
+                          group=outputs)
+
+
+def write_nishio_files(cells: CellSet, kept: CellSet, *, cells_path: str | Path | None = None,
+                       picture_path: str | Path | None = None) -> None:
+    """Nishio(S) = ``kept`` as a cell set and a picture of S with the eliminated cells pale:
+    both or neither."""
+    with OutputGroup() as outputs:
+        if cells_path:
+            write_cell_set(cells_path, kept, group=outputs)
+        if picture_path:
+            write_picture(picture_path, Picture(cells, kept=kept, title=(
+                f"S: {cells.count()} cells; Nishio(S): {kept.count()} (pale: eliminated)")),
+                group=outputs)

@@ -8,7 +8,8 @@
   streams through in pieces (never whole in memory, not even one long line); header counts
   must be plain digits up to 2^31 − 1; reading stops at the first clause beyond the declared
   count (or wider than a given width). :func:`read_formula` reads a gadget's input formula,
-  sized from its header against a memory limit before the clauses are read.
+  sized from its header against a memory limit before the clauses are read;
+  :func:`read_formulas` those of a validation run.
 * :func:`parse_solver_output` reads a solver's answer in the SAT-competition form
   (``s SATISFIABLE`` and ``v`` lines) or MiniSat's result-file form (``SAT`` then the model).
 """
@@ -31,7 +32,7 @@ from reductions.grid import MAX_COMMENT_LINE
 from reductions.reading import (CHATTER_BYTES, DEFAULT_MEMORY_LIMIT, ReadLimit, open_text,
                                 read_text, reading)
 from reductions.formulas import Formula, from_dimacs_clauses
-from reductions.sizes import ensure_fits, formula_reading_estimate
+from reductions.sizes import TooLarge, ensure_fits, formula_reading_estimate
 
 from .atomic import OutputError, check_output_target, naming_write_errors, open_output
 
@@ -171,6 +172,20 @@ def read_formula(path: str | Path, *, max_width: int | None = 3,
                     max_memory, f"{path}: reading the formula")
     cnf = read_cnf(path, max_width=max_width, memory_limit=memory_limit)
     return from_dimacs_clauses(cnf.num_vars, cnf.clauses, max_width=max_width, name=str(path))
+
+
+def read_formulas(paths: Iterable[str | Path], *,
+                  max_memory: int | None) -> list[tuple[str, Formula | TooLarge]]:
+    """The formulas of a validation run, each named by its file name; one whose reading is
+    estimated over ``max_memory`` becomes its refusal, a row of the run's table rather than
+    the end of the run (any other error ends it)."""
+    out: list[tuple[str, Formula | TooLarge]] = []
+    for path in paths:
+        try:
+            out.append((Path(path).name, read_formula(path, max_memory=max_memory)))
+        except TooLarge as exc:
+            out.append((Path(path).name, exc))
+    return out
 
 
 def _pieces(source: str | Iterable[str]) -> Iterator[tuple[int, str]]:

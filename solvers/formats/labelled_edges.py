@@ -18,6 +18,9 @@ path found). **GraphML** (:func:`write_graphml`): plain XML that networkx, yEd, 
 each edge has a ``label`` attribute, each node a ``role`` (p / q / empty).
 :func:`to_networkx` returns a networkx multigraph (networkx is optional: ``pip install
 sudoku-bridge[graphs]``).
+
+A Theorem 4 gadget's files (``gadget nrpath``): :func:`write_gadget_files`, the edge list
+headed by :func:`gadget_comments`.
 """
 
 from __future__ import annotations
@@ -401,3 +404,39 @@ def to_networkx(graph: LabelledGraph):
         tail, head, label = graph.edge_names(e)
         result.add_edge(tail, head, key=e, label=label)
     return result
+
+
+# ----------------------------------------------------------------------------- gadget nrpath
+
+def gadget_comments(gadget, source: str) -> list[str]:
+    """The comment lines above a Theorem 4 gadget (a
+    :class:`reductions.nrpath_gadget.NrPathGadget`) built from the formula in ``source``:
+    what it is and how its paths (or cycles) read as assignments."""
+    formula = gadget.formula
+    comments = [
+        f"Eppstein 2005 Theorem 4 gadget of {source}: {formula.num_vars} variables, "
+        f"{formula.num_clauses} clauses",
+        "a simple nonrepetitive path p -> q exists iff the formula is satisfiable;",
+        "variable v is true iff the path takes the route ~xv:1, ~xv:2, ... (it uses up the",
+        "~xv term vertices); term vertex cJtI:LIT is literal I of clause J",
+    ]
+    if gadget.is_cycle_version:
+        comments.append("cycle version: the last arc 'q p 0' lies on a simple nonrepetitive "
+                        "cycle iff the formula is satisfiable")
+    return comments
+
+
+def write_gadget_files(gadget, source: str, *, edges_path: str | Path,
+                       dot_path: str | Path | None = None,
+                       graphml_path: str | Path | None = None) -> None:
+    """A Theorem 4 gadget built from the formula in ``source`` as an edge list with
+    :func:`gadget_comments`, and optionally DOT and GraphML: all files or none."""
+    graph = gadget.graph
+    with OutputGroup() as outputs:
+        write_labelled_edges(edges_path, graph, gadget.p, gadget.q,
+                             gadget_comments(gadget, source), group=outputs)
+        if dot_path:
+            write_dot(dot_path, graph, gadget.p, gadget.q, title=f"nrpath gadget of {source}",
+                      group=outputs)
+        if graphml_path:
+            write_graphml(graphml_path, graph, gadget.p, gadget.q, group=outputs)

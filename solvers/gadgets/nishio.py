@@ -36,28 +36,36 @@ clauses and decides in about 1 s (mostly building the clauses), the split model 
 
 :func:`validate_formula` runs the closed loop of the 3SAT reduction on one formula (the
 ``gadget nishio --validate`` command): the formula's satisfiability by a SAT solver against
-the placement model on S, extraction, forward map, and the Theorem 3 instance.
+the placement model on S, extraction, forward map, and the Theorem 3 instance;
+:func:`validate_formulas` a whole run (:func:`fixed_formulas` by default).
+
+For the ``nishio`` command: :func:`choose_method` (``auto``: the DAG while it is small, else
+SAT), :func:`check_nishio_method` (what a method cannot do, refused before any work) and
+:func:`nishio_with_stats`; for ``gadget nishio --show-placement``: :func:`shown_placement`.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 import numpy as np
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
 from reductions.errors import UserError
-from reductions.formulas import Formula
-from reductions.nishio import (Cell, CellSet, NishioError, Part, independent_parts,
-                               is_valid_placement, nishio, placement_problems, subgrid_placement)
-from reductions.nishio_gadget import (GadgetError, assignment_from_placement, nishio_gadget,
-                                      placement_from_assignment, theorem3_gadget,
+from reductions.formulas import Formula, all_sign_patterns, example_satisfiable
+from reductions.nishio import (DAG_VERTEX_LIMIT, OVERLAY_LIMIT, Cell, CellSet, NishioError,
+                               Part, almost_balanced_count, independent_parts,
+                               is_valid_placement, nishio, placement_problems,
+                               subgrid_placement, valid_placement_count)
+from reductions.nishio_gadget import (GadgetError, NishioGadget, assignment_from_placement,
+                                      nishio_gadget, placement_from_assignment, theorem3_gadget,
                                       theorem3_instance, v0_false_cells)
-from reductions.sizes import (TooLarge, ensure_fits, formula_sat_estimate,
-                              nishio_validation_estimate, placement_model_estimate)
+from reductions.sizes import (TooLarge, ensure_fits, formula_sat_estimate, nishio_dag_estimate,
+                              nishio_overlay_estimate, nishio_validation_estimate,
+                              placement_model_estimate)
 
 from ..outcome import WrongAnswer
 from ..runtime.pysat_solvers import DEFAULT_SOLVER, new_pysat_solver, solve_formula
@@ -266,6 +274,10 @@ def has_valid_placement(cells: CellSet, solver: str = DEFAULT_SOLVER, split: boo
 
 METHODS = ("dag", "dag-sweep", "overlay", "sat")
 
+DAG_AUTO_LIMIT = 50_000
+"""Method ``auto`` uses the DAG (array sweeps) up to this many vertices (16×16: 19,442),
+else SAT."""
+
 
 def compute_nishio(cells: CellSet, method: str = "dag", solver: str = DEFAULT_SOLVER) -> CellSet:
     """Nishio(S) by any of the three methods."""
@@ -276,6 +288,42 @@ def compute_nishio(cells: CellSet, method: str = "dag", solver: str = DEFAULT_SO
     raise UserError(f"unknown Nishio method {method!r} (choose from {', '.join(METHODS)})")
 
 
+def choose_method(cells: CellSet, method: str) -> str:
+    """``method`` itself, or for ``auto``: the DAG by array sweeps while its vertices are
+    few (:data:`DAG_AUTO_LIMIT`), else the SAT model (any size)."""
+    if method != "auto":
+        return method
+    return "dag-sweep" if almost_balanced_count(cells.shape) <= DAG_AUTO_LIMIT else "sat"
+
+
+def check_nishio_method(cells: CellSet, method: str, *, solver: str, decide: bool,
+                        max_memory: int | None, subject: str) -> None:
+    """Refuse, before any work, what ``method`` cannot do on ``cells``: an unknown pysat
+    ``solver`` (when SAT is used: ``method`` "sat", or ``decide``, a question for the
+    placement model), a DAG too large to number, or a DAG or overlay estimated over
+    ``max_memory`` (:class:`~reductions.sizes.TooLarge`, naming ``subject``)."""
+    if method == "sat" or decide:
+        new_pysat_solver(solver).delete()        # an unknown name fails here, first
+    dag = method in ("dag", "dag-sweep")
+    if dag and almost_balanced_count(cells.shape) > DAG_VERTEX_LIMIT:
+        raise UserError(f"--method dag: the DAG for blocks {cells.shape} would have "
+                        f"{almost_balanced_count(cells.shape):,} vertices; use --method sat")
+    if dag and not decide:
+        ensure_fits(nishio_dag_estimate(cells.shape), max_memory, subject)
+    if method == "overlay" and valid_placement_count(cells.shape) <= OVERLAY_LIMIT:
+        ensure_fits(nishio_overlay_estimate(cells.shape), max_memory, subject)
+
+
+def nishio_with_stats(cells: CellSet, method: str, *, solver: str = DEFAULT_SOLVER,
+                      max_memory: int | None = None) -> tuple[CellSet, dict[str, Any] | None]:
+    """Nishio(S) by ``method``, and for the SAT model its :attr:`PlacementModel.stats`
+    (solver calls, cell variables); None for the other methods."""
+    if method != "sat":
+        return nishio(cells, method), None
+    with PlacementModel(cells, solver, max_memory=max_memory) as model:
+        return model.nishio(), model.stats
+
+
 # ----------------------------------------------------------------------------- validation
 
 def formula_model(formula: Formula, solver: str = DEFAULT_SOLVER) -> dict[int, bool] | None:
@@ -283,6 +331,26 @@ def formula_model(formula: Formula, solver: str = DEFAULT_SOLVER) -> dict[int, b
     unsatisfiable (:func:`solvers.runtime.pysat_solvers.solve_formula`)."""
     values = solve_formula(formula, solver)
     return None if values is None else dict(enumerate(values, start=1))
+
+
+def fixed_formulas() -> list[tuple[str, Formula]]:
+    """Small fixed formulas, both answers, every clause width, single and missing occurrences
+    (the same ones ship as ``instances/formulas/nishio-*.cnf``)."""
+    return [
+        ("example_satisfiable", example_satisfiable()),
+        ("mixed widths (sat)", Formula(5, ((1, 2, -3), (-1, 3), (-2,), (3, 4)))),
+        ("single occurrences (sat)", Formula(6, ((1, -2, 3), (-4, 5, -6)))),
+        ("8 sign patterns (unsat)", all_sign_patterns(3)),
+        ("short clauses (unsat)", Formula(3, ((1, 2), (1, -2), (-1, 3), (-1, -3)))),
+        ("unit chain (unsat)", Formula(3, ((1,), (-1, 2), (-2, 3), (-3,)))),
+    ]
+
+
+def shown_placement(gadget: NishioGadget, solver: str = DEFAULT_SOLVER) -> list[Cell] | None:
+    """A valid placement inside the gadget's S to draw, mapped forward from a satisfying
+    assignment of its formula; None when the formula is unsatisfiable."""
+    model = formula_model(gadget.formula, solver)
+    return None if model is None else placement_from_assignment(gadget, model)
 
 
 @dataclass
@@ -439,3 +507,17 @@ def validate_formula(formula: Formula, name: str = "formula",
         except TooLarge as exc:
             result.too_large["thm3"] = exc.row_text
     return result
+
+
+def validate_formulas(formulas: Iterable[tuple[str, Formula | TooLarge]], *,
+                      variants: Sequence[str] = ("thm2", "thm3"), solver: str = DEFAULT_SOLVER,
+                      split: bool = True, order: int | None = None,
+                      max_memory: int | None = None) -> Iterator[Validation]:
+    """:func:`validate_formula` on each named formula, one result at a time (so that a run
+    can show its progress); a formula that was too large to read is its refusal's row."""
+    for name, formula in formulas:
+        if isinstance(formula, TooLarge):
+            yield Validation.too_large_formula(name, formula)
+        else:
+            yield validate_formula(formula, name, variants, solver, split=split, order=order,
+                                   max_memory=max_memory)

@@ -40,13 +40,20 @@ one regular-path search), on a directed graph the SAT model above (Theorem 4: NP
 Either way the answer is checked with :func:`~reductions.nonrepetitive.simple_path_problems`
 or :func:`~reductions.nonrepetitive.simple_cycle_problems` before it is returned
 (:class:`~solvers.outcome.WrongAnswer` otherwise), and says which method gave it.
+
+**The questions of the** ``nonrepetitive`` **command** (:func:`cyclic_edges_answer`,
+:func:`edges_from_answer`, :func:`path_answer`, :func:`cycle_answer`): each gives an
+:class:`Answer`, the path, cycle or edges with the method that found them, which the command
+prints as text or as one JSON record (:meth:`Answer.record`); :func:`task_estimate` sizes a
+question before it is asked.
 """
 
 from __future__ import annotations
 
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Iterable, Iterator
 
 import numpy as np
 
@@ -54,15 +61,16 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
 from reductions import simple_nonrepetitive
+from reductions.errors import UserError
 from reductions.formulas import Formula, example_satisfiable, example_unsatisfiable
 from reductions.labelled_graph import LabelledGraph
-from reductions.nonrepetitive import (nonrepetitive_path, simple_cycle_problems,
-                                      simple_path_problems, walk_problems)
+from reductions.nonrepetitive import (cyclic_edges, edges_from, nonrepetitive_path,
+                                      simple_cycle_problems, simple_path_problems, walk_problems)
 from reductions.nrpath_gadget import (NrPathGadget, assignment_from_cycle,
                                       assignment_from_path, cycle_from_assignment,
                                       expected_size, nrpath_gadget, path_from_assignment)
-
-from reductions.sizes import ensure_fits, formula_sat_estimate, nrpath_gadget_estimate
+from reductions.sizes import (Estimate, TooLarge, ensure_fits, formula_sat_estimate,
+                              nr_graph_estimate, nrpath_gadget_estimate, simple_path_estimate)
 
 from ..outcome import WrongAnswer
 from ..runtime.pysat_solvers import DEFAULT_SOLVER, new_pysat_solver, solve_formula
@@ -366,57 +374,225 @@ def validate_formula(formula: Formula, name: str = "formula", cycle: bool = Fals
     ensure_fits(nrpath_gadget_estimate(formula, cycle=cycle, validate=True)
                 .plus(formula_sat_estimate(formula)), max_memory, name)
     seconds: dict[str, float] = {}
-    start = time.perf_counter()
-    gadget: NrPathGadget = nrpath_gadget(formula, cycle)
+    with _timed(seconds, "build"):
+        gadget: NrPathGadget = nrpath_gadget(formula, cycle)
     graph = gadget.graph
-    seconds["build"] = time.perf_counter() - start
-
-    start = time.perf_counter()
-    assignment = solve_formula(formula, solver_name)
-    seconds["formula_sat"] = time.perf_counter() - start
-
-    forward_ok = None
-    if assignment is not None:
-        if cycle:
-            cycle_arcs = cycle_from_assignment(gadget, assignment)
-            forward_ok = not simple_cycle_problems(graph, cycle_arcs)
-        else:
-            path = path_from_assignment(gadget, assignment)
-            forward_ok = not simple_path_problems(graph, path, gadget.p, gadget.q)
-
-    start = time.perf_counter()
-    if cycle:
-        found = find_simple_cycle(graph, gadget.cycle_arc, solver_name)
-    else:
-        found = find_simple_path(graph, gadget.p, gadget.q, solver_name)
-    seconds["path_sat"] = time.perf_counter() - start
+    with _timed(seconds, "formula_sat"):
+        assignment = solve_formula(formula, solver_name)
+    forward_ok = None if assignment is None else _forward_ok(gadget, assignment)
+    with _timed(seconds, "path_sat"):
+        found = (find_simple_cycle(graph, gadget.cycle_arc, solver_name) if cycle
+                 else find_simple_path(graph, gadget.p, gadget.q, solver_name))
     extraction_ok = None
     if found is not None:
         values = (assignment_from_cycle(gadget, found) if cycle
                   else assignment_from_path(gadget, found))
         extraction_ok = formula.is_satisfied_by(values)
-
-    start = time.perf_counter()
-    walk = nonrepetitive_path(graph, gadget.p, gadget.q)
-    seconds["nr_walk"] = time.perf_counter() - start
-    walk_simple = None
-    if walk is not None:
-        if walk_problems(graph, walk):
-            raise WrongAnswer("nr(G) returned a walk that is not nonrepetitive")
-        walk_simple = not simple_path_problems(graph, walk, gadget.p, gadget.q)
-
+    with _timed(seconds, "nr_walk"):
+        walk = nonrepetitive_path(graph, gadget.p, gadget.q)
+    walk_simple = None if walk is None else _walk_is_simple(gadget, walk)
     brute = None
     if graph.num_arcs <= brute_force_arcs:
-        start = time.perf_counter()
-        if cycle:
-            exists = brute_force_cycle(graph, gadget.cycle_arc) is not None
-        else:
-            exists = brute_force_path(graph, gadget.p, gadget.q) is not None
-        brute = exists == (found is not None)
-        seconds["brute_force"] = time.perf_counter() - start
-
+        with _timed(seconds, "brute_force"):
+            brute = _brute_force_exists(gadget) == (found is not None)
     return FormulaCheck(name, formula.num_vars, formula.num_clauses, graph.num_vertices,
                         graph.num_arcs,
                         (graph.num_vertices, graph.num_arcs) == expected_size(formula, cycle),
                         assignment is not None, found is not None, extraction_ok, forward_ok,
                         walk is not None, walk_simple, brute, seconds)
+
+
+@contextmanager
+def _timed(seconds: dict[str, float], step: str) -> Iterator[None]:
+    """Record the seconds the block takes as ``seconds[step]`` (when it completes)."""
+    start = time.perf_counter()
+    yield
+    seconds[step] = time.perf_counter() - start
+
+
+def _forward_ok(gadget: NrPathGadget, assignment) -> bool:
+    """The forward map of a satisfying assignment is a simple nonrepetitive path p → q (a
+    cycle through q → p in the cycle version)."""
+    graph = gadget.graph
+    if gadget.is_cycle_version:
+        return not simple_cycle_problems(graph, cycle_from_assignment(gadget, assignment))
+    path = path_from_assignment(gadget, assignment)
+    return not simple_path_problems(graph, path, gadget.p, gadget.q)
+
+
+def _walk_is_simple(gadget: NrPathGadget, walk: list[int]) -> bool:
+    """Whether nr(G)'s walk p → q is simple; a walk that is not even nonrepetitive is a
+    wrong answer."""
+    if walk_problems(gadget.graph, walk):
+        raise WrongAnswer("nr(G) returned a walk that is not nonrepetitive")
+    return not simple_path_problems(gadget.graph, walk, gadget.p, gadget.q)
+
+
+def _brute_force_exists(gadget: NrPathGadget) -> bool:
+    """A simple nonrepetitive path p → q (cycle through q → p) exists, by enumeration."""
+    if gadget.is_cycle_version:
+        return brute_force_cycle(gadget.graph, gadget.cycle_arc) is not None
+    return brute_force_path(gadget.graph, gadget.p, gadget.q) is not None
+
+
+def validate_formulas(formulas: Iterable[tuple[str, Formula | TooLarge]], *,
+                      cycle: bool = False, solver_name: str = DEFAULT_SOLVER,
+                      max_memory: int | None = None
+                      ) -> Iterator[tuple[str, Formula | None, FormulaCheck | TooLarge]]:
+    """:func:`validate_formula` on each named formula, one at a time (a run shows its
+    progress): the name, the formula (None when it was too large to read) and its check,
+    or the refusal of a formula estimated over ``max_memory`` (a row, not a failure)."""
+    for name, formula in formulas:
+        if isinstance(formula, TooLarge):
+            yield name, None, formula
+            continue
+        try:
+            result = validate_formula(formula, name, cycle=cycle, solver_name=solver_name,
+                                      max_memory=max_memory)
+        except TooLarge as exc:
+            result = exc
+        yield name, formula, result
+
+
+# ----------------------------------------------------------------------------- questions
+
+METHOD_NR = "nr(G)"
+"""nr(G) (:mod:`reductions.nonrepetitive`): walks, not necessarily simple, in linear time."""
+
+TASKS = ("cyclic-edges", "simple-cyclic-edges", "from", "path", "simple-path", "simple-cycle")
+"""The questions of the ``nonrepetitive`` command."""
+
+
+@dataclass
+class Answer:
+    """What one question about a labelled graph found, before it is printed as text or as
+    JSON.
+
+    ``found``: a path or cycle was found (None for the listing tasks); ``arcs``: that path or
+    cycle, in order; ``mask``: the edges listed; ``summary``: the text line that goes with it
+    (a ``#`` line above a path, below a listing; the whole answer when nothing was found)."""
+
+    task: str
+    method: str
+    summary: str
+    found: bool | None = None
+    arcs: list[int] = field(default_factory=list)
+    mask: np.ndarray | None = None
+    details: dict = field(default_factory=dict)
+
+    @property
+    def highlight(self) -> list[int]:
+        """The arcs (or edges) to draw highlighted."""
+        return np.flatnonzero(self.mask).tolist() if self.mask is not None else self.arcs
+
+    def record(self, graph: LabelledGraph, path: str, seconds: float) -> dict:
+        """The answer as one JSON-ready record (``status``: found, none or listed)."""
+        status = "listed" if self.found is None else "found" if self.found else "none"
+        record = {"task": self.task, "method": self.method, "status": status,
+                  "graph": path, "directed": graph.directed,
+                  "vertices": graph.num_vertices, "edges": graph.num_edges, **self.details}
+        if self.mask is not None:
+            listed = np.flatnonzero(self.mask)
+            record["count"] = len(listed)
+            record["listed"] = [list(map(str, graph.edge_names(int(e)))) for e in listed]
+        elif self.found:
+            record["length"] = len(self.arcs)
+            record["path" if "path" in self.task else "cycle"] = arc_records(graph, self.arcs)
+        record["summary"] = self.summary.lstrip("# ")
+        record["seconds"] = round(seconds, 6)
+        return record
+
+
+def arc_records(graph: LabelledGraph, arcs) -> list[list[str]]:
+    """Arcs as ``[tail, head, label]`` names."""
+    return [[str(x) for x in graph.arc_names(int(a))] for a in arcs]
+
+
+def _proof(method: str) -> str:
+    """Why "none" is proved, by the method that said so."""
+    return ("proved: the SAT model is unsatisfiable" if method == METHOD_SAT else
+            "proved: no regular path in the skew-symmetric graph, Theorem 3")
+
+
+def task_estimate(graph: LabelledGraph, task: str) -> Estimate:
+    """What ``task`` builds: nr(G), the SAT model (digraphs) or Theorem 3's search."""
+    simple = task.startswith("simple")
+    if simple and not graph.directed:
+        return simple_path_estimate(graph.num_vertices, graph.num_edges,
+                                    cycles=task == "simple-cyclic-edges")
+    return nr_graph_estimate(graph.num_vertices, graph.num_arcs, simple=simple)
+
+
+def cyclic_edges_answer(graph: LabelledGraph, *, simple: bool,
+                        solver_name: str = DEFAULT_SOLVER) -> Answer:
+    """The edges on nonrepetitive cycles (Theorem 1, nr(G)), or on *simple* ones (one
+    checked cycle test per edge)."""
+    m = graph.num_edges
+    if not simple:
+        mask = cyclic_edges(graph)
+        return Answer("cyclic-edges", METHOD_NR, f"# {int(mask.sum())} of {m} edges lie on "
+                      f"nonrepetitive cycles", mask=mask)
+    result, method = simple_cyclic_edges(graph, solver_name)
+    return Answer("simple-cyclic-edges", method, f"# {int(result.mask.sum())} of {m} edges "
+                  f"lie on simple nonrepetitive cycles ({method}: {result.searches} "
+                  f"search{'' if result.searches == 1 else 'es'})",
+                  mask=result.mask, details={"searches": result.searches})
+
+
+def edges_from_answer(graph: LabelledGraph, vertex: int, label: int, *, start_name: str,
+                      label_name: str) -> Answer:
+    """The edges on nonrepetitive walks from ``vertex`` whose first label is ``label``
+    (Theorem 2); the names are those the question used."""
+    mask = edges_from(graph, vertex, label)
+    return Answer("from", METHOD_NR, f"# {int(mask.sum())} of {graph.num_edges} edges lie on "
+                  f"nonrepetitive walks from {start_name} starting with label {label_name}",
+                  mask=mask, details={"from": start_name, "label": label_name})
+
+
+def path_answer(graph: LabelledGraph, p: int, q: int, *, simple: bool,
+                solver_name: str = DEFAULT_SOLVER) -> Answer:
+    """A nonrepetitive walk p → q with fewest edges (nr(G)), or a simple nonrepetitive path
+    (:func:`simple_path`)."""
+    name = graph.vertex_name
+    ends = {"source": str(name(p)), "target": str(name(q))}
+    if simple:
+        answer = simple_path(graph, p, q, solver_name)
+        if answer.arcs is None:
+            return Answer("simple-path", answer.method, f"no simple nonrepetitive path from "
+                          f"{name(p)} to {name(q)} ({_proof(answer.method)})", False,
+                          details=ends)
+        return Answer("simple-path", answer.method, f"# simple nonrepetitive path from "
+                      f"{name(p)} to {name(q)}: {len(answer.arcs)} edges ({answer.method})",
+                      True, answer.arcs, details=ends)
+    path = nonrepetitive_path(graph, p, q)
+    if path is None:
+        return Answer("path", METHOD_NR, f"no nonrepetitive path from {name(p)} to {name(q)}",
+                      False, details=ends)
+    is_simple = not simple_path_problems(graph, path, p, q)
+    return Answer("path", METHOD_NR, f"# nonrepetitive path from {name(p)} to {name(q)} with "
+                  f"fewest edges: {len(path)} edges, {'simple' if is_simple else 'not simple'}",
+                  True, path, details={**ends, "simple": is_simple})
+
+
+def cycle_answer(graph: LabelledGraph, u: int, v: int, *, source: str,
+                 solver_name: str = DEFAULT_SOLVER) -> Answer:
+    """Is an arc u → v on a simple nonrepetitive cycle? (Theorem 3 undirected, the SAT model
+    directed; ``source`` names the graph in the error when there is no such arc.)"""
+    name = graph.vertex_name
+    candidates = graph.arcs_between(u, v)
+    if not candidates:
+        raise UserError(f"no arc from {name(u)} to {name(v)} in {source}")
+    if not graph.directed:
+        # Parallel edges with one label have the same answer (the test removes them all).
+        labels = graph.arcs().labels
+        candidates = list({int(labels[a]): a for a in reversed(candidates)}.values())[::-1]
+    ends = {"source": str(name(u)), "target": str(name(v))}
+    method = method_for(graph)
+    for arc in candidates:
+        answer = simple_cycle(graph, arc, solver_name)
+        if answer.arcs is not None:
+            return Answer("simple-cycle", method, f"# simple nonrepetitive cycle through "
+                          f"{name(u)} -> {name(v)}: {len(answer.arcs)} edges ({method})", True,
+                          answer.arcs, details=ends)
+    return Answer("simple-cycle", method, f"no simple nonrepetitive cycle through an arc "
+                  f"{name(u)} -> {name(v)} ({_proof(method)})", False, details=ends)

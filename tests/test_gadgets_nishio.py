@@ -1,4 +1,4 @@
-"""The placement SAT model (solvers/nishio.py) against the DAG, with and without the
+"""The placement SAT model (solvers/gadgets/nishio.py) against the DAG, with and without the
 independent-parts presolve, and the closed-loop validation of the 3SAT gadgets."""
 
 from __future__ import annotations
@@ -18,7 +18,9 @@ from reductions.nishio import (CellSet, NishioError, count_placements_dag, is_va
                                nishio_dag, random_cell_set, random_placement)
 from reductions.nishio_gadget import nishio_gadget
 from solvers.gadgets.nishio import (PlacementModel, compute_nishio, find_placement, formula_model,
-                            has_valid_placement, nishio_sat, validate_formula)
+                                    has_valid_placement, nishio_sat, validate_formula)
+
+from .test_nishio import sub_grid
 
 
 def instance(shape: Shape, rng: random.Random) -> CellSet:
@@ -124,16 +126,6 @@ def test_three_methods_through_one_entry_point():
 
 # ----------------------------------------------------------------------------- presolve
 
-def complete_subgrid(shape: Shape, rows, cols, blocks) -> CellSet:
-    n = shape.size
-    mask = np.zeros((n, n), dtype=bool)
-    for r in rows:
-        for c in cols:
-            if shape.block_of(r, c) in blocks:
-                mask[r, c] = True
-    return CellSet(mask, shape)
-
-
 def test_complete_parts_need_no_solver():
     shape = Shape(4, 4)
     # a 16x16 sub-grid: drop one row per band and the matching block, and a column per stack
@@ -141,7 +133,7 @@ def test_complete_parts_need_no_solver():
     rows = [r for r in range(16) if r % 4 != 1]
     cols = [c for c in range(16) if c % 4 != 2]
     blocks = [k for k in range(16) if k not in dropped_blocks]
-    filler = complete_subgrid(shape, rows, cols, blocks)
+    filler = sub_grid(shape, rows, cols, blocks)
     gadget = [(1 + 4 * t, 2 + 4 * t) for t in range(4)]   # covers the dropped units
     cells = CellSet(filler.mask | CellSet.from_cells(shape, gadget).mask, shape)
     with PlacementModel(cells) as model:
@@ -249,3 +241,33 @@ def test_pure_sat_model_on_many_gadget_grids():
         gadget = nishio_gadget(formula)
         expected = formula_model(formula) is not None
         assert has_valid_placement(gadget.cells, split=False) == expected
+
+
+def test_the_nishio_command_s_method_choice_and_checks():
+    from reductions.sizes import TooLarge
+    from solvers.gadgets.nishio import (DAG_AUTO_LIMIT, check_nishio_method, choose_method,
+                                        nishio_with_stats)
+    from reductions.nishio import almost_balanced_count
+    rng = random.Random(5)
+    small = instance(Shape(3, 3), rng)
+    assert almost_balanced_count(Shape(3, 3)) <= DAG_AUTO_LIMIT
+    assert choose_method(small, "auto") == "dag-sweep"
+    assert choose_method(small, "overlay") == "overlay"
+    big = CellSet(np.ones((49, 49), dtype=bool), Shape(7, 7))
+    assert almost_balanced_count(Shape(7, 7)) > DAG_AUTO_LIMIT
+    assert choose_method(big, "auto") == "sat"
+    with pytest.raises(UserError, match="unknown pysat solver"):
+        check_nishio_method(small, "sat", solver="nosuch", decide=False, max_memory=None,
+                            subject="S")
+    with pytest.raises(TooLarge, match="S"):
+        check_nishio_method(small, "dag", solver="nosuch", decide=False, max_memory=1,
+                            subject="S")
+    check_nishio_method(small, "dag", solver="nosuch", decide=False, max_memory=None,
+                        subject="S")                     # no SAT: the name is not looked up
+    kept = {}
+    for method in ("dag", "dag-sweep", "overlay", "sat"):
+        kept[method], stats = nishio_with_stats(small, method)
+        assert (stats is None) == (method != "sat")
+    assert len({k.count() for k in kept.values()}) == 1
+    assert all(np.array_equal(k.mask, kept["dag"].mask) for k in kept.values())
+    assert stats["solver_calls"] >= 1

@@ -189,3 +189,29 @@ def test_a_thousand_larger_formulas_path_and_cycle():
     assert all(c.ok for c in checks)
     satisfiable = sum(c.satisfiable for c in checks)
     assert 0.2 * len(checks) <= satisfiable <= 0.8 * len(checks)
+
+
+def test_the_nonrepetitive_command_s_answers():
+    from reductions.errors import UserError
+    from solvers.gadgets.nrpath import (METHOD_NR, METHOD_SAT, METHOD_SKEW, cycle_answer,
+                                        cyclic_edges_answer, path_answer)
+    # s -0-> a -1-> t -0-> s: a nonrepetitive walk s -> t; t -> s -> a repeats label 0, so
+    # there is no simple path t -> a and no nonrepetitive cycle through t -> s.
+    g = LabelledGraph.from_edges([("s", "a", 0), ("a", "t", 1), ("t", "s", 0)])
+    walk = path_answer(g, 0, 2, simple=False)
+    assert (walk.task, walk.method, walk.found, len(walk.arcs)) == ("path", METHOD_NR, True, 2)
+    assert walk.details["simple"] is True
+    simple = path_answer(g, 2, 1, simple=True)                # t -0- s -0- a repeats 0
+    assert (simple.task, simple.method, simple.found) == ("simple-path", METHOD_SAT, False)
+    assert simple.summary.startswith("no simple nonrepetitive path from t to a")
+    cycle = cycle_answer(g, 2, 0, source="G")                # t s a t: labels 0 0 1
+    assert (cycle.found, cycle.method) == (False, METHOD_SAT)
+    with pytest.raises(UserError, match="no arc from s to t in G"):
+        cycle_answer(g, 0, 2, source="G")
+    listing = cyclic_edges_answer(g, simple=False)
+    assert listing.found is None and listing.mask is not None
+    record = listing.record(g, "G", 0.5)
+    assert record["status"] == "listed" and record["count"] == int(listing.mask.sum())
+    undirected = LabelledGraph.from_edges([("s", "a", 0), ("a", "t", 1), ("t", "s", 0)],
+                                          directed=False)
+    assert path_answer(undirected, 0, 2, simple=True).method == METHOD_SKEW
