@@ -631,27 +631,42 @@ def _execute_dask(tasks: list[Task], *, scheduler: str, connect_timeout: float,
         size = chunk_size(len(tasks), max(1, threads))
         chunks = [tasks[i:i + size] for i in range(0, len(tasks), size)]
         pending = dict(zip(client.map(run_routes, chunks, pure=False), map(len, chunks)))
-        # as_completed fetches each result in the client's event loop as its chunk finishes
-        # and queues it: taking what is queued is O(1) per chunk, where a wait() on the
-        # pending set is O(pending) per call. Taken without blocking, with a short sleep when
-        # nothing is there, so that the no-worker check below runs on time; the sleep does
-        # not slow the workers (the scheduler keeps them fed), it only delays the writing.
-        finished = as_completed(pending, loop=client.loop, with_results=True,
-                                raise_errors=False)
+        # as_completed queues each chunk's future as it finishes: taking what is queued is
+        # O(1) per chunk, where a wait() on the pending set is O(pending) per call. Taken
+        # without blocking, with a short sleep when nothing is there, so that the no-worker
+        # check below runs on time; the sleep does not slow the workers (the scheduler keeps
+        # them fed), it only delays the writing. The records are fetched here, one round
+        # trip per chunk, not by as_completed's with_results: a fetch that fails there (the
+        # scheduler gone) is only logged, and its future never comes out.
+        finished = as_completed(pending, loop=client.loop)
         watch = _WorkerWatch(client, scheduler, worker_timeout)
         while pending:
             batch = finished.next_batch(block=False)
-            for future, result in batch:
+            for future in batch:
                 del pending[future]
-                yield from _dask_records(client, future, result)
+                yield from _dask_records(client, future, worker_timeout)
             if not batch:
                 watch.check(sum(pending.values()))
                 time.sleep(DASK_POLL)
     finally:
+        _close_client(client, list(pending))
+
+
+def _close_client(client, pending: list) -> None:
+    """Cancel ``pending`` on the cluster and close ``client``. Quietly: when the scheduler
+    is gone, closing stops the client's attempts to reconnect, which distributed logs as an
+    error with its traceback (the run has already said in one line what went wrong)."""
+    import logging
+    logger = logging.getLogger("distributed.client")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL)
+    try:
         with contextlib.suppress(Exception):
             if pending:
-                client.cancel(list(pending))
+                client.cancel(pending)
         client.close()
+    finally:
+        logger.setLevel(level)
 
 
 DASK_POLL = 0.01
@@ -695,16 +710,16 @@ def _cluster_threads(client) -> dict:
         return {}
 
 
-def _dask_records(client, future, result) -> list[RouteResult]:
+def _dask_records(client, future, timeout: float) -> list[RouteResult]:
     """A finished chunk's records. :func:`run_routes` does not raise, so a failure here is
     the cluster's: a worker died running it too often (KilledWorker), the scheduler lost
-    it (the connection to the scheduler gone), or the workers cannot import this
-    project."""
+    it (the connection to the scheduler gone), the workers cannot import this project, or
+    the records did not come within ``timeout`` seconds (the worker that held them died,
+    and no other ran the chunk again)."""
     try:
-        if future.status != "finished":
-            exc = result[1] if isinstance(result, tuple) else result
-            raise _cluster_error(client, exc)
-        return result
+        return future.result(timeout=timeout)
+    except Exception as exc:  # noqa: BLE001 - whatever the cluster raises, one line
+        raise _cluster_error(client, exc) from None
     finally:
         future.release()            # the cluster may forget it (and not recompute it)
 
