@@ -631,6 +631,7 @@ def _execute_dask(tasks: list[Task], *, scheduler: str, connect_timeout: float,
         size = chunk_size(len(tasks), max(1, threads))
         chunks = [tasks[i:i + size] for i in range(0, len(tasks), size)]
         pending = dict(zip(client.map(run_routes, chunks, pure=False), map(len, chunks)))
+        left = len(tasks)
         # as_completed queues each chunk's future as it finishes: taking what is queued is
         # O(1) per chunk, where a wait() on the pending set is O(pending) per call. Taken
         # without blocking, with a short sleep when nothing is there, so that the no-worker
@@ -643,10 +644,10 @@ def _execute_dask(tasks: list[Task], *, scheduler: str, connect_timeout: float,
         while pending:
             batch = finished.next_batch(block=False)
             for future in batch:
-                del pending[future]
+                left -= pending.pop(future)
                 yield from _dask_records(client, future, worker_timeout)
             if not batch:
-                watch.check(sum(pending.values()))
+                watch.check(left)
                 time.sleep(DASK_POLL)
     finally:
         _close_client(client, list(pending))
