@@ -726,7 +726,10 @@ def _dask_records(client, future, timeout: float) -> list[RouteResult]:
 
 
 def _cluster_error(client, exc: BaseException) -> CrosscheckError:
-    if client.status != "running":
+    # records come through the scheduler: a connection error is the scheduler's, even
+    # before the client has noticed that it is gone (a timeout is not one)
+    lost = isinstance(exc, OSError) and not isinstance(exc, TimeoutError)
+    if lost or client.status != "running":
         return CrosscheckError(f"lost the connection to the Dask scheduler "
                                f"{client.scheduler.address}")
     return CrosscheckError(f"a Dask task failed on the cluster: {type(exc).__name__}: "
