@@ -50,7 +50,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_hcp_corpus import REFERENCE, read_lines, run  # noqa: E402
 
 from solvers.crosscheck import (RecordStatus, RouteResult, TIMED,  # noqa: E402
-                                find_mismatches, plot_results, run_crosscheck,
+                                Execution, find_mismatches, plot_results, run_crosscheck,
                                 summary_rows)
 
 ROUTES = ["sat-incremental", "exact-cover", "ilp-highs", "hcp-directed", "hcp-undirected"]
@@ -211,8 +211,8 @@ def main() -> int:
                   f"{this_run['wall_seconds']:,.0f} s", file=sys.stderr, flush=True)
 
     start = time.perf_counter()
-    results = run_crosscheck(texts, routes, unique=True, jobs=args.jobs, results_path=out,
-                             resume=not args.fresh, on_result=progress)
+    results = run_crosscheck(texts, routes, unique=True, execution=Execution(jobs=args.jobs),
+                             results_path=out, resume=not args.fresh, on_result=progress)
     note_wall()
     reference_runs.append(reference_seconds(puzzles))
     runs = earlier + ([this_run] if this_run["records_run"] else [])

@@ -32,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solvers.crosscheck import find_mismatches, run_crosscheck  # noqa: E402
+from solvers.crosscheck import Execution, find_mismatches, run_crosscheck  # noqa: E402
 from solvers.outcome import Status  # noqa: E402
 
 ROYLE = "royle-17clue-49151.txt"
@@ -49,8 +49,8 @@ def run_part(name: str, lines: list[str], routes: list[str], jobs: int,
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
         start = time.perf_counter()
-        results = run_crosscheck(puzzles, routes, jobs=jobs, time_limit=time_limit,
-                                 results_path=Path(tmp) / "results.jsonl")
+        results = run_crosscheck(puzzles, routes, execution=Execution(jobs=jobs),
+                                 time_limit=time_limit, results_path=Path(tmp) / "results.jsonl")
         wall = time.perf_counter() - start
     mismatches = find_mismatches(results, unique=False)
     grids: dict[str, set[str]] = {}

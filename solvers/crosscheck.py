@@ -473,14 +473,25 @@ def _first_line(exc: BaseException) -> str:
 
 # ----------------------------------------------------------------------------- running
 
+@dataclass(frozen=True, kw_only=True)
+class Execution:
+    """Where a cross-check's pairs run: in this process (``jobs`` 1), on ``jobs`` local
+    worker processes, or, with ``scheduler`` (an address such as ``tcp://host:8786``), on a
+    Dask cluster — reached within ``scheduler_timeout`` seconds, and given up after
+    ``worker_timeout`` seconds without any worker."""
+
+    jobs: int = 1
+    scheduler: str | None = None
+    scheduler_timeout: float = 10.0
+    worker_timeout: float = 60.0
+
+
 def run_crosscheck(puzzles: list[tuple[str, str]], routes: list[str], *,
                    shape: Shape | None = None, unique: bool = False,
-                   time_limit: float | None = None, jobs: int = 1,
+                   time_limit: float | None = None,
+                   execution: Execution = Execution(),
                    results_path: Path | None = None, resume: bool = False,
-                   scheduler: str | None = None,
                    on_result: Callable[[RouteResult], None] | None = None,
-                   scheduler_timeout: float = 10.0,
-                   worker_timeout: float = 60.0,
                    templates: Sequence[str] = (),
                    memory_limit: int = DEFAULT_MEMORY_LIMIT) -> list[RouteResult]:
     """Run every (puzzle, route) pair; returns all records (resumed ones included).
@@ -497,8 +508,8 @@ def run_crosscheck(puzzles: list[tuple[str, str]], routes: list[str], *,
     solution" is run again, a mismatch if the route now solves the puzzle. The results file
     is read within ``memory_limit``.
 
-    ``jobs`` > 1 runs on a local process pool, ``scheduler`` (an address) on a Dask cluster,
-    which fails after ``worker_timeout`` seconds without any worker. A route that cannot
+    ``execution`` says where the pairs run (:class:`Execution`); a Dask cluster fails
+    after its ``worker_timeout`` seconds without any worker. A route that cannot
     run here gives 'not available' records; an unknown route name is a
     :class:`CrosscheckError`. ``templates`` define more routes, each ``NAME=TARGET:CMD``
     (:func:`solvers.routes.template_route`); ``routes`` may name them.
@@ -518,8 +529,7 @@ def run_crosscheck(puzzles: list[tuple[str, str]], routes: list[str], *,
                   time_limit=time_limit, template=defined.get(route))
              for pid, text in puzzles for route in routes if (pid, route) not in finished]
     results = list(done)
-    stream = _execute(tasks, jobs=jobs, scheduler=scheduler,
-                      scheduler_timeout=scheduler_timeout, worker_timeout=worker_timeout)
+    stream = _execute(tasks, execution)
     with _record_writer(results_path) as write, contextlib.closing(stream):
         try:
             for result in stream:
@@ -543,19 +553,19 @@ def run_crosscheck(puzzles: list[tuple[str, str]], routes: list[str], *,
     return results
 
 
-def _execute(tasks: list[Task], *, jobs: int, scheduler: str | None,
-             scheduler_timeout: float, worker_timeout: float) -> Iterator[RouteResult]:
+def _execute(tasks: list[Task], execution: Execution) -> Iterator[RouteResult]:
     """The records of ``tasks`` as they finish: here, on a process pool, or on Dask."""
     if not tasks:
         return
-    if scheduler:
-        yield from _execute_dask(tasks, scheduler=scheduler, connect_timeout=scheduler_timeout,
-                                 worker_timeout=worker_timeout)
-    elif jobs <= 1:
+    if execution.scheduler:
+        yield from _execute_dask(tasks, scheduler=execution.scheduler,
+                                 connect_timeout=execution.scheduler_timeout,
+                                 worker_timeout=execution.worker_timeout)
+    elif execution.jobs <= 1:
         for task in tasks:
             yield run_route(task)
     else:
-        yield from _execute_pool(tasks, jobs=min(jobs, len(tasks)))
+        yield from _execute_pool(tasks, jobs=min(execution.jobs, len(tasks)))
 
 
 # ----------------------------------------------------------------------------- process pool
@@ -567,14 +577,15 @@ route's solve); 50 pairs of the five corpus routes are about one second of work,
 interruption can lose per worker (finished chunks are written at once)."""
 
 
-def chunk_size(tasks: int, jobs: int) -> int:
-    """Pairs per pool task: at least 16 tasks per worker so that the workers finish close
-    together, at most :data:`CHUNK_MAX` pairs each."""
-    return max(1, min(CHUNK_MAX, tasks // (16 * jobs)))
+def chunk_size(tasks: int, workers: int) -> int:
+    """Pairs per task, for the local pool and for Dask alike: at least 16 tasks per worker
+    process (Dask: per worker thread) so that the workers finish close together, at most
+    :data:`CHUNK_MAX` pairs each."""
+    return max(1, min(CHUNK_MAX, tasks // (16 * workers)))
 
 
 def run_routes(tasks: Sequence[Task]) -> list[RouteResult]:
-    """The records of several pairs, in order (one pool task)."""
+    """The records of several pairs, in order (one pool or Dask task)."""
     return [run_route(task) for task in tasks]
 
 
@@ -598,12 +609,15 @@ def _execute_pool(tasks: list[Task], *, jobs: int) -> Iterator[RouteResult]:
 
 def _execute_dask(tasks: list[Task], *, scheduler: str, connect_timeout: float,
                   worker_timeout: float) -> Iterator[RouteResult]:
-    """The records of ``tasks`` from a Dask cluster. No worker at all for
-    ``worker_timeout`` seconds (none joined, or all left) is a :class:`CrosscheckError`:
-    without one the tasks would wait forever. However this ends, the tasks still pending
-    are cancelled on the cluster."""
+    """The records of ``tasks`` from a Dask cluster, :func:`chunk_size` consecutive pairs per
+    Dask task (for the cluster's thread count when the run starts), each chunk's records
+    yielded as soon as it finishes. A worker lost mid-run costs nothing: the scheduler runs
+    its chunks again elsewhere. No worker at all for ``worker_timeout`` seconds (none
+    joined, or all left, or the scheduler gone) is a :class:`CrosscheckError`: without one
+    the tasks would wait forever. However this ends, the chunks still pending are cancelled
+    on the cluster."""
     try:
-        from distributed import Client
+        from distributed import Client, as_completed
     except ImportError:
         raise CrosscheckError("--scheduler needs the 'distributed' package: "
                               "pip install 'sudoku-bridge[distributed]'") from None
@@ -611,66 +625,111 @@ def _execute_dask(tasks: list[Task], *, scheduler: str, connect_timeout: float,
         client = Client(scheduler, timeout=connect_timeout)
     except (OSError, TimeoutError) as exc:
         raise CrosscheckError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
-    pending: set = set()
-    poll = min(max(worker_timeout / 4, 0.05), 1.0)
+    pending: dict = {}              # future -> the pairs of its chunk
     try:
-        pending = set(client.map(run_route, tasks, pure=False))
-        no_worker_since = None
+        threads = sum(_cluster_threads(client).values())
+        size = chunk_size(len(tasks), max(1, threads))
+        chunks = [tasks[i:i + size] for i in range(0, len(tasks), size)]
+        pending = dict(zip(client.map(run_routes, chunks, pure=False), map(len, chunks)))
+        left = len(tasks)
+        # as_completed queues each chunk's future as it finishes: taking what is queued is
+        # O(1) per chunk, where a wait() on the pending set is O(pending) per call. Taken
+        # without blocking, with a short sleep when nothing is there, so that the no-worker
+        # check below runs on time; the sleep does not slow the workers (the scheduler keeps
+        # them fed), it only delays the writing. The records are fetched here, one round
+        # trip per chunk, not by as_completed's with_results: a fetch that fails there (the
+        # scheduler gone) is only logged, and its future never comes out.
+        finished = as_completed(pending, loop=client.loop)
+        watch = _WorkerWatch(client, scheduler, worker_timeout)
         while pending:
-            done, pending = _wait_some(client, pending, poll)
-            for future in done:
-                yield _dask_result(client, future)
-            if _has_worker(client):
-                no_worker_since = None
-            elif no_worker_since is None:
-                no_worker_since = time.monotonic()
-            elif time.monotonic() - no_worker_since >= worker_timeout:
-                raise CrosscheckError(f"no Dask worker reachable through the scheduler "
-                                      f"{scheduler} for {worker_timeout:g} s, "
-                                      f"{len(pending)} task(s) left")
+            batch = finished.next_batch(block=False)
+            for future in batch:
+                left -= pending.pop(future)
+                yield from _dask_records(client, future, worker_timeout)
+            if not batch:
+                watch.check(left)
+                time.sleep(DASK_POLL)
     finally:
+        _close_client(client, list(pending))
+
+
+def _close_client(client, pending: list) -> None:
+    """Cancel ``pending`` on the cluster and close ``client``. Quietly: when the scheduler
+    is gone, closing stops the client's attempts to reconnect, which distributed logs as an
+    error with its traceback (the run has already said in one line what went wrong)."""
+    import logging
+    logger = logging.getLogger("distributed.client")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL)
+    try:
         with contextlib.suppress(Exception):
             if pending:
-                client.cancel(list(pending))
+                client.cancel(pending)
         client.close()
+    finally:
+        logger.setLevel(level)
 
 
-def _has_worker(client) -> bool:
-    """Does the cluster have a worker now? Not when the scheduler is unreachable (the
-    client is then reconnecting, or gave up)."""
+DASK_POLL = 0.01
+"""Seconds between looks at the finished chunks when none was there (a chunk is about a
+second of work: the wait is a small part of it)."""
+
+
+class _WorkerWatch:
+    """Fails the run when the cluster has had no worker for ``timeout`` seconds, asking the
+    scheduler at most every ``timeout / 4`` seconds (between 0.05 and 1 s)."""
+
+    def __init__(self, client, scheduler: str, timeout: float):
+        self.client, self.scheduler, self.timeout = client, scheduler, timeout
+        self.every = min(max(timeout / 4, 0.05), 1.0)
+        self.asked = time.monotonic()
+        self.none_since: float | None = None
+
+    def check(self, left: int) -> None:
+        now = time.monotonic()
+        if now - self.asked < self.every:
+            return
+        self.asked = now
+        if _cluster_threads(self.client):
+            self.none_since = None
+        elif self.none_since is None:
+            self.none_since = now
+        elif now - self.none_since >= self.timeout:
+            raise CrosscheckError(f"no Dask worker reachable through the scheduler "
+                                  f"{self.scheduler} for {self.timeout:g} s, "
+                                  f"{left} task(s) left")
+
+
+def _cluster_threads(client) -> dict:
+    """Worker -> its threads, now; empty when the scheduler is unreachable (the client is
+    then reconnecting, or gave up)."""
     if client.status != "running":
-        return False
+        return {}
     try:
-        return bool(client.nthreads())
+        return client.nthreads()
     except (OSError, TimeoutError):
-        return False
+        return {}
 
 
-def _wait_some(client, pending: set, timeout: float) -> tuple[set, set]:
-    """(done, still pending) after waiting up to ``timeout`` seconds for one to finish."""
-    from distributed import wait
+def _dask_records(client, future, timeout: float) -> list[RouteResult]:
+    """A finished chunk's records. :func:`run_routes` does not raise, so a failure here is
+    the cluster's: a worker died running it too often (KilledWorker), the scheduler lost
+    it (the connection to the scheduler gone), the workers cannot import this project, or
+    the records did not come within ``timeout`` seconds (the worker that held them died,
+    and no other ran the chunk again)."""
     try:
-        return wait(pending, timeout=timeout, return_when="FIRST_COMPLETED")
-    except TimeoutError:
-        return set(), pending
-    except Exception as exc:  # noqa: BLE001 - whatever the cluster raises, one line
-        raise _cluster_error(client, exc) from None
-
-
-def _dask_result(client, future) -> RouteResult:
-    """A finished Dask task's record. :func:`run_route` does not raise, so a failure here is
-    the cluster's: the worker died running it (KilledWorker), the scheduler lost it, or the
-    workers cannot import this project."""
-    try:
-        return future.result()
+        return future.result(timeout=timeout)
     except Exception as exc:  # noqa: BLE001 - whatever the cluster raises, one line
         raise _cluster_error(client, exc) from None
     finally:
         future.release()            # the cluster may forget it (and not recompute it)
 
 
-def _cluster_error(client, exc: Exception) -> CrosscheckError:
-    if client.status != "running":
+def _cluster_error(client, exc: BaseException) -> CrosscheckError:
+    # records come through the scheduler: a connection error is the scheduler's, even
+    # before the client has noticed that it is gone (a timeout is not one)
+    lost = isinstance(exc, OSError) and not isinstance(exc, TimeoutError)
+    if lost or client.status != "running":
         return CrosscheckError(f"lost the connection to the Dask scheduler "
                                f"{client.scheduler.address}")
     return CrosscheckError(f"a Dask task failed on the cluster: {type(exc).__name__}: "

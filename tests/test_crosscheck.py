@@ -12,7 +12,7 @@ from reductions.grid import Grid, format_grid
 from solvers import crosscheck
 from solvers.routes import sat
 from solvers.cli import ExitCode, main
-from solvers.crosscheck import (CrosscheckError, find_mismatches, read_results,
+from solvers.crosscheck import (CrosscheckError, Execution, find_mismatches, read_results,
                                 run_crosscheck, summary_rows)
 from solvers.outcome import Outcome, Status
 from solvers.routes import ROUTES, Route, Target
@@ -135,8 +135,8 @@ def test_interrupted_run_resumes_to_the_same_file(tmp_path):
 
 
 def test_local_pool_gives_the_same_records():
-    one = run_crosscheck(SAMPLE, ["sat", "sat-glucose"], jobs=1)
-    two = run_crosscheck(SAMPLE, ["sat", "sat-glucose"], jobs=2)
+    one = run_crosscheck(SAMPLE, ["sat", "sat-glucose"], execution=Execution(jobs=1))
+    two = run_crosscheck(SAMPLE, ["sat", "sat-glucose"], execution=Execution(jobs=2))
     assert comparable(one) == comparable(two)
 
 
@@ -148,7 +148,7 @@ def test_dask_cluster_on_loopback(tmp_path):
     try:
         path = tmp_path / "dask.jsonl"
         results = run_crosscheck(SAMPLE, ["sat", "sat-glucose"], results_path=path,
-                                 scheduler=cluster.scheduler_address)
+                                 execution=Execution(scheduler=cluster.scheduler_address))
     finally:
         cluster.close()
     local = run_crosscheck(SAMPLE, ["sat", "sat-glucose"])
@@ -159,8 +159,8 @@ def test_dask_cluster_on_loopback(tmp_path):
 def test_unreachable_scheduler_is_a_clear_error():
     pytest.importorskip("distributed", reason="the 'distributed' extra is not installed")
     with pytest.raises(CrosscheckError, match="cannot reach the Dask scheduler"):
-        run_crosscheck(SAMPLE[:1], ["sat"], scheduler="tcp://127.0.0.1:9",
-                       scheduler_timeout=1)
+        run_crosscheck(SAMPLE[:1], ["sat"],
+                       execution=Execution(scheduler="tcp://127.0.0.1:9", scheduler_timeout=1))
 
 
 def test_plot(tmp_path, capsys):
@@ -341,7 +341,8 @@ def test_pool_tasks_are_chunks_of_consecutive_pairs(monkeypatch):
     assert crosscheck.chunk_size(32 * 7, 2) == 7
     # chunks of 3 pairs over 2 workers: every record once, the same answers as in process
     monkeypatch.setattr(crosscheck, "CHUNK_MAX", 3)
-    pooled = run_crosscheck(SAMPLE, ["sat-incremental", "exact-cover"], unique=True, jobs=2)
-    here = run_crosscheck(SAMPLE, ["sat-incremental", "exact-cover"], unique=True, jobs=1)
+    routes = ["sat-incremental", "exact-cover"]
+    pooled = run_crosscheck(SAMPLE, routes, unique=True, execution=Execution(jobs=2))
+    here = run_crosscheck(SAMPLE, routes, unique=True, execution=Execution(jobs=1))
     assert [(r.puzzle_id, r.route, r.solution, r.unique) for r in pooled] == \
         [(r.puzzle_id, r.route, r.solution, r.unique) for r in here]

@@ -19,8 +19,8 @@ import pytest
 
 from reductions.grid import puzzle_texts
 from solvers.cli import ExitCode, main
-from solvers.crosscheck import (CrosscheckError, RecordStatus, read_results, run_crosscheck,
-                                summary_rows)
+from solvers.crosscheck import (CrosscheckError, Execution, RecordStatus, read_results,
+                                run_crosscheck, summary_rows)
 from solvers.routes import ROUTES
 
 from .conftest import INSTANCES, ROOT
@@ -185,7 +185,8 @@ def _assert_consistent(path: Path) -> list:
 
 def test_sigkill_and_torn_lines_then_resume_gives_the_uninterrupted_file(tmp_path, cli_runs):
     puzzles = _puzzle_file(tmp_path, 60)
-    reference = run_crosscheck(puzzle_texts(str(puzzles)), ROUTE_PAIR, jobs=2)
+    reference = run_crosscheck(puzzle_texts(str(puzzles)), ROUTE_PAIR,
+                               execution=Execution(jobs=2))
     out = tmp_path / "out.jsonl"
     common = [str(puzzles), "--routes", ",".join(ROUTE_PAIR), "--jobs", "2", "--json",
               str(out)]
@@ -323,7 +324,8 @@ def test_not_available_records_run_again_on_resume(tmp_path, monkeypatch, minisa
     puzzles = [(f"p{i}", text) for i, (_, text) in
                enumerate(puzzle_texts(str(_puzzle_file(tmp_path, 2))))]
     path = tmp_path / "r.jsonl"
-    first = run_crosscheck(puzzles, ["sat", "minisat"], results_path=path, jobs=2)
+    first = run_crosscheck(puzzles, ["sat", "minisat"], results_path=path,
+                           execution=Execution(jobs=2))
     rows = {row["route"]: row for row in summary_rows(first, ["sat", "minisat"])}
     assert rows["minisat"]["not available"] == 2 and rows["minisat"]["error"] == 0
     monkeypatch.undo()                  # the program is "installed" now
@@ -391,14 +393,16 @@ def test_dask_workers_gone_mid_run_then_resume(tmp_path, empty_cluster):
                 workers[0].wait()
 
         with fails_after(20), pytest.raises(CrosscheckError, match="no Dask worker reachable"):
-            run_crosscheck(puzzles, ["sat"], results_path=path, scheduler=empty_cluster,
-                           worker_timeout=0.5, on_result=kill_the_worker_after_five)
+            run_crosscheck(puzzles, ["sat"], results_path=path,
+                           execution=Execution(scheduler=empty_cluster, worker_timeout=0.5),
+                           on_result=kill_the_worker_after_five)
         kept = read_results(path)
         assert 5 <= len(kept) < 20
         _dask_worker(empty_cluster, workers)
         with fails_after(20):
             resumed = run_crosscheck(puzzles, ["sat"], results_path=path, resume=True,
-                                     scheduler=empty_cluster, worker_timeout=20)
+                                     execution=Execution(scheduler=empty_cluster,
+                                                         worker_timeout=20))
     finally:
         for worker in workers:
             worker.kill()
@@ -417,7 +421,8 @@ def test_many_kill_cycles(tmp_path, cli_runs, cycles):
     """SIGKILL at a varying point of each run, a torn line after each kill, then --resume:
     the file ends equal to an uninterrupted run's. Prints the worker exit times."""
     puzzles = _puzzle_file(tmp_path, 300)
-    reference = run_crosscheck(puzzle_texts(str(puzzles)), ROUTE_PAIR, jobs=2)
+    reference = run_crosscheck(puzzle_texts(str(puzzles)), ROUTE_PAIR,
+                               execution=Execution(jobs=2))
     out = tmp_path / "out.jsonl"
     common = [str(puzzles), "--routes", ",".join(ROUTE_PAIR), "--jobs", "2", "--json",
               str(out)]

@@ -15,9 +15,9 @@ from . import common
 from .common import ExitCode
 from ..formats.atomic import check_outputs
 from ..routes import ROUTES, Route, available_routes, route_estimate, template_routes
-from ..crosscheck import (DEFAULT_ROUTES, CrosscheckError, RecordStatus, find_mismatches,
-                          format_summary, plot_results, run_crosscheck, summary_rows,
-                          unavailable_routes)
+from ..crosscheck import (DEFAULT_ROUTES, CrosscheckError, Execution, RecordStatus,
+                          find_mismatches, format_summary, plot_results, run_crosscheck,
+                          summary_rows, unavailable_routes)
 
 
 def run_crosscheck_command(args: argparse.Namespace) -> int:
@@ -38,11 +38,12 @@ def run_crosscheck_command(args: argparse.Namespace) -> int:
         check_memory(texts, [known[name] for name in routes], args)
     progress = common.Progress(len(texts) * len(routes), "crosscheck")
     try:
+        execution = Execution(jobs=args.jobs, scheduler=args.scheduler,
+                              worker_timeout=args.worker_timeout)
         results = run_crosscheck(texts, routes, shape=args.box, unique=args.unique,
-                                 time_limit=args.time_limit, jobs=args.jobs,
+                                 time_limit=args.time_limit, execution=execution,
                                  results_path=Path(args.json) if args.json else None,
-                                 resume=args.resume, scheduler=args.scheduler,
-                                 worker_timeout=args.worker_timeout,
+                                 resume=args.resume,
                                  on_result=lambda _: progress.step(),
                                  templates=args.route, memory_limit=common.memory_limit(args))
     finally:
