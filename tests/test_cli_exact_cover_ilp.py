@@ -19,7 +19,7 @@ from solvers.routes.exact_cover import find_covers
 from .conftest import INSTANCES, ROOT, instance_puzzles
 from .test_dlx import DLX1, needs_dlx1
 from .test_grid import PAPER_17, PAPER_17_SOLUTION
-from .test_solvers_ilp import HAVE_HIGHS, cbc_available
+from .test_routes_ilp import HAVE_HIGHS, cbc_available
 
 CBC_CLI = shutil.which("cbc")
 needs_cbc = pytest.mark.skipif(not cbc_available(), reason="no CBC binary")
@@ -93,7 +93,7 @@ def test_several_solutions_are_both_printed(capsys, route):
 
 
 def test_time_limit_exit_code(capsys):
-    from .test_solvers_exact_cover import hard_36
+    from .test_routes_exact_cover import hard_36
     from reductions.grid import format_grid as fmt
     text = fmt(hard_36(), "ints").replace("\n", " ")
     code, out, _ = run(capsys, "solve", text, "--via", "exact-cover", "--cover-solver", "dlx",

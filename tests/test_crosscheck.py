@@ -217,7 +217,7 @@ of the 17-clue and hardest 9×9 graphs in minutes: benchmarks/results/lkh_params
 does not finish them); tested in tests/test_lkh.py and tests/test_hcp_formats.py."""
 ALL_ROUTES = [name for name, route in ROUTES.items()
               if name not in HEURISTIC_ROUTES and route.target != Target.DEDUCTION]
-"""Every complete route (deduction may answer unknown: tests/test_rules_route.py)."""
+"""Every complete route (deduction may answer unknown: tests/test_routes_deduction.py)."""
 
 
 def test_every_route_agrees_on_hard_and_unsolvable_puzzles():

@@ -1,7 +1,7 @@
 """DIMACS solver programs (solvers/tools/dimacs_programs.py): the ``--solver-cmd`` template
 (known names, ``{input}`` appended, ``{output}`` a result file) and one run of a program on
 a CNF file, answer on stdout or in a result file, exit codes checked. The programs here are
-real processes (small shell scripts); the Sudoku route through them is in test_sat.py."""
+real processes (small shell scripts); the Sudoku route through them is in test_routes_sat.py."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Sudoku → ILP: exact sizes, names, the forward map satisfies every constraint, extraction,
-the no-good cut, NO instances. (Solving is in test_solvers_ilp.py.)"""
+the no-good cut, NO instances. (Solving is in test_routes_ilp.py.)"""
 
 from __future__ import annotations
 

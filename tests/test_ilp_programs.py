@@ -152,7 +152,7 @@ def test_emit_real_tool_decode(tmp_path, capsys, tool, fmt):
 def test_glpsol_reads_the_fixed_form_of_a_36_by_36_model(tmp_path):
     """Names of 4 characters, 2 puzzle rows a line: still a fixed file glpsol --mps reads
     (the model only; solving it is not the point)."""
-    from .test_solvers_exact_cover import hard_36
+    from .test_routes_exact_cover import hard_36
     model = tmp_path / "m.mps"
     ilp_model.write_model(model, sudoku_ilp(hard_36(), "eliminate"))
     done = subprocess.run([GLPSOL, "--mps", str(model), "--check"], capture_output=True,
@@ -185,7 +185,7 @@ def test_routes_solve_prove_no_solution_and_check_uniqueness(capsys, route):
 @pytest.mark.parametrize("route", [pytest.param("glpsol", marks=needs_glpsol),
                                    pytest.param("scip", marks=needs_scip)])
 def test_routes_stop_at_the_time_limit_with_unknown(capsys, route):
-    from .test_solvers_exact_cover import hard_36
+    from .test_routes_exact_cover import hard_36
     code, out, _ = run(capsys, "solve", format_grid(hard_36(), "ints").replace("\n", " "),
                        "--via", route, "--time-limit", "1")
     assert code == ExitCode.UNKNOWN and out.startswith("unknown")

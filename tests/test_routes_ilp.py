@@ -19,7 +19,7 @@ from solvers.tools import ilp_programs
 
 from .conftest import instance_pairs, instance_puzzles
 from .test_grid import PAPER_17, PAPER_17_SOLUTION
-from .test_solvers_exact_cover import hard_36
+from .test_routes_exact_cover import hard_36
 
 
 def cbc_available() -> bool:

@@ -1,4 +1,4 @@
-"""Route options as data (solvers/route_options.py): the registry takes each route's options
+"""Route options as data (solvers/routes/options.py): the registry takes each route's options
 from its family's declaration, refuses any other in one line, and the ``solve`` command's
 route flags are built from the same declarations."""
 
