@@ -366,64 +366,57 @@ def validate_formula(formula: Formula, name: str = "formula", cycle: bool = Fals
     ensure_fits(nrpath_gadget_estimate(formula, cycle=cycle, validate=True)
                 .plus(formula_sat_estimate(formula)), max_memory, name)
     seconds: dict[str, float] = {}
-    gadget: NrPathGadget = _timed(seconds, "build", nrpath_gadget, formula, cycle)
+    start = time.perf_counter()
+    gadget: NrPathGadget = nrpath_gadget(formula, cycle)
     graph = gadget.graph
-    assignment = _timed(seconds, "formula_sat", solve_formula, formula, solver_name)
-    forward_ok = None if assignment is None else _forward_ok(gadget, assignment, cycle)
-    found = _timed(seconds, "path_sat", _sat_search, gadget, cycle, solver_name)
+    seconds["build"] = time.perf_counter() - start
+
+    start = time.perf_counter()
+    assignment = solve_formula(formula, solver_name)
+    seconds["formula_sat"] = time.perf_counter() - start
+
+    forward_ok = None
+    if assignment is not None:
+        if cycle:
+            cycle_arcs = cycle_from_assignment(gadget, assignment)
+            forward_ok = not simple_cycle_problems(graph, cycle_arcs)
+        else:
+            path = path_from_assignment(gadget, assignment)
+            forward_ok = not simple_path_problems(graph, path, gadget.p, gadget.q)
+
+    start = time.perf_counter()
+    if cycle:
+        found = find_simple_cycle(graph, gadget.cycle_arc, solver_name)
+    else:
+        found = find_simple_path(graph, gadget.p, gadget.q, solver_name)
+    seconds["path_sat"] = time.perf_counter() - start
     extraction_ok = None
     if found is not None:
         values = (assignment_from_cycle(gadget, found) if cycle
                   else assignment_from_path(gadget, found))
         extraction_ok = formula.is_satisfied_by(values)
-    walk = _timed(seconds, "nr_walk", nonrepetitive_path, graph, gadget.p, gadget.q)
-    walk_simple = None if walk is None else _walk_is_simple(gadget, walk)
+
+    start = time.perf_counter()
+    walk = nonrepetitive_path(graph, gadget.p, gadget.q)
+    seconds["nr_walk"] = time.perf_counter() - start
+    walk_simple = None
+    if walk is not None:
+        if walk_problems(graph, walk):
+            raise WrongAnswer("nr(G) returned a walk that is not nonrepetitive")
+        walk_simple = not simple_path_problems(graph, walk, gadget.p, gadget.q)
+
     brute = None
     if graph.num_arcs <= brute_force_arcs:
-        exists = _timed(seconds, "brute_force", _brute_force_exists, gadget, cycle)
+        start = time.perf_counter()
+        if cycle:
+            exists = brute_force_cycle(graph, gadget.cycle_arc) is not None
+        else:
+            exists = brute_force_path(graph, gadget.p, gadget.q) is not None
         brute = exists == (found is not None)
+        seconds["brute_force"] = time.perf_counter() - start
+
     return FormulaCheck(name, formula.num_vars, formula.num_clauses, graph.num_vertices,
                         graph.num_arcs,
                         (graph.num_vertices, graph.num_arcs) == expected_size(formula, cycle),
                         assignment is not None, found is not None, extraction_ok, forward_ok,
                         walk is not None, walk_simple, brute, seconds)
-
-
-def _timed(seconds: dict[str, float], key: str, function, *args):
-    """``function(*args)``, its wall time recorded as ``seconds[key]``."""
-    start = time.perf_counter()
-    result = function(*args)
-    seconds[key] = time.perf_counter() - start
-    return result
-
-
-def _forward_ok(gadget: NrPathGadget, assignment, cycle: bool) -> bool:
-    """The forward map: the path (or cycle) built from a satisfying assignment is a simple
-    p → q path (a simple cycle through the cycle arc) of the gadget."""
-    if cycle:
-        return not simple_cycle_problems(gadget.graph, cycle_from_assignment(gadget, assignment))
-    path = path_from_assignment(gadget, assignment)
-    return not simple_path_problems(gadget.graph, path, gadget.p, gadget.q)
-
-
-def _sat_search(gadget: NrPathGadget, cycle: bool, solver_name: str):
-    """The SAT model's simple p → q path (or simple cycle through the cycle arc), or None."""
-    if cycle:
-        return find_simple_cycle(gadget.graph, gadget.cycle_arc, solver_name)
-    return find_simple_path(gadget.graph, gadget.p, gadget.q, solver_name)
-
-
-def _walk_is_simple(gadget: NrPathGadget, walk) -> bool:
-    """Whether nr(G)'s p → q walk is a simple path; WrongAnswer if it is not even
-    nonrepetitive."""
-    if walk_problems(gadget.graph, walk):
-        raise WrongAnswer("nr(G) returned a walk that is not nonrepetitive")
-    return not simple_path_problems(gadget.graph, walk, gadget.p, gadget.q)
-
-
-def _brute_force_exists(gadget: NrPathGadget, cycle: bool) -> bool:
-    """Whether exhaustive search finds a simple p → q path (a simple cycle through the cycle
-    arc)."""
-    if cycle:
-        return brute_force_cycle(gadget.graph, gadget.cycle_arc) is not None
-    return brute_force_path(gadget.graph, gadget.p, gadget.q) is not None
