@@ -375,9 +375,31 @@ class _ChainEnds:
         fresh = _unique(np.concatenate(graph.new_two), graph.n)
         graph.new_two = []
         fresh = fresh[~self.was_chain[fresh]]
-        empty = np.zeros(0, dtype=np.int64)
         if fresh.size == 0:
+            empty = np.zeros(0, dtype=np.int64)
             return empty, empty, empty
+        nodes, nb, target, head, weight = self._compressed_graph(graph, fresh)
+        last, total, converged = _rank_half_edges(head, weight)
+        if not converged:
+            tail = np.repeat(np.arange(nodes.size), 2)
+            ring = int(nodes[tail[np.flatnonzero(last[last] != last)[0]]])
+            return (f"vertex {graph.describe(ring)} lies on a ring of degree-2 vertices that "
+                    f"misses the rest of the graph")
+        p, q, length, ends_a, ends_b = _ranked_chains(nodes, nb, target, head, weight,
+                                                      last, total)
+        self.mate[ends_a], self.mate[ends_b] = ends_b, ends_a
+        self.length[ends_a] = self.length[ends_b] = length
+        self.was_chain[fresh] = True
+        return p, q, length
+
+    def _compressed_graph(self, graph: _ForcedEdges, fresh: np.ndarray
+                          ) -> tuple[np.ndarray, ...]:
+        """The small graph this call ranks: ``nodes`` (sorted: the fresh degree-2 vertices,
+        and the ends of the old chains they touch), their two live neighbours ``nb``
+        (k, 2), and per half-edge (node, slot) its ``target`` vertex (k, 2: the neighbour,
+        the old chain's other end across it, or −1 if it leaves the chains), the ``head``
+        (the target's position in ``nodes``, or −1; flat, 2k) and the ``weight`` (edges
+        it stands for; flat, 2k)."""
         chain = graph.deg == 2
         is_fresh = np.zeros(graph.n, dtype=bool)
         is_fresh[fresh] = True
@@ -389,52 +411,61 @@ class _ChainEnds:
             nb = graph.live_neighbours(nodes)                      # (k, 2)
         else:                                  # e.g. the first call: no old chain to join
             nodes, nb = fresh, fresh_nb
-        k = nodes.size
-        self.pos[nodes] = np.arange(k)
+        self.pos[nodes] = np.arange(nodes.size)
         old = self.was_chain[nodes][:, None]
         inside = old & self.was_chain[nb]                          # edge inside an old chain
         real = chain[nb] & (is_fresh[nodes][:, None] | is_fresh[nb])
         target = np.where(inside, self.mate[nodes][:, None], np.where(real, nb, -1))
         weight = np.where(inside, self.length[nodes][:, None] - 1, 1)
         head = np.where(target >= 0, self.pos[np.maximum(target, 0)], -1).ravel()
-        weight = weight.ravel()
         self.pos[nodes] = -1
-        tail = np.repeat(np.arange(k), 2)
-        exists = head >= 0
-        h = np.maximum(head, 0)
-        head_slots = head.reshape(k, 2)
-        back = (head_slots[h, 1] == tail).astype(np.int64)        # head's slot back to tail
-        nxt_slot = 2 * h + 1 - back
-        has_next = exists & (head_slots[h, 1 - back] >= 0)
-        succ = np.where(has_next, nxt_slot, np.arange(2 * k))
-        dist = np.where(has_next, weight[nxt_slot], 0)
-        last, total, converged = list_ranking(succ, dist)
-        if not converged:
-            ring = int(nodes[tail[np.flatnonzero(last[last] != last)[0]]])
-            return (f"vertex {graph.describe(ring)} lies on a ring of degree-2 vertices that "
-                    f"misses the rest of the graph")
-        # Chain ends: nodes with at most one compressed neighbour; each path is read from
-        # the half-edge leaving its smaller end, a lone node is a chain of its own.
-        links = exists.reshape(k, 2).sum(axis=1)
-        leaving = exists & (links[tail] == 1)
-        start = nodes[tail[leaving]]
-        end = nodes[head[last[leaving]]]
-        keep = start < end
-        s, e = start[keep], end[keep]
-        steps = weight[leaving][keep] + total[leaving][keep]
-        lone = nodes[links == 0]
-        outer_of = np.where(target.reshape(k, 2) >= 0, -1, nb).max(axis=1)    # one outer nb
-        node_pos = np.searchsorted(nodes, np.concatenate([s, e]))
-        p, q = outer_of[node_pos[:s.size]], outer_of[node_pos[s.size:]]
-        lone_nb = nb[np.searchsorted(nodes, lone)]
-        p = np.concatenate([p, lone_nb[:, 0]])
-        q = np.concatenate([q, lone_nb[:, 1]])
-        length = np.concatenate([steps + 1, np.ones(lone.size, dtype=np.int64)])
-        ends_a, ends_b = np.concatenate([s, lone]), np.concatenate([e, lone])
-        self.mate[ends_a], self.mate[ends_b] = ends_b, ends_a
-        self.length[ends_a] = self.length[ends_b] = length
-        self.was_chain[fresh] = True
-        return p, q, length
+        return nodes, nb, target, head, weight.ravel()
+
+
+def _rank_half_edges(head: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, ...]:
+    """List ranking along the compressed chains: half-edge 2i + slot (node i's slot) is
+    followed by the half-edge that leaves its head on the other side; returns
+    :func:`list_ranking`'s (last, total, converged) (not converged: a ring)."""
+    k = head.size // 2
+    tail = np.repeat(np.arange(k), 2)
+    exists = head >= 0
+    h = np.maximum(head, 0)
+    head_slots = head.reshape(k, 2)
+    back = (head_slots[h, 1] == tail).astype(np.int64)        # head's slot back to tail
+    nxt_slot = 2 * h + 1 - back
+    has_next = exists & (head_slots[h, 1 - back] >= 0)
+    succ = np.where(has_next, nxt_slot, np.arange(2 * k))
+    dist = np.where(has_next, weight[nxt_slot], 0)
+    return list_ranking(succ, dist)
+
+
+def _ranked_chains(nodes: np.ndarray, nb: np.ndarray, target: np.ndarray, head: np.ndarray,
+                   weight: np.ndarray, last: np.ndarray, total: np.ndarray
+                   ) -> tuple[np.ndarray, ...]:
+    """The chains read from the ranking (see :meth:`_ChainEnds._compressed_graph` for the
+    arguments): (p, q, length) as :meth:`_ChainEnds.update` returns them, and each chain's
+    two ends (ends_a, ends_b, equal for a chain of one vertex)."""
+    k = nodes.size
+    tail = np.repeat(np.arange(k), 2)
+    exists = head >= 0
+    # Chain ends: nodes with at most one compressed neighbour; each path is read from
+    # the half-edge leaving its smaller end, a lone node is a chain of its own.
+    links = exists.reshape(k, 2).sum(axis=1)
+    leaving = exists & (links[tail] == 1)
+    start = nodes[tail[leaving]]
+    end = nodes[head[last[leaving]]]
+    keep = start < end
+    s, e = start[keep], end[keep]
+    steps = weight[leaving][keep] + total[leaving][keep]
+    lone = nodes[links == 0]
+    outer_of = np.where(target.reshape(k, 2) >= 0, -1, nb).max(axis=1)    # one outer nb
+    node_pos = np.searchsorted(nodes, np.concatenate([s, e]))
+    p, q = outer_of[node_pos[:s.size]], outer_of[node_pos[s.size:]]
+    lone_nb = nb[np.searchsorted(nodes, lone)]
+    p = np.concatenate([p, lone_nb[:, 0]])
+    q = np.concatenate([q, lone_nb[:, 1]])
+    length = np.concatenate([steps + 1, np.ones(lone.size, dtype=np.int64)])
+    return p, q, length, np.concatenate([s, lone]), np.concatenate([e, lone])
 
 
 @dataclass(frozen=True)

@@ -216,67 +216,97 @@ def regular_path(graph: SkewSymmetricGraph, source: int) -> list[int] | None:
 def _search(graph: SkewSymmetricGraph, s: int) -> list[int] | None:
     """The blossom search of the module docstring; the path as a list of vertices."""
     indptr, targets, _ = graph.adjacency
-    n = graph.num_vertices
-    sink = s ^ 1
-    even = bytearray(n)
-    index = _index_dtype(n + 1)
-    pred = _filled(n, -1, index)         # tree vertex → the even vertex it was reached from
-    near = _filled(n, -1, index)         # bridge vertex → (near[v], far[v]): the ends of
-    far = _filled(n, -1, index)          # the closing arc, near[v] on v's side (else −1)
-    parent = _filled(n, -1, index)       # union–find: parent, or −size at a root
-    root_base = _filled(n, -1, index)    # base of a root's blossom (−1: the root itself)
-    stack = [s]
-    even[s] = 1
+    return _BlossomSearch(graph.num_vertices, s).run(indptr, targets)
 
-    def find(v: int) -> int:
-        """The root of v's set (path halving)."""
-        p = parent[v]
-        while p >= 0:
-            g = parent[p]
-            if g < 0:
-                return p
-            parent[v] = g
-            v = g
-            p = parent[v]
-        return v
 
-    def base_of(v: int) -> int:
-        if parent[v] >= 0:
-            v = find(v)
-        b = root_base[v]                 # most vertices are never in a blossom
-        return v if b < 0 else b
+class _BlossomSearch:
+    """The state of one blossom search from s: the even labels, the tree and bridge links
+    that spell P(v), and the union–find that keeps each blossom's base.
 
-    def shrink(x: int, y: int, bx: int, by: int) -> int:
-        """The blossom closed by the edge {x, y} of H; returns its base."""
-        seen: set[int] = set()
-        a, b = bx, by
-        while True:                      # climb alternately: cost ~ the blossoms merged
-            if a >= 0:
-                if a in seen:
-                    top = a
-                    break
-                seen.add(a)
-                if a == s:
-                    a = -1
-                else:                    # a = base_of(pred[a]), inlined
-                    v = pred[a]
-                    r = v if parent[v] < 0 else find(v)
-                    a = root_base[r]
-                    if a < 0:
-                        a = r
-            a, b = b, a
-        root = find(top)
+    :meth:`run` is the scan, :meth:`_shrink` closes a blossom, :meth:`_common_base` finds the
+    base it closes at, :func:`_find` is the union–find. A vertex's blossom base,
+    ``root_base[_find(parent, v)]`` or the root itself where that is −1, is written out inline
+    where it is needed: the search spends its time in these lines, and a call per lookup
+    made it measurably slower.
+    """
+
+    __slots__ = ("s", "even", "pred", "near", "far", "parent", "root_base", "stack")
+
+    def __init__(self, num_vertices: int, s: int) -> None:
+        n = num_vertices
+        index = _index_dtype(n + 1)
+        self.s = s
+        self.even = bytearray(n)
+        self.pred = _filled(n, -1, index)        # tree vertex → the even vertex it was
+        #                                          reached from
+        self.near = _filled(n, -1, index)        # bridge vertex → (near[v], far[v]): the
+        self.far = _filled(n, -1, index)         # ends of the closing arc, near[v] on v's
+        #                                          side (else −1)
+        self.parent = _filled(n, -1, index)      # union–find: parent, or −size at a root
+        self.root_base = _filled(n, -1, index)   # base of a root's blossom (−1: the root)
+        self.stack = [s]
+        self.even[s] = 1
+
+    def run(self, indptr: array, targets: array) -> list[int] | None:
+        """Scan even vertices until one has an arc into σ(s): the path to it, else None."""
+        s = self.s
+        sink = s ^ 1
+        even, pred, parent, root_base = self.even, self.pred, self.parent, self.root_base
+        stack, shrink = self.stack, self._shrink
+        while stack:
+            x = stack.pop()
+            r = x if parent[x] < 0 else _find(parent, x)            # bx = base_of(x), inlined
+            bx = root_base[r]
+            if bx < 0:
+                bx = r
+            for w in targets[indptr[x]:indptr[x + 1]]:
+                if w == sink:
+                    return _path_to(x, s, pred, self.near, self.far) + [sink]
+                y = w ^ 1
+                if even[y]:
+                    r = y                # by = base_of(y), inlined with its path halving
+                    p = parent[r]
+                    while p >= 0:
+                        g = parent[p]
+                        if g < 0:
+                            r = p
+                            break
+                        parent[r] = g
+                        r = g
+                        p = parent[r]
+                    by = root_base[r]
+                    if by < 0:
+                        by = r
+                    if by != bx:
+                        bx = shrink(x, y, bx, by)
+                elif not even[w]:        # (an arc into s lands here with even[s] set)
+                    even[w] = 1
+                    pred[w] = x
+                    stack.append(w)
+        return None
+
+    def _shrink(self, x: int, y: int, bx: int, by: int) -> int:
+        """The blossom closed by the edge {x, y} of H (x, y even, bases bx ≠ by); returns
+        its base. One method, locals bound once: it runs about once per six arcs scanned."""
+        even, near, far, pred, parent, root_base = (self.even, self.near, self.far, self.pred,
+                                                    self.parent, self.root_base)
+        top = self._common_base(bx, by)
+        root = _find(parent, top)
         for c, this_end, other_end in ((bx, x, y), (by, y, x)):
             while c != top:              # c: base of a blossom below top (so c != s)
                 odd = c ^ 1              # the odd vertex just above it becomes even
                 even[odd] = 1
                 near[odd] = this_end
                 far[odd] = other_end
-                stack.append(odd)
-                above = base_of(pred[c])
+                self.stack.append(odd)
+                v = pred[c]              # above = base_of(pred[c]), inlined
+                r = v if parent[v] < 0 else _find(parent, v)
+                above = root_base[r]
+                if above < 0:
+                    above = r
                 # c's set joins top's, union by size (stored negated at the roots); then
                 # odd, a single vertex until now.
-                other = find(c)
+                other = _find(parent, c)
                 if parent[other] < parent[root]:
                     other, root = root, other
                 parent[root] += parent[other] - 1
@@ -286,37 +316,41 @@ def _search(graph: SkewSymmetricGraph, s: int) -> list[int] | None:
                 c = above
         return top
 
-    while stack:
-        x = stack.pop()
-        r = x if parent[x] < 0 else find(x)              # bx = base_of(x), inlined
-        bx = root_base[r]
-        if bx < 0:
-            bx = r
-        for w in targets[indptr[x]:indptr[x + 1]]:
-            if w == sink:
-                return _path_to(x, s, pred, near, far) + [sink]
-            y = w ^ 1
-            if even[y]:
-                r = y                    # by = base_of(y), inlined with its path halving
-                p = parent[r]
-                while p >= 0:
-                    g = parent[p]
-                    if g < 0:
-                        r = p
-                        break
-                    parent[r] = g
-                    r = g
-                    p = parent[r]
-                by = root_base[r]
-                if by < 0:
-                    by = r
-                if by != bx:
-                    bx = shrink(x, y, bx, by)
-            elif not even[w]:            # (an arc into s lands here with even[s] set)
-                even[w] = 1
-                pred[w] = x
-                stack.append(w)
-    return None
+    def _common_base(self, bx: int, by: int) -> int:
+        """The nearest common blossom base of bx and by, found by climbing the two tree
+        paths alternately (cost ~ the blossoms to be merged)."""
+        s, pred, parent, root_base = self.s, self.pred, self.parent, self.root_base
+        seen: set[int] = set()
+        a, b = bx, by
+        while True:
+            if a >= 0:
+                if a in seen:
+                    return a
+                seen.add(a)
+                if a == s:
+                    a = -1
+                else:                    # a = base_of(pred[a]), inlined
+                    v = pred[a]
+                    r = v if parent[v] < 0 else _find(parent, v)
+                    a = root_base[r]
+                    if a < 0:
+                        a = r
+            a, b = b, a
+
+
+def _find(parent: array, v: int) -> int:
+    """The root of v's set in the union–find ``parent`` (a parent, or −size at a root), with
+    path halving. A plain function on the array: the search calls it often, and a method
+    reading ``self.parent`` each time measured slower."""
+    p = parent[v]
+    while p >= 0:
+        g = parent[p]
+        if g < 0:
+            return p
+        parent[v] = g
+        v = g
+        p = parent[v]
+    return v
 
 
 def _path_to(x: int, s: int, pred: array, near: array, far: array) -> list[int]:

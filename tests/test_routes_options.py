@@ -5,6 +5,7 @@ route flags are built from the same declarations."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib
 import inspect
 
@@ -60,11 +61,19 @@ def test_every_route_takes_its_familys_options_less_its_presets():
 
 
 def test_every_runner_takes_its_declared_options_as_keywords():
-    """The declarations are what the family functions take (keyword-only), so a declared
-    option can always be passed on."""
+    """The declarations are what the family functions take (keyword-only, or for the hcp
+    routes the fields of the options class its ``**options`` builds), so a declared option
+    can always be passed on."""
+    from solvers.routes.hcp import HcpRouteOptions
     for route in ROUTES.values():
         parameters = inspect.signature(route.runner()).parameters
-        for name in route.family.names | COMMON_OPTIONS:
+        names = route.family.names | COMMON_OPTIONS
+        if route.target == Target.HCP:
+            fields = {field.name for field in dataclasses.fields(HcpRouteOptions)}
+            assert fields == route.family.names
+            assert parameters["options"].kind is inspect.Parameter.VAR_KEYWORD
+            names = COMMON_OPTIONS
+        for name in names:
             assert parameters[name].kind is inspect.Parameter.KEYWORD_ONLY, (route.name, name)
 
 

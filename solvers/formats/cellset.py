@@ -374,6 +374,32 @@ def picture_png(picture: Picture, path: str | Path, max_pixels: int = 2000, *,
                 group: OutputGroup | None = None) -> None:
     """Draw with matplotlib (Agg) and write a PNG atomically (with ``group``: together with
     the group's other files)."""
+    plt, to_rgb, rectangle = _matplotlib()
+    height_cells, width_cells = len(picture.rows), len(picture.cols)
+    side = max(height_cells, width_cells)
+    dpi = 100
+    inches = min(max_pixels, max(800, side * 8)) / dpi
+    fig, ax = plt.subplots(figsize=(inches * width_cells / side + 0.2,
+                                    inches * height_cells / side + 0.5), dpi=dpi)
+    try:
+        ax.imshow(_png_image(picture, to_rgb), interpolation="nearest",
+                  extent=(0, width_cells, height_cells, 0))
+        _png_marks(ax, picture, rectangle, cell_points=inches * 72 / side)
+        ax.set_xlim(0, width_cells)
+        ax.set_ylim(height_cells, 0)
+        _png_ticks(ax, picture)
+        if picture.title:
+            fig.suptitle(picture.title, fontsize=9)
+        fig.tight_layout()
+        with atomic_write(path, "wb", group=group) as out:
+            fig.savefig(out, format="png", dpi=dpi)
+    finally:
+        plt.close(fig)
+
+
+def _matplotlib() -> tuple:
+    """pyplot on the Agg backend, ``to_rgb`` and ``Rectangle``, imported on first use (the
+    CLI does not load matplotlib otherwise); UserError where it is not installed."""
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -383,8 +409,13 @@ def picture_png(picture: Picture, path: str | Path, max_pixels: int = 2000, *,
     except ImportError:
         raise UserError("PNG pictures need matplotlib (pip install 'sudoku-bridge[plots]'); "
                         "an .svg picture needs nothing") from None
-    height_cells, width_cells = len(picture.rows), len(picture.cols)
-    image = np.ones((height_cells, width_cells, 3))
+    return plt, to_rgb, Rectangle
+
+
+def _png_image(picture: Picture, to_rgb) -> np.ndarray:
+    """One RGB pixel per cell: the region colours, then the set's cells (kept or eliminated)
+    over them."""
+    image = np.ones((len(picture.rows), len(picture.cols), 3))
     for top, left, h, w, kind, _ in picture.region_boxes():
         image[top:top + h, left:left + w] = to_rgb(KIND_COLOURS.get(kind, KIND_COLOURS["other"]))
     s_mask = picture.sub_mask(picture.cells.mask)
@@ -394,49 +425,42 @@ def picture_png(picture: Picture, path: str | Path, max_pixels: int = 2000, *,
         image[s_mask & kept] = to_rgb(CELL_COLOUR)
     else:
         image[s_mask] = to_rgb(CELL_COLOUR)
-    side = max(height_cells, width_cells)
-    dpi = 100
-    inches = min(max_pixels, max(800, side * 8)) / dpi
-    fig, ax = plt.subplots(figsize=(inches * width_cells / side + 0.2,
-                                    inches * height_cells / side + 0.5), dpi=dpi)
-    try:
-        ax.imshow(image, interpolation="nearest", extent=(0, width_cells, height_cells, 0))
-        for i in picture.band_breaks():
-            ax.axhline(i, color="black", linewidth=1.2)
-        for j in picture.stack_breaks():
-            ax.axvline(j, color="black", linewidth=1.2)
-        cell_points = inches * 72 / side
-        for top, left, h, w, kind, label in picture.region_boxes():
-            ax.add_patch(Rectangle((left, top), w, h, fill=False, edgecolor="#555555",
-                                   linewidth=0.5))
-            if label:
-                size = max(3.0, min(10.0, w * cell_points / max(len(label), 1) * 1.6))
-                ax.text(left + 0.2, top + h - 0.2, label, fontsize=size, color="#1a1a80",
-                        va="bottom", ha="left")
-        dots = picture.visible_placement()
-        if dots:
-            ys, xs = zip(*dots)
-            ax.scatter(np.array(xs) + 0.5, np.array(ys) + 0.5, s=max(1.0, (cell_points * 0.6) ** 2),
-                       color=PLACEMENT_COLOUR, linewidths=0)
-        ax.set_xlim(0, width_cells)
-        ax.set_ylim(height_cells, 0)
-        ax.set_yticks([(s + e) / 2 for band, s, e in picture.band_spans()
-                       if band in picture.band_labels],
-                      [picture.band_labels[band] for band, _, _ in picture.band_spans()
-                       if band in picture.band_labels], fontsize=8)
-        ax.set_xticks([(s + e) / 2 for stack, s, e in picture.stack_spans()
-                       if stack in picture.stack_labels],
-                      [picture.stack_labels[stack] for stack, _, _ in picture.stack_spans()
-                       if stack in picture.stack_labels], fontsize=8, rotation=90)
-        ax.xaxis.tick_top()
-        ax.tick_params(length=0)
-        if picture.title:
-            fig.suptitle(picture.title, fontsize=9)
-        fig.tight_layout()
-        with atomic_write(path, "wb", group=group) as out:
-            fig.savefig(out, format="png", dpi=dpi)
-    finally:
-        plt.close(fig)
+    return image
+
+
+def _png_marks(ax, picture: Picture, rectangle, *, cell_points: float) -> None:
+    """Band and stack lines, region boxes with their labels, and the placement's dots;
+    ``cell_points``: a cell's side in points (sizes the labels and the dots)."""
+    for i in picture.band_breaks():
+        ax.axhline(i, color="black", linewidth=1.2)
+    for j in picture.stack_breaks():
+        ax.axvline(j, color="black", linewidth=1.2)
+    for top, left, h, w, kind, label in picture.region_boxes():
+        ax.add_patch(rectangle((left, top), w, h, fill=False, edgecolor="#555555",
+                               linewidth=0.5))
+        if label:
+            size = max(3.0, min(10.0, w * cell_points / max(len(label), 1) * 1.6))
+            ax.text(left + 0.2, top + h - 0.2, label, fontsize=size, color="#1a1a80",
+                    va="bottom", ha="left")
+    dots = picture.visible_placement()
+    if dots:
+        ys, xs = zip(*dots)
+        ax.scatter(np.array(xs) + 0.5, np.array(ys) + 0.5, s=max(1.0, (cell_points * 0.6) ** 2),
+                   color=PLACEMENT_COLOUR, linewidths=0)
+
+
+def _png_ticks(ax, picture: Picture) -> None:
+    """Band labels down the left and stack labels across the top, at their spans' middles."""
+    ax.set_yticks([(s + e) / 2 for band, s, e in picture.band_spans()
+                   if band in picture.band_labels],
+                  [picture.band_labels[band] for band, _, _ in picture.band_spans()
+                   if band in picture.band_labels], fontsize=8)
+    ax.set_xticks([(s + e) / 2 for stack, s, e in picture.stack_spans()
+                   if stack in picture.stack_labels],
+                  [picture.stack_labels[stack] for stack, _, _ in picture.stack_spans()
+                   if stack in picture.stack_labels], fontsize=8, rotation=90)
+    ax.xaxis.tick_top()
+    ax.tick_params(length=0)
 
 
 def check_picture_name(path: str | Path) -> None:

@@ -241,9 +241,10 @@ def parse_cnf(text: str | Iterable[str], name: str = "<cnf>", header_only: bool 
     clauses: list[list[int]] = []
     current: list[int] = []
     kind = None             # of the line being read: "c", "p", "clause" (None: not known yet)
-    text_so_far: list[str] = []     # the pieces of a comment or header line being read
-    so_far = 0              # their length
+    pending = _TextLine(name)       # the comment or header line being read
     carry = ""              # a token cut at the end of a piece
+    # The loop over clause lines stays in this function: a call per line measured 15-25 %
+    # slower on 200,000 clauses. Comment and header lines, errors and the end go to helpers.
     for number, piece in _pieces(text):
         ends = piece.endswith("\n")
         if kind is None:
@@ -254,31 +255,14 @@ def parse_cnf(text: str | Iterable[str], name: str = "<cnf>", header_only: bool 
             if kind == "%":                           # SATLIB files end with '%' then '0'
                 break
         if kind in ("c", "p"):
-            text_so_far.append(piece)
-            so_far += len(piece)
-            if kind == "p" and so_far > 200:
-                raise DimacsError(f"{name} line {number}: bad header "
-                                  f"{''.join(text_so_far)[:80]!r}..., expected 'p cnf VARS "
-                                  f"CLAUSES'")
-            if so_far > MAX_COMMENT_LINE:
-                raise DimacsError(f"{name} line {number}: a comment line longer than "
-                                  f"{MAX_COMMENT_LINE:,} characters")
-            if not ends:
+            line = pending.add(piece, kind == "p", number)
+            if line is None:
                 continue
-            line, kind = "".join(text_so_far).strip(), None
-            text_so_far, so_far = [], 0
+            kind = None
             if line.startswith("c"):
                 comments.append(line[1:].strip())
                 continue
-            parts = line.split()
-            if header is not None:
-                raise DimacsError(f"{name} line {number}: second 'p' header")
-            if len(parts) != 4 or parts[:2] != ["p", "cnf"]:
-                raise DimacsError(
-                    f"{name} line {number}: bad header {line[:80]!r}, expected "
-                    f"'p cnf VARS CLAUSES'")
-            header = (_header_number(parts[2], "variables", name, number, line),
-                      _header_number(parts[3], "clauses", name, number, line))
+            header = _read_header(line, header, name, number)
             if header_only:
                 return CnfFile(header[0], [], comments, header[1])
             continue
@@ -287,32 +271,92 @@ def parse_cnf(text: str | Iterable[str], name: str = "<cnf>", header_only: bool 
         tokens = (carry + piece).split()
         carry = "" if ends or piece[-1:].isspace() or not tokens else tokens.pop()
         if len(carry) > MAX_TOKEN:
-            raise DimacsError(f"{name} line {number}: {carry[:40]!r}... is longer than any "
-                              f"literal ({MAX_TOKEN} characters)")
+            raise _clause_error(name, number, "long token", carry)
         for tok in tokens:
             try:
                 lit = int(tok)
             except ValueError:
-                raise DimacsError(
-                    f"{name} line {number}: {tok[:40]!r} is not an integer literal") from None
+                raise _clause_error(name, number, "not an integer", tok) from None
             if lit == 0:
                 if len(clauses) == header[1]:
-                    raise DimacsError(f"{name} line {number}: more clauses than the "
-                                      f"{header[1]:,} the header declares")
+                    raise _clause_error(name, number, "too many clauses", header[1])
                 if max_width is not None and len(current) > max_width:
                     _too_wide(name, number, len(clauses) + 1, current, max_width)
                 clauses.append(current)
                 current = []
             elif abs(lit) > header[0]:
-                raise DimacsError(
-                    f"{name} line {number}: literal {lit} exceeds the declared "
-                    f"{header[0]} variables")
+                raise _clause_error(name, number, "literal too large", lit, header[0])
             else:
                 current.append(lit)
                 if max_width is not None and len(current) > max_width + WIDE_SHOWN:
                     _too_wide(name, number, len(clauses) + 1, current, max_width)
         if ends:
             kind = None
+    return _finished(name, header, clauses, current, comments)
+
+
+class _TextLine:
+    """A comment or header line of :func:`parse_cnf`, read in pieces: bounded (a header to
+    200 characters, a comment to ``MAX_COMMENT_LINE``) before it is joined."""
+
+    __slots__ = ("name", "pieces", "length")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.pieces: list[str] = []
+        self.length = 0
+
+    def add(self, piece: str, is_header: bool, number: int) -> str | None:
+        """Take the next piece; the whole line, stripped, once a piece ends it, else None."""
+        self.pieces.append(piece)
+        self.length += len(piece)
+        if is_header and self.length > 200:
+            raise DimacsError(f"{self.name} line {number}: bad header "
+                              f"{''.join(self.pieces)[:80]!r}..., expected 'p cnf VARS "
+                              f"CLAUSES'")
+        if self.length > MAX_COMMENT_LINE:
+            raise DimacsError(f"{self.name} line {number}: a comment line longer than "
+                              f"{MAX_COMMENT_LINE:,} characters")
+        if not piece.endswith("\n"):
+            return None
+        line = "".join(self.pieces).strip()
+        self.pieces, self.length = [], 0
+        return line
+
+
+def _read_header(line: str, header: tuple[int, int] | None, name: str,
+                 number: int) -> tuple[int, int]:
+    """(variables, clauses) of the ``p cnf`` line ``line``; DimacsError if it is malformed
+    or ``header`` was read already."""
+    parts = line.split()
+    if header is not None:
+        raise DimacsError(f"{name} line {number}: second 'p' header")
+    if len(parts) != 4 or parts[:2] != ["p", "cnf"]:
+        raise DimacsError(
+            f"{name} line {number}: bad header {line[:80]!r}, expected "
+            f"'p cnf VARS CLAUSES'")
+    return (_header_number(parts[2], "variables", name, number, line),
+            _header_number(parts[3], "clauses", name, number, line))
+
+
+def _clause_error(name: str, number: int, problem: str, *values) -> DimacsError:
+    """The error for a clause line that cannot be read (``problem`` says which)."""
+    where = f"{name} line {number}"
+    if problem == "long token":
+        return DimacsError(f"{where}: {values[0][:40]!r}... is longer than any literal "
+                           f"({MAX_TOKEN} characters)")
+    if problem == "not an integer":
+        return DimacsError(f"{where}: {values[0][:40]!r} is not an integer literal")
+    if problem == "too many clauses":
+        return DimacsError(f"{where}: more clauses than the {values[0]:,} the header declares")
+    return DimacsError(f"{where}: literal {values[0]} exceeds the declared {values[1]} "
+                       f"variables")
+
+
+def _finished(name: str, header: tuple[int, int] | None, clauses: list[list[int]],
+              current: list[int], comments: list[str]) -> CnfFile:
+    """The file read to its end: the header is there, a last clause without its 0 is
+    kept, and the clause count is the declared one."""
     if header is None:
         raise DimacsError(f"{name}: no 'p cnf' header")
     if current:

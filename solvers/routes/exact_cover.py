@@ -104,39 +104,17 @@ def algorithm_x(option_items: Sequence[Sequence[int]], num_items: int, limit: in
         for item in items:
             options_of[item].add(option)
     items_of = option_items
-
-    def choose(option: int) -> list[set[int]]:
-        removed = []
-        for item in items_of[option]:
-            for other in options_of[item]:
-                for other_item in items_of[other]:
-                    if other_item != item:
-                        options_of[other_item].discard(other)
-            removed.append(options_of.pop(item))
-        return removed
-
-    def unchoose(option: int, removed: list[set[int]]) -> None:
-        for item in reversed(items_of[option]):
-            options_of[item] = removed.pop()
-            for other in options_of[item]:
-                for other_item in items_of[other]:
-                    if other_item != item:
-                        options_of[other_item].add(other)
-
-    def best_item() -> int:
-        return min(options_of, key=lambda item: len(options_of[item]))
-
     if not options_of:
         return [[]], True
     solutions: list[list[int]] = []
     partial: list[int] = []
     # Each level: [candidate options, next index, undo record of the current choice].
-    stack: list[list] = [[sorted(options_of[best_item()]), 0, None]]
+    stack: list[list] = [[sorted(options_of[_best_item(options_of)]), 0, None]]
     nodes = 0
     while stack:
         level = stack[-1]
         if level[2] is not None:
-            unchoose(partial.pop(), level[2])
+            _unchoose(options_of, items_of, partial.pop(), level[2])
             level[2] = None
         if level[1] >= len(level[0]):
             stack.pop()
@@ -147,17 +125,49 @@ def algorithm_x(option_items: Sequence[Sequence[int]], num_items: int, limit: in
             return solutions, False
         option = level[0][level[1]]
         level[1] += 1
-        level[2] = choose(option)
+        level[2] = _choose(options_of, items_of, option)
         partial.append(option)
         if not options_of:
             solutions.append(sorted(partial))
             if len(solutions) >= limit:
                 return solutions, True
             continue
-        item = best_item()
+        item = _best_item(options_of)
         if options_of[item]:
             stack.append([sorted(options_of[item]), 0, None])
     return solutions, True
+
+
+def _choose(options_of: dict[int, set[int]], items_of: Sequence[Sequence[int]],
+            option: int) -> list[set[int]]:
+    """Cover ``option``: remove its items from ``options_of`` and every other option that
+    meets them from the items it still lists; returns the undo record for :func:`_unchoose`
+    (the removed items' option sets, in ``items_of[option]``'s order)."""
+    removed = []
+    for item in items_of[option]:
+        for other in options_of[item]:
+            for other_item in items_of[other]:
+                if other_item != item:
+                    options_of[other_item].discard(other)
+        removed.append(options_of.pop(item))
+    return removed
+
+
+def _unchoose(options_of: dict[int, set[int]], items_of: Sequence[Sequence[int]],
+              option: int, removed: list[set[int]]) -> None:
+    """Undo :func:`_choose` of ``option`` exactly, in reverse order (so choices made after
+    it must be undone first)."""
+    for item in reversed(items_of[option]):
+        options_of[item] = removed.pop()
+        for other in options_of[item]:
+            for other_item in items_of[other]:
+                if other_item != item:
+                    options_of[other_item].add(other)
+
+
+def _best_item(options_of: dict[int, set[int]]) -> int:
+    """The item with the fewest options left (the first such in dict order)."""
+    return min(options_of, key=lambda item: len(options_of[item]))
 
 
 # ----------------------------------------------------------------------------- backends

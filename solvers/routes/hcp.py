@@ -42,6 +42,7 @@ subtour cuts, seconds, ``model: shared`` and ``puzzles_on_model``, ...), and the
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -82,48 +83,79 @@ def check_options(options: HcpOptions, solver: str, has_clues: bool) -> None:
                             "graph); use --prune paper or peers")
 
 
-def solve_puzzle(puzzle: Grid, *, graph: str | None = None, prune: str = "paper",
-                 triple: bool = False, reduce: bool = False, hcp_solver: str = "sat",
-                 lkh_binary: str | None = None, lkh_runs: int | None = None,
-                 lkh_seed: int | None = None, linkern_binary: str | None = None,
-                 concorde_binary: str | None = None, hcp_cmd: str | None = None,
-                 hcp_workers: int = 1, break_symmetry: bool = False, unique: bool = False,
-                 time_limit: float | None = None) -> Outcome:
-    """Solve ``puzzle`` through its Hamiltonian-cycle graph; see the module docstring.
+@dataclass(frozen=True, kw_only=True)
+class HcpRouteOptions:
+    """The options of the ``hcp`` routes with their defaults, built once per puzzle from the
+    keywords of :func:`solve_puzzle` (their names, flags and help are declared in
+    :data:`solvers.routes.options.HCP`, which the registry checks a request against).
 
     ``graph``: ``directed``/``undirected``, or None for the natural kind (directed for the
     exact solvers unless ``triple``/``reduce`` ask for the undirected graph).
     ``hcp_solver``: one of :data:`HCP_SOLVERS` (``hcp_workers``: CP-SAT's search threads;
-    ``lkh_binary``, ``lkh_runs``, ``lkh_seed``: LKH's program, ``RUNS`` and ``SEED``).
+    ``lkh_binary``, ``lkh_runs``, ``lkh_seed``: LKH's program, ``RUNS`` and ``SEED``;
+    ``linkern_binary``, ``concorde_binary``: those programs).
     ``hcp_cmd``: instead, any program by a command template
     (:mod:`solvers.tools.hcp_command`: ``{input}``, ``{input.FORMAT}``, ``{output}``),
     treated as a heuristic (a solved or unknown answer, never "no solution"); the graph is
     then undirected unless ``graph`` says otherwise.
     ``break_symmetry``: for a puzzle without clues, solve
     :func:`~reductions.hcp_pipeline.first_row_fixed` instead (no effect when there are
-    clues). ``unique`` (exact solvers only): after the first cycle, the same model is asked
-    for a cycle whose grid differs (:func:`second_cycle`). The grids of a ``solved``
-    outcome have been verified against ``puzzle``."""
+    clues)."""
+
+    graph: str | None = None
+    prune: str = "paper"
+    triple: bool = False
+    reduce: bool = False
+    hcp_solver: str = "sat"
+    break_symmetry: bool = False
+    hcp_workers: int = 1
+    lkh_binary: str | None = None
+    lkh_runs: int | None = None
+    lkh_seed: int | None = None
+    linkern_binary: str | None = None
+    concorde_binary: str | None = None
+    hcp_cmd: str | None = None
+
+    @property
+    def solver(self) -> str:
+        """Who solves: ``hcp_solver``, or "command" for an ``hcp_cmd`` program."""
+        return "command" if self.hcp_cmd is not None else self.hcp_solver
+
+    @property
+    def lkh_given(self) -> list[str]:
+        """The LKH options given, as their keyword names."""
+        lkh = {"lkh_binary": self.lkh_binary, "lkh_runs": self.lkh_runs,
+               "lkh_seed": self.lkh_seed}
+        return [name for name, value in lkh.items() if value is not None]
+
+
+def solve_puzzle(puzzle: Grid, *, unique: bool = False, time_limit: float | None = None,
+                 **options: Any) -> Outcome:
+    """Solve ``puzzle`` through its Hamiltonian-cycle graph; see the module docstring.
+
+    ``options``: the fields of :class:`HcpRouteOptions` (TypeError for any other name; the
+    registry refuses those first, in one line). ``unique`` (exact solvers only): after the
+    first cycle, the same model is asked for a cycle whose grid differs
+    (:func:`second_cycle`). The grids of a ``solved`` outcome have been verified against
+    ``puzzle``."""
+    return solve_with_options(puzzle, HcpRouteOptions(**options), unique=unique,
+                              time_limit=time_limit)
+
+
+def solve_with_options(puzzle: Grid, settings: HcpRouteOptions, *, unique: bool = False,
+                       time_limit: float | None = None) -> Outcome:
+    """:func:`solve_puzzle` with its options built."""
     start = time.perf_counter()
-    solver, original = hcp_solver, puzzle
-    if unique and (hcp_cmd is not None or solver not in EXACT_SOLVERS):
+    solver, original = settings.hcp_solver, puzzle
+    if unique and (settings.hcp_cmd is not None or solver not in EXACT_SOLVERS):
         raise UserError(f"--unique needs an exact Hamiltonian-cycle solver (--hcp-solver "
-                        f"sat or cpsat), not {'--hcp-cmd' if hcp_cmd else solver}: a "
-                        f"heuristic cannot prove that no other cycle exists")
-    puzzle, symmetry = _break_symmetry(puzzle, break_symmetry)
+                        f"sat or cpsat), not {'--hcp-cmd' if settings.hcp_cmd else solver}: "
+                        f"a heuristic cannot prove that no other cycle exists")
+    puzzle, symmetry = _break_symmetry(puzzle, settings.break_symmetry)
     check_square(puzzle.shape)
-    graph = _graph_kind(graph, solver=solver, hcp_cmd=hcp_cmd, triple=triple, reduce=reduce)
-    options = HcpOptions(directed=graph == "directed", triple=triple, prune=prune,
-                         reduce=reduce)
-    check_options(options, "command" if hcp_cmd is not None else solver,
-                  bool(puzzle.clue_count()))
-    lkh = {"lkh_binary": lkh_binary, "lkh_runs": lkh_runs, "lkh_seed": lkh_seed}
-    given = [name for name, value in lkh.items() if value is not None]
-    if given and (solver != HcpSolver.LKH or hcp_cmd is not None):
-        raise UserError(f"--{given[0].replace('_', '-')} applies to --hcp-solver lkh only")
+    options = _pipeline_options(settings, puzzle)
     pipeline = build_hcp_pipeline(puzzle, options)
-    stats = _pipeline_stats(pipeline, "command" if hcp_cmd is not None else solver,
-                            symmetry, start)
+    stats = _pipeline_stats(pipeline, settings.solver, symmetry, start)
     if pipeline.status == Status.NO_SOLUTION:
         stats["reason"] = f"the degree-2 reduction proves no Hamiltonian cycle: " \
                           f"{pipeline.reduction.reason}"
@@ -131,20 +163,33 @@ def solve_puzzle(puzzle: Grid, *, graph: str | None = None, prune: str = "paper"
         return Outcome(Status.NO_SOLUTION, stats=stats)
     deadline_at = None if time_limit is None else start + time_limit
     remaining = None if deadline_at is None else max(deadline_at - time.perf_counter(), 0.0)
-    if hcp_cmd is not None:
+    if settings.hcp_cmd is not None:
         from ..tools.hcp_command import run_hcp_command
-        result = run_hcp_command(hcp_cmd, pipeline.num_vertices, pipeline.edges,
+        result = run_hcp_command(settings.hcp_cmd, pipeline.num_vertices, pipeline.edges,
                                  directed=options.directed, time_limit=remaining)
     elif solver in EXACT_SOLVERS:
-        with ExactSearch(pipeline, solver, workers=hcp_workers) as search:
+        with ExactSearch(pipeline, solver, workers=settings.hcp_workers) as search:
             result = search.cycle(time_limit=remaining)
             if result.found:
                 return _exact_outcome(search, result, original, stats, unique=unique,
                                       start=start, deadline_at=deadline_at)
     else:
-        result = run_heuristic(pipeline, solver=solver, time_limit=remaining, **lkh,
-                               linkern_binary=linkern_binary, concorde_binary=concorde_binary)
+        result = run_heuristic(pipeline, settings, time_limit=remaining)
     return _cycle_outcome(result, pipeline, original, stats, start)
+
+
+def _pipeline_options(settings: HcpRouteOptions, puzzle: Grid) -> HcpOptions:
+    """The graph to build for ``puzzle``: its kind chosen (:func:`_graph_kind`), then the
+    combination checked against the solver (:func:`check_options`) and the LKH options
+    refused for any other solver."""
+    graph = _graph_kind(settings)
+    options = HcpOptions(directed=graph == "directed", triple=settings.triple,
+                         prune=settings.prune, reduce=settings.reduce)
+    check_options(options, settings.solver, bool(puzzle.clue_count()))
+    given = settings.lkh_given
+    if given and (settings.hcp_solver != HcpSolver.LKH or settings.hcp_cmd is not None):
+        raise UserError(f"--{given[0].replace('_', '-')} applies to --hcp-solver lkh only")
+    return options
 
 
 CYCLE_STATUS = {CycleStatus.HAMILTONIAN: Status.SOLVED, CycleStatus.NO_CYCLE: Status.NO_SOLUTION,
@@ -162,10 +207,11 @@ def _break_symmetry(puzzle: Grid, asked: bool) -> tuple[Grid, str | None]:
     return first_row_fixed(puzzle), "first row fixed to 1..N"
 
 
-def _graph_kind(graph: str | None, *, solver: str, hcp_cmd: str | None, triple: bool,
-                reduce: bool) -> str:
+def _graph_kind(settings: HcpRouteOptions) -> str:
     """``directed`` or ``undirected``: as given (checked), else the natural kind — directed
     for the exact solvers unless ``triple``/``reduce`` ask for the undirected graph."""
+    graph, solver, hcp_cmd = settings.graph, settings.hcp_solver, settings.hcp_cmd
+    triple, reduce = settings.triple, settings.reduce
     if graph is not None and graph not in GRAPH_KINDS:
         raise UserError(f"unknown --graph {graph!r}; choose directed or undirected")
     if graph == "directed" and (triple or reduce):
@@ -222,26 +268,27 @@ def _cycle_outcome(result: HcpResult, pipeline: HcpPipeline, puzzle: Grid, stats
     return Outcome(status, stats=stats)
 
 
-def run_heuristic(pipeline: HcpPipeline, *, solver: str, time_limit: float | None,
-                  lkh_binary: str | None = None, lkh_runs: int | None = None,
-                  lkh_seed: int | None = None, linkern_binary: str | None = None,
-                  concorde_binary: str | None = None) -> HcpResult:
-    """Hand the pipeline's output graph to LKH, linkern or Concorde (LKH gets the very file
-    ``emit hcp`` writes for the same options); the exact solvers go through
-    :class:`ExactSearch`."""
+def run_heuristic(pipeline: HcpPipeline, settings: HcpRouteOptions, *,
+                  time_limit: float | None) -> HcpResult:
+    """Hand the pipeline's output graph to LKH, linkern or Concorde (``settings.hcp_solver``;
+    LKH gets the very file ``emit hcp`` writes for the same options); the exact solvers go
+    through :class:`ExactSearch`."""
+    solver, lkh_runs, lkh_seed = settings.hcp_solver, settings.lkh_runs, settings.lkh_seed
     n, edges = pipeline.num_vertices, pipeline.edges
     if solver == "lkh":
         from ..formats.hcp_export import write_export
         from ..tools.lkh import DEFAULT_RUNS, DEFAULT_SEED, solve_hcp_lkh
-        return solve_hcp_lkh(n, edges, time_limit=time_limit, binary=lkh_binary,
+        return solve_hcp_lkh(n, edges, time_limit=time_limit, binary=settings.lkh_binary,
                              runs=DEFAULT_RUNS if lkh_runs is None else lkh_runs,
                              seed=DEFAULT_SEED if lkh_seed is None else lkh_seed,
                              write_problem=lambda path: write_export(path, pipeline, "tsplib"))
     if solver == "linkern":
         from ..tools.linkern import solve_hcp_linkern
-        return solve_hcp_linkern(n, edges, time_limit=time_limit, binary=linkern_binary)
+        return solve_hcp_linkern(n, edges, time_limit=time_limit,
+                                 binary=settings.linkern_binary)
     from ..tools.concorde import solve_hcp_concorde
-    return solve_hcp_concorde(n, edges, time_limit=time_limit, binary=concorde_binary)
+    return solve_hcp_concorde(n, edges, time_limit=time_limit,
+                              binary=settings.concorde_binary)
 
 
 # ----------------------------------------------------------------------------- uniqueness

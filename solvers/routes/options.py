@@ -7,7 +7,8 @@ Each route family (CNF, exact cover, ILP, Hamiltonian cycle, deduction) has one
 ``unique`` and ``time_limit``, each with its flag spelling, value type, choices and help text.
 A route takes its family's options less the ones it presets (``ROUTES["lkh"]`` fixes
 ``hcp_solver``), so an option is added to a family here, to its ``solve_puzzle`` as a
-keyword, and nowhere else.
+keyword (for the hcp family: a field of :class:`solvers.routes.hcp.HcpRouteOptions`, which
+its ``solve_puzzle`` builds from its keywords), and nowhere else.
 
 This module is light on purpose: the command line imports it to build its parser, so it
 imports only :mod:`reductions` modules the command line loads anyway (for the encodings,
