@@ -671,6 +671,26 @@ def _news(state: CandidateState, cell: int, digit: int, ends: int, claimed: set)
     return False
 
 
+def _useful_searches(state: CandidateState, graphs: Graphs, claimed: set, *,
+                     digit_of=lambda cell, label: label):
+    """The walks' searches worth making, for the path rules: for each start (a cell left by
+    a label) whose digit ``digit_of(cell, label)`` could leave some cell not yet ``claimed``
+    (:func:`_news`, on the cells the closure reaches), yields (cell, digit, label, start,
+    predecessors, reached) of one search from it."""
+    lay, reach, chain = state.lay, graphs.reach, graphs.chain
+    for cell, label, start in reach.starts:
+        digit = digit_of(cell, label)
+        if not lay.peers[cell] & state.where[digit - 1]:
+            continue
+        ends = (reach.closure[start] >> ((digit - 1) * lay.area)) & lay.all_cells
+        if not _news(state, cell, digit, ends & ~(1 << cell), claimed):
+            continue
+        pred = chain.search(start)
+        reached = pred != NO_PREDECESSOR
+        reached[start] = True
+        yield cell, digit, label, start, pred, reached
+
+
 def bilocal_path(state: CandidateState) -> list[Deduction]:
     """A nonrepetitive bilocation walk leaving cell u by label d and entering cell w ≠ u by
     label d: if u is not d, pushing along the walk makes w = d. So d is in u or w, and leaves
@@ -678,19 +698,9 @@ def bilocal_path(state: CandidateState) -> list[Deduction]:
     graphs = _graphs(state, "bilocal")
     if graphs is None:
         return []
-    shape, lay = state.shape, state.lay
-    reach = graphs.reach
+    shape, chain = state.shape, graphs.chain
     out, claimed = [], set()
-    for cell, digit, start in reach.starts:
-        if not lay.peers[cell] & state.where[digit - 1]:
-            continue
-        ends = (reach.closure[start] >> ((digit - 1) * lay.area)) & lay.all_cells
-        if not _news(state, cell, digit, ends & ~(1 << cell), claimed):
-            continue
-        chain = graphs.chain
-        pred = chain.search(start)
-        reached = pred != NO_PREDECESSOR
-        reached[start] = True
+    for cell, digit, _, start, pred, reached in _useful_searches(state, graphs, claimed):
         arcs = np.flatnonzero(reached[chain.out_vertex] & (chain.arc_digits == digit))
 
         def explain(walk, cells, cell=cell, digit=digit):
@@ -714,20 +724,10 @@ def bivalue_path(state: CandidateState) -> list[Deduction]:
     graphs = _graphs(state, "bivalue")
     if graphs is None:
         return []
-    shape, lay = state.shape, state.lay
-    reach = graphs.reach
+    shape, chain = state.shape, graphs.chain
     out, claimed = [], set()
-    for cell, label, start in reach.starts:
-        digit = _other_digit(state, cell, label)
-        if not lay.peers[cell] & state.where[digit - 1]:
-            continue
-        ends = (reach.closure[start] >> ((digit - 1) * lay.area)) & lay.all_cells
-        if not _news(state, cell, digit, ends & ~(1 << cell), claimed):
-            continue
-        chain = graphs.chain
-        pred = chain.search(start)
-        reached = pred != NO_PREDECESSOR
-        reached[start] = True
+    for cell, digit, label, start, pred, reached in _useful_searches(
+            state, graphs, claimed, digit_of=lambda cell, label: _other_digit(state, cell, label)):
         arcs = np.flatnonzero(reached[chain.out_vertex])
         heads = chain.arc_heads[arcs]
         pulled = _other(state, heads, chain.arc_digits[arcs])
