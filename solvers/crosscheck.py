@@ -644,10 +644,18 @@ def _execute_dask(tasks: list[Task], *, scheduler: str, connect_timeout: float,
         while pending:
             batch = finished.next_batch(block=False)
             for future in batch:
+                records = _dask_records(client, future, worker_timeout)
+                if records is None:
+                    # finished, but its worker died before handing the records over: the
+                    # scheduler runs the chunk again when a worker is there (the watch below
+                    # ends the run if none comes)
+                    finished.add(future)
+                    continue
                 left -= pending.pop(future)
-                yield from _dask_records(client, future, worker_timeout)
+                future.release()        # the cluster may forget it (and not recompute it)
+                yield from records
+            watch.check(left)
             if not batch:
-                watch.check(left)
                 time.sleep(DASK_POLL)
     finally:
         _close_client(client, list(pending))
@@ -711,18 +719,18 @@ def _cluster_threads(client) -> dict:
         return {}
 
 
-def _dask_records(client, future, timeout: float) -> list[RouteResult]:
-    """A finished chunk's records. :func:`run_routes` does not raise, so a failure here is
-    the cluster's: a worker died running it too often (KilledWorker), the scheduler lost
-    it (the connection to the scheduler gone), the workers cannot import this project, or
-    the records did not come within ``timeout`` seconds (the worker that held them died,
-    and no other ran the chunk again)."""
+def _dask_records(client, future, timeout: float) -> list[RouteResult] | None:
+    """A finished chunk's records, or None when they did not come within ``timeout``
+    seconds (the worker that held them died: the chunk is to be run again).
+    :func:`run_routes` does not raise, so a failure here is the cluster's: a worker died
+    running it too often (KilledWorker), the scheduler lost it (the connection to the
+    scheduler gone), or the workers cannot import this project."""
     try:
         return future.result(timeout=timeout)
+    except TimeoutError:
+        return None
     except Exception as exc:  # noqa: BLE001 - whatever the cluster raises, one line
         raise _cluster_error(client, exc) from None
-    finally:
-        future.release()            # the cluster may forget it (and not recompute it)
 
 
 def _cluster_error(client, exc: BaseException) -> CrosscheckError:
