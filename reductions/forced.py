@@ -69,7 +69,8 @@ def forced_digits(clues: np.ndarray, shape: Shape, *, locked: bool = True) -> np
     where undecided.
 
     ``clues``: (K, N²) array, 0 for an empty cell. Clues are kept as given (a clue is its
-    cell's only candidate), so every clue appears in the result.
+    cell's only candidate), so every clue appears in the result — contradictory ones too,
+    whose cells the rounds leave without a candidate.
     """
     clues = np.asarray(clues)
     n = shape.size
@@ -94,7 +95,7 @@ def forced_digits(clues: np.ndarray, shape: Shape, *, locked: bool = True) -> np
     digits = np.zeros(cand.shape, dtype=np.uint8)
     # log2 of a power of two is exact in float64 for the 64 bits a mask can hold.
     digits[single] = np.log2(cand[single].astype(np.float64)).astype(np.uint8) + 1
-    return digits.T.copy()
+    return np.where(clues > 0, clues, digits.T).astype(np.uint8)
 
 
 def _one_round(cand: np.ndarray, units: np.ndarray, where: np.ndarray, unit_of: np.ndarray,

@@ -88,6 +88,16 @@ def test_no_instances_are_never_completed_into_a_valid_grid():
         assert not np.any(solve_checks(clues[complete], forced[complete], shape))
 
 
+def test_contradictory_clues_stay_in_the_result():
+    """A digit twice in a row empties those cells' candidates; the clues are still in the
+    result (the batch path gives the result to the solver as its assumptions: without them
+    it answered for a puzzle with fewer clues)."""
+    clues = np.zeros((1, 81), dtype=np.uint8)
+    clues[0, :2] = 1
+    forced = forced_digits(clues, Shape(3, 3))[0]
+    assert forced[0] == 1 and forced[1] == 1
+
+
 def test_a_puzzle_with_several_solutions_is_left_open():
     puzzle = instance_puzzles("multiple-solutions.txt")[0]
     forced = forced_digits(flat([puzzle]), puzzle.shape)[0]

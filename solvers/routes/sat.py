@@ -141,10 +141,7 @@ class IncrementalSudokuSolver:
         n, k = self.n, len(clues)
         chunk = BatchChunk.empty(k, n * n)
         if k >= FORCED_MIN_BATCH:
-            # The clues stay among the assumptions: on contradictory clues (a digit twice
-            # in a row) the rounds empty those cells, and the blank grid's answer would
-            # then come back for the puzzle (a wrong answer instead of no solution).
-            fixed = np.where(clues > 0, clues, forced_digits(clues, self.shape))
+            fixed = forced_digits(clues, self.shape)     # the clues among them
             done = np.flatnonzero(np.all(fixed > 0, axis=1))
             done = done[solve_checks(clues[done], fixed[done], self.shape)]
             chunk.status[done] = STATUS_CODE[Status.SOLVED]
