@@ -44,14 +44,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.bench_crosscheck import ROYLE, read_lines  # noqa: E402
 from solvers.crosscheck import Execution, RecordStatus, run_crosscheck  # noqa: E402
-
-ROYLE = "royle-17clue-49151.txt"
-
-
-def read_lines(path: Path) -> list[str]:
-    with open(path) as handle:
-        return [line.strip() for line in handle if line.strip() and not line.startswith("#")]
 
 
 def cpu() -> tuple[float, float]:
