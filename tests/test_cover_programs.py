@@ -9,7 +9,7 @@ processes.
 * fake tools (marked shell scripts the tests write) for the route and the template paths:
   hangs (stopped at the time limit, nothing left running), garbage, crashes, wrong covers,
   answer files, a solution printed before a hang;
-* the real dlx1 (and dlx2) when on PATH: the README's command lines, round trips
+* the real dlx1 (and dlx2) when on PATH: the command lines of docs/routes.md, round trips
   emit → dlx1 → decode and the route, against the built-in search.
 """
 
@@ -44,7 +44,7 @@ from .processes import child_env, script, wait_until
 DLX1 = shutil.which("dlx1")
 DLX2 = shutil.which("dlx2")
 needs_dlx1 = pytest.mark.skipif(DLX1 is None, reason="Knuth's dlx1 is not on PATH (built from "
-                                                     "cwebtest's dlx1.w; see the README)")
+                                                     "cwebtest's dlx1.w; see docs/routes.md)")
 needs_dlx2 = pytest.mark.skipif(DLX2 is None, reason="Knuth's dlx2 is not on PATH")
 
 FOUR = "....1.4...3.4..2"
@@ -403,7 +403,7 @@ def test_route_dlx1_is_not_available_without_the_program(monkeypatch, tmp_path):
 # ----------------------------------------------------------------------------- real dlx1
 
 def shell(command: str, cwd: Path) -> subprocess.CompletedProcess:
-    """A README command line, run as a user would type it."""
+    """A documented command line, run as a user would type it."""
     return subprocess.run(["/bin/sh", "-c", command], cwd=cwd, capture_output=True, text=True,
                           env=child_env(cwd), timeout=120)
 

@@ -292,7 +292,7 @@ def test_bad_templates(run, template, message):
 
 @needs_linkern
 def test_linkern_round_trip_through_files(run, exported, tmp_path):
-    """emit --format concorde → linkern (the README's command) → decode hcp."""
+    """emit --format concorde → linkern (the command in docs/routes.md) → decode hcp."""
     from solvers.runtime.processes import run_program
     files, _, _ = exported
     tour = tmp_path / "g.lk"

@@ -1,8 +1,9 @@
-"""The layers hold (the README's module map, bottom up): every import of the library, at module
-level or inside a function, goes to its own layer or a lower one. reductions/ is pure and
-imports no solver; the process plumbing (runtime/) and the file formats know no route;
-outside programs (tools/) know the general Hamiltonian-cycle solver's answers but no route;
-nothing imports the command line. Read from the source with ``ast``, so lazy imports count.
+"""The layers hold (the module map of docs/architecture.md, bottom up): every import of the
+library, at module level or inside a function, goes to its own layer or a lower one.
+reductions/ is pure and imports no solver; the process plumbing (runtime/) and the file
+formats know no route; outside programs (tools/) know the general Hamiltonian-cycle solver's
+answers but no route; nothing imports the command line. Read from the source with ``ast``, so
+lazy imports count.
 """
 
 from __future__ import annotations

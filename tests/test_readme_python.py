@@ -1,12 +1,12 @@
-"""The README's Python examples, run as written.
+"""The Python examples of the README and of docs/, run as written.
 
-Every ```python block of README.md runs, in order, as one script in a fresh interpreter whose
-working directory is the repository root (the examples open ``instances/...`` by relative
-path). The interpreter imports whatever ``reductions`` and ``solvers`` it finds first: the
-checkout in a development run, the installed wheel in CI's minimal run (which copies the
-tests, the README and ``instances/`` to a folder of their own). A block that raises, or an
-``assert`` in it that fails, fails the test; a ``print`` whose line carries a ``# expected``
-comment must print exactly that.
+The ```python blocks of each document (README.md, docs/*.md) run, in order, as one script in a
+fresh interpreter whose working directory is the repository root (the examples open
+``instances/...`` by relative path). The interpreter imports whatever ``reductions`` and
+``solvers`` it finds first: the checkout in a development run, the installed wheel in CI's
+minimal run (which copies the tests, the README, ``docs/`` and ``instances/`` to a folder of
+their own). A block that raises, or an ``assert`` in it that fails, fails the test; a
+``print`` whose line carries a ``# expected`` comment must print exactly that.
 """
 
 from __future__ import annotations
@@ -14,15 +14,19 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 from .conftest import ROOT
+from .documents import DOCUMENTS
 
 BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
 EXPECTED = re.compile(r"^(\s*)print\((.*)\)\s*#\s*(.+?)\s*$")
 
 
-def readme_python_blocks() -> list[str]:
-    return BLOCK.findall((ROOT / "README.md").read_text(encoding="utf-8"))
+def python_blocks(path: Path) -> list[str]:
+    return BLOCK.findall(path.read_text(encoding="utf-8"))
 
 
 def with_checked_prints(block: str) -> str:
@@ -39,11 +43,13 @@ def with_checked_prints(block: str) -> str:
 
 
 def test_the_readme_has_python_examples():
-    assert readme_python_blocks(), "README.md has no ```python block"
+    assert python_blocks(ROOT / "README.md"), "README.md has no ```python block"
 
 
-def test_readme_python_examples_run():
-    script = "\n".join(with_checked_prints(b) for b in readme_python_blocks())
+@pytest.mark.parametrize("path", [p for p in DOCUMENTS if python_blocks(p)],
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_python_examples_run(path):
+    script = "\n".join(with_checked_prints(b) for b in python_blocks(path))
     done = subprocess.run([sys.executable, "-"], input=script, cwd=ROOT, capture_output=True,
                           text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]

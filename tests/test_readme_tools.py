@@ -1,11 +1,11 @@
-"""Every outside tool's command line in the README, run as written.
+"""Every outside tool's command line in the documentation, run as written.
 
-The README's block after ``<!-- tool-commands -->`` holds one shell line per tool: emit a
-file, run the real tool on it, decode its answer. Each line runs here with bash in a directory
-holding ``p.txt`` (the 17-clue puzzle of Haythorpe's paper), ``p4.txt`` (a 4×4 puzzle, for the
-Hamiltonian-cycle heuristics) and ``no.txt`` (a puzzle with no solution); a line on a puzzle
-must exit 0 and print its verified solution, a line on ``no.txt`` must exit 1 ("no
-solution", proved). A line whose programs are not all on PATH
+The block after ``<!-- tool-commands -->`` in docs/routes.md (the README links it) holds one
+shell line per tool: emit a file, run the real tool on it, decode its answer. Each line runs
+here with bash in a directory holding ``p.txt`` (the 17-clue puzzle of Haythorpe's paper),
+``p4.txt`` (a 4×4 puzzle, for the Hamiltonian-cycle heuristics) and ``no.txt`` (a puzzle with
+no solution); a line on a puzzle must exit 0 and print its verified solution, a line on
+``no.txt`` must exit 1 ("no solution", proved). A line whose programs are not all on PATH
 skips, naming them.
 """
 
@@ -14,7 +14,6 @@ from __future__ import annotations
 import importlib.util
 import os
 import re
-import shlex
 import shutil
 import subprocess
 import sys
@@ -25,33 +24,21 @@ import pytest
 from reductions.grid import format_grid, parse_grid
 
 from .conftest import ROOT, instance_puzzles
+from .documents import programs_of
 from .test_grid import PAPER_17, PAPER_17_SOLUTION
 
 SMALL = "....1.4...3.4..2"
 SMALL_SOLUTION = "3421124321344312"
 
-SEPARATORS = {"&&", "||", ";", "|"}
+TOOLS_DOCUMENT = ROOT / "docs" / "routes.md"
 
 
 def readme_tool_lines() -> list[str]:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    text = TOOLS_DOCUMENT.read_text(encoding="utf-8")
     match = re.search(r"<!-- tool-commands -->\s*```sh\n(.*?)```", text, re.S)
-    assert match, "README.md has no <!-- tool-commands --> block"
+    assert match, f"{TOOLS_DOCUMENT.name} has no <!-- tool-commands --> block"
     lines = [line.split("  #")[0].strip() for line in match.group(1).splitlines()]
     return [line for line in lines if line and not line.startswith("#")]
-
-
-def programs_of(line: str) -> set[str]:
-    """The programs a shell line runs: the first word of each command."""
-    lexer = shlex.shlex(line, posix=True, punctuation_chars=";&|")
-    words, programs, first = list(lexer), set(), True
-    for word in words:
-        if word in SEPARATORS:
-            first = True
-        elif first and "=" not in word:
-            programs.add(word)
-            first = False
-    return programs
 
 
 def python_modules_of(line: str) -> set[str]:
@@ -66,7 +53,7 @@ def test_the_block_covers_every_tool():
     every = set().union(*map(programs_of, LINES))
     for tool in ("cadical", "kissat", "minisat", "glucose", "picosat", "cryptominisat5",
                  "lingeling", "glpsol", "cbc", "dlx1", "LKH", "linkern", "concorde"):
-        assert tool in every, f"the README's tool block has no line running {tool}"
+        assert tool in every, f"the tool block has no line running {tool}"
 
 
 @pytest.mark.parametrize("line", LINES)

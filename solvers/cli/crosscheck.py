@@ -125,7 +125,8 @@ def register(commands: common.Commands) -> None:
                                          f"{', '.join(ROUTES)}")
     common.add_route_template_option(parser)
     parser.add_argument("--unique", action="store_true",
-                        help="every route that can (not the HCP routes) also checks "
+                        help="every route that can (all but lkh, linkern, concorde and "
+                             "--route NAME=hcp:CMD, counted 'unchecked') also checks "
                              "uniqueness; disagreement is a mismatch, and so is another "
                              "valid grid from any route for a puzzle called unique")
     parser.add_argument("--time-limit", type=common.seconds_arg, metavar="S",
