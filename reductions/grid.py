@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,8 +34,8 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
-from .errors import UserError
-from .reading import DEFAULT_MEMORY_LIMIT, ReadLimit, read_lines
+from .errors import UserError, printable
+from .reading import DEFAULT_MEMORY_LIMIT, ReadLimit, file_kind, read_lines
 
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 """Single-character symbols: SYMBOLS[d - 1] is digit d, for d = 1..35."""
@@ -450,19 +451,41 @@ def _multi_line_grid(path: Path, kept: list[str], lines: Iterator[tuple[int, str
 
 def puzzle_lines(source: str, shape: Shape | None = None, *,
                  memory_limit: int = DEFAULT_MEMORY_LIMIT) -> PuzzleLines:
-    """The puzzles of a command-line argument: a file path, or the puzzle itself."""
-    path = Path(source)
+    """The puzzles of a command-line argument: the path of a regular file, or the puzzle
+    itself.
+
+    Something else at that path (a directory, ``/dev/null``, a FIFO) is refused, naming what
+    it is — never read as puzzle text. An argument that names nothing is the puzzle itself
+    when it reads as one (the caller parses it, with its own error messages); otherwise it
+    is refused as no such file — "and not a puzzle either" (with why not), unless it plainly
+    is a path (a ``/`` or a puzzle file's suffix), so that a mistyped file name is not
+    reported as a grid of the wrong size."""
+    name = printable(source)
+    kind = _existing_kind(source)
+    if kind == "regular":
+        return puzzle_lines_in_file(source, shape, memory_limit=memory_limit)
+    if kind is not None:
+        raise GridError(f"{name}: is {kind}, not a regular file")
+    if "\n" in source or not source.strip():     # only ever a puzzle (or no puzzle at all)
+        return PuzzleLines("puzzle", [source])
+    if "/" in source or re.search(r"\.(txt|sdk|sudoku|puz|csv|dat|gz|xz|bz2)$", source, re.I):
+        raise GridError(f"{name}: no such file")
     try:
-        is_file, exists = path.is_file(), path.exists()
-    except (OSError, ValueError):            # e.g. a 256-character puzzle: name too long
-        is_file = exists = False
-    looks_like_path = len(source) < 4096 and "\n" not in source
-    if looks_like_path and is_file:
-        return puzzle_lines_in_file(path, shape, memory_limit=memory_limit)
-    if looks_like_path and not exists and (
-            "/" in source or re.search(r"\.(txt|sdk|sudoku|puz|csv|dat)$", source, re.I)):
-        raise GridError(f"{source}: no such file")
+        parse_grid(source, shape, check=False)
+    except GridError as exc:
+        raise GridError(f"{name}: no such file, and not a puzzle either ({exc})") from None
     return PuzzleLines("puzzle", [source])
+
+
+def _existing_kind(source: str) -> str | None:
+    """What is at the path ``source``: "regular" for a regular file, the kind of anything
+    else (:func:`~reductions.reading.file_kind`), or None when nothing is (no such file, no
+    such directory on the way, a name too long to be a path or holding a NUL)."""
+    try:
+        mode = os.stat(source).st_mode
+    except (OSError, ValueError):
+        return None
+    return file_kind(mode) or "regular"
 
 
 def puzzle_texts(source: str, shape: Shape | None = None, *,

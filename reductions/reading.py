@@ -13,6 +13,11 @@ through here, and so does every solver output held in memory.
   A limit may also bound the length of one line (a puzzle line no longer than the largest
   grid) and charge a fixed cost per line (what a reader keeps for each line, beside its
   text), so that a flood of short lines is bounded as well as a flood of bytes.
+* **Regular files only.** A directory, a device (``/dev/null``, ``/dev/zero``), a FIFO or a
+  socket is refused before it is opened (opening a FIFO would wait for a writer; a device
+  would read as an empty or endless file), naming what it is (:func:`file_kind`).
+* **UTF-8, a byte-order mark allowed.** Text is UTF-8; a leading byte-order mark (which
+  Windows editors write) is dropped, so that a file saved with one reads as the same text.
 * **One-line errors.** :func:`reading` turns what reading can raise — a missing file, a
   directory, invalid UTF-8, corrupt or truncated gzip, xz or bzip2 data — into the caller's
   :class:`~reductions.errors.UserError` subclass, naming the file.
@@ -32,6 +37,7 @@ import gzip
 import io
 import lzma
 import os
+import stat
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,6 +66,24 @@ BLOCK = 1 << 20
 
 COMPRESSED_MAGIC = {b"\x1f\x8b": gzip.open, b"\xfd7zXZ\x00": lzma.open, b"BZh": bz2.open}
 """The first bytes of gzip, xz and bzip2 files, and the opener of each."""
+
+
+_FILE_KINDS = [(stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
+               (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+               (stat.S_ISSOCK, "a socket")]
+
+
+def file_kind(mode: int) -> str | None:
+    """What a file of this ``st_mode`` is, as a message says it ("a directory", "a
+    character device", ...), or None for a regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    return next((name for test, name in _FILE_KINDS if test(mode)), "not a regular file")
+
+
+class NotRegularFile(OSError):
+    """Raised (inside :func:`reading`) for a path that is not a regular file; the message
+    is what it is (:func:`file_kind`)."""
 
 
 class InputTooLarge(UserError):
@@ -136,8 +160,10 @@ def reading(path: str | Path, error: type[UserError] = UserError) -> Iterator[No
         raise
     except FileNotFoundError:
         raise error(f"{name}: no such file") from None
+    except NotRegularFile as exc:
+        raise error(f"{name}: is {exc}, not a regular file") from None
     except IsADirectoryError:
-        raise error(f"{name}: is a directory, not a file") from None
+        raise error(f"{name}: is a directory, not a regular file") from None
     except UnicodeDecodeError as exc:
         raise error(f"{name}: not a text file ({exc.reason} at byte {exc.start})") from None
     except EOFError:
@@ -198,6 +224,9 @@ class _Counted(io.RawIOBase):
 
 def _open_counted(path: str | Path, limit: ReadLimit) -> _Counted:
     where = printable(os.fspath(path))
+    kind = file_kind(os.stat(path).st_mode)      # before opening: a FIFO's open would wait
+    if kind is not None:
+        raise NotRegularFile(kind)
     raw = open(path, "rb")
     try:
         start = raw.read(6)
@@ -215,11 +244,11 @@ def _open_counted(path: str | Path, limit: ReadLimit) -> _Counted:
 
 
 def open_text(path: str | Path, limit: ReadLimit) -> IO[str]:
-    """``path`` opened for reading UTF-8 text (universal newlines), decompressed when its
-    first bytes say gzip, xz or bzip2, and held to ``limit``. Use inside :func:`reading`
-    so that errors name the file."""
+    """``path`` opened for reading UTF-8 text (universal newlines; a leading byte-order mark
+    dropped), decompressed when its first bytes say gzip, xz or bzip2, and held to
+    ``limit``. Use inside :func:`reading` so that errors name the file."""
     counted = _open_counted(path, limit)
-    return io.TextIOWrapper(io.BufferedReader(counted, BLOCK), encoding="utf-8")
+    return io.TextIOWrapper(io.BufferedReader(counted, BLOCK), encoding="utf-8-sig")
 
 
 def read_text(path: str | Path, limit: ReadLimit, error: type[UserError] = UserError) -> str:

@@ -83,6 +83,35 @@ def test_file_json_records_and_summary(capsys, tmp_path):
     assert "solved by hardest level" in err and "steps per rule" in err
 
 
+def test_file_with_explanation_names_each_puzzle_and_its_steps(capsys, tmp_path):
+    """On 3788535 ``--explain`` was ignored for a file of several puzzles; now each puzzle
+    gets a header naming it and its steps (those of its JSON record), then its line."""
+    puzzles = instance_puzzles("royle17-sample300.txt", 3)
+    path = tmp_path / "p.txt"
+    path.write_text("\n".join([format_grid(p) for p in puzzles] + ["12345"]) + "\n")
+    code, out, _ = run(capsys, "rules", path, "--explain", "--jobs", "1")
+    assert code == 2                        # the bad line
+    _, plain, _ = run(capsys, "rules", path, "--jobs", "1")
+    _, records, _ = run(capsys, "rules", path, "--json", "--jobs", "1")
+    blocks = []
+    for text in out.splitlines():
+        if text == f"{path}:{len(blocks) + 1}:":        # the header of the next puzzle
+            blocks.append([])
+        else:
+            blocks[-1].append(text)
+    assert len(blocks) == 4
+    for number, (block, line, record) in enumerate(zip(blocks, plain.splitlines(),
+                                                       records.splitlines()), 1):
+        *steps, last = block
+        if number == 4:
+            assert steps == [] and last == "error" == line
+            continue
+        assert last == line                               # the line --explain adds to
+        assert [s.split(". ", 1)[1].split(":")[0] for s in steps] == \
+            [s["rule"] for s in json.loads(record)["steps"]]
+        assert [int(s.split(".")[0]) for s in steps] == list(range(1, len(steps) + 1))
+
+
 def test_file_lines_and_list(capsys):
     code, out, err = run(capsys, "rules", INSTANCES / "unsolvable.txt")
     assert code == 1

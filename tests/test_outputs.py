@@ -99,6 +99,14 @@ def make_target(kind: str, tmp_path: Path) -> str:
     if kind == "file as directory":
         (tmp_path / "plain").write_text("x\n")
         return str(tmp_path / "plain" / "out.txt")
+    if kind == "file with a trailing slash":
+        (tmp_path / "p.txt").write_text("keep me\n")
+        return str(tmp_path / "p.txt") + "/"
+    if kind == "new name with a trailing slash":
+        return str(tmp_path / "new.txt") + "/"
+    if kind == "file then /.":
+        (tmp_path / "p.txt").write_text("keep me\n")
+        return str(tmp_path / "p.txt") + "/."
     raise AssertionError(kind)
 
 
@@ -113,6 +121,10 @@ BAD_TARGETS = {
     "under /sys": "is under /sys",
     "missing directory": "does not exist",
     "file as directory": "Not a directory",
+    # On 3788535 the slash was dropped: p.txt was replaced (`generate -o p.txt/`).
+    "file with a trailing slash": "names a directory",
+    "new name with a trailing slash": "names a directory",
+    "file then /.": "names a directory",
 }
 
 
@@ -143,6 +155,7 @@ def command_argv(command: str, out: str, tmp_path: Path) -> list:
         "nonrepetitive --dot": ["nonrepetitive", graph, "--cyclic-edges", "--dot", out],
         "crosscheck --json": ["crosscheck", PAPER_17, "--routes", "sat", "--json", out],
         "crosscheck --plot": ["crosscheck", PAPER_17, "--routes", "sat", "--plot", out],
+        "generate -o": ["generate", "--size", "4", "--seed", "1", "-o", out],
     }[command]
 
 
@@ -150,7 +163,7 @@ COMMAND_NAMES = ["emit cnf", "emit exact-cover", "emit ilp", "emit hcp", "gadget
                  "gadget nishio --map", "gadget nishio --picture", "gadget nrpath -o",
                  "gadget nrpath --dot", "gadget nrpath --graphml", "nishio -o",
                  "nishio --picture", "nonrepetitive --dot", "crosscheck --json",
-                 "crosscheck --plot"]
+                 "crosscheck --plot", "generate -o"]
 
 
 @pytest.mark.parametrize("kind", list(BAD_TARGETS))

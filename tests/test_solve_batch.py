@@ -1,6 +1,7 @@
 """``solve FILE`` on a route's batch path: the route's batch capability, the chunk size
-rule, and the --json records of solved runs made from one template, byte for byte what the
-per-record path prints."""
+rule, the --json records of solved runs made from one template, byte for byte what the
+per-record path prints, and both the records that the one-puzzle-at-a-time path prints
+(apart from the seconds)."""
 
 from __future__ import annotations
 
@@ -13,8 +14,9 @@ from reductions.grid import Shape, puzzle_lines
 from solvers.cli import ExitCode, common, main
 from solvers.cli.sat import _chunk_reports, _solved
 from solvers.routes import ROUTES
-from solvers.routes.registry import template_route
-from solvers.routes.sat import CHUNK_MAX, CHUNK_MIN, CHUNKS_PER_WORKER, batch_chunk_size
+from solvers.routes.registry import Route, template_route
+from solvers.routes.sat import (_PROCESS_SOLVERS, CHUNK_MAX, CHUNK_MIN, CHUNKS_PER_WORKER,
+                                batch_chunk_size)
 
 from .conftest import INSTANCES
 from .test_grid import PAPER_17
@@ -34,7 +36,7 @@ def _mixed_file(tmp_path):
     lines = ROYLE[:40] + [UNSOLVABLE[0], "11" + "." * 79, "bad line"] + ROYLE[40:45] + [
         "# a comment", "", FOUR, NOT_UNIQUE, PAPER_17.replace(".", "0"), UNSOLVABLE[3],
         "x" * 81] + ROYLE[45:60] + [NOT_UNIQUE]
-    path = tmp_path / 'we"ird\\ näme.txt'
+    path = tmp_path / 'we"ird\\ näme \\u0000.txt'
     path.write_text("\n".join(lines) + "\n")
     return path
 
@@ -67,7 +69,7 @@ def test_json_runs_are_byte_for_byte_the_per_record_lines(tmp_path, via, unique)
         results = list(_chunk_reports(chunk, lines, batch, args))
         runs += sum(isinstance(item, common.SolvedLines) for item in results)
         fast += _rendered(results, via)
-        per_record += _rendered(_solved(chunk.items(), lines, batch.shape, batch.solver), via)
+        per_record += _rendered(_solved(chunk.items(), lines, batch), via)
     assert runs >= 4          # the template made the solved runs' lines
     assert fast == per_record
     records = [json.loads(line) for line in fast.splitlines()]
@@ -78,6 +80,54 @@ def test_json_runs_are_byte_for_byte_the_per_record_lines(tmp_path, via, unique)
         assert [r["unique"] for r in records if r["puzzle"] == NOT_UNIQUE] == [False, False]
 
 
+def _records(capsys, argv) -> list[dict]:
+    code = main(argv)
+    out, err = capsys.readouterr()
+    assert code == ExitCode.BAD_INPUT, err          # the file holds bad lines
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def _without_times(record: dict) -> dict:
+    return {**record, "stats": {k: v for k, v in record.get("stats", {}).items()
+                                if k != "seconds"}}
+
+
+@pytest.fixture
+def kept_solvers_closed():
+    """Close this process's kept solvers afterwards (sat-incremental keeps one between
+    puzzles), so that a later test's batch starts from fresh solvers, as a new process
+    would: a puzzle with several solutions gets the same one again."""
+    yield
+    _PROCESS_SOLVERS.close_all()
+
+
+@pytest.mark.parametrize("via", ["sat", "sat-incremental"])
+@pytest.mark.parametrize("unique", [False, True])
+def test_batch_records_are_the_one_at_a_time_records(tmp_path, capsys, monkeypatch, via,
+                                                     unique, kept_solvers_closed):
+    """On 3788535 the batch records echoed the puzzle as written (``0`` for empty, lower
+    case) and carried only ``{"solver"}`` in stats, where one puzzle at a time gives the
+    normalised puzzle and the instance's sizes; and a file whose name held the text
+    ``\\u0000`` (the template's old marker) was an internal error, exit 70."""
+    path = _mixed_file(tmp_path)
+    argv = ["solve", str(path), "--json", "--via", via, "--jobs", "1"] + \
+        (["--unique"] if unique else [])
+    batch = _records(capsys, argv)
+    monkeypatch.setattr(Route, "solve_batch", lambda self, *args, **options: None)
+    one_by_one = _records(capsys, argv)
+    assert len(batch) == len(one_by_one) == len(puzzle_lines(str(path)))
+    for fast, slow in zip(batch, one_by_one):
+        assert set(fast.get("stats", {})) == set(slow.get("stats", {}))
+        if fast["puzzle"] == NOT_UNIQUE:     # any of its solutions will do (all verified)
+            for record in (fast, slow):
+                record.pop("solution")
+                record.pop("second_solution")
+        assert _without_times(fast) == _without_times(slow)
+    solved = [r for r in batch if r["status"] == "solved"]
+    assert len(solved) > 60 and all(r["stats"]["variables"] > 0 for r in solved)
+    assert any(r["puzzle"] == PAPER_17 for r in solved)      # written with 0s in the file
+
+
 def test_cli_json_is_the_same_on_one_and_two_processes(tmp_path, capsys):
     path = _mixed_file(tmp_path)
     outputs = []
@@ -86,7 +136,7 @@ def test_cli_json_is_the_same_on_one_and_two_processes(tmp_path, capsys):
         out, err = capsys.readouterr()
         assert code == ExitCode.BAD_INPUT
         assert f"{path}:42: contradictory clues" in err      # its place, as before
-        outputs.append(out)
+        outputs.append([_without_times(json.loads(line)) for line in out.splitlines()])
     assert outputs[0] == outputs[1]
 
 

@@ -201,31 +201,50 @@ def outcome_record(label: str, puzzle: Grid | str, outcome: Outcome,
     }
 
 
-def solved_records(*, source: str, route: str, unique: bool | None,
-                   stats: dict[str, Any]) -> Callable[[Sequence[int], Sequence[str], str], str]:
+RECORD_MARK = "\x00"
+"""Stands in :func:`solved_records`' template for a value that each record has its own."""
+
+
+def solved_records(*, source: str, route: str, unique: bool | None, stats: dict[str, Any]
+                   ) -> Callable[[Sequence[int], str, str, Sequence[int], Sequence[float]], str]:
     """The JSON lines of consecutive solved puzzles of the file ``source``, made from one
-    template: ``records(numbers, texts, solutions)`` is, byte for byte, what
-    ``json.dumps(outcome_record(f"{source}:{number}", text, outcome, route))`` prints for
-    each (a newline after each), where the outcome is solved with no second solution,
-    ``unique`` and ``stats`` alike for all, and ``solutions`` holds their grids' one-line
-    texts end to end.
+    template: ``records(numbers, puzzles, solutions, clauses, seconds)`` is, byte for byte,
+    what ``json.dumps(outcome_record(f"{source}:{number}", puzzle, outcome, route))`` prints
+    for each (a newline after each), where the outcome is solved with no second solution,
+    ``unique`` alike for all, and its stats are ``stats`` with the record's own ``clauses``
+    and ``seconds`` in place of the :data:`RECORD_MARK` that ``stats`` holds for them (in
+    that order). ``puzzles`` and ``solutions`` hold the one-line texts end to end.
 
-    The template is :func:`outcome_record`'s own record dumped once with markers in place
-    of the line number, the puzzle and the solution, so that the two cannot drift apart.
-    It is correct because JSON escapes a string character by character: the escaped
-    ``source:`` followed by the digits of a number is the escaped label. The puzzle texts
-    and solutions are put in unescaped, so they must need no escaping: one-line grids of
-    ASCII letters, digits and ``.`` (what the batch path's fast one-line parser accepts)."""
-    record = outcome_record(f"{source}:\x00", "\x00", Outcome(Status.SOLVED, None, unique,
-                                                               None, stats), route)
-    record["solution"] = "\x00"
-    head, after_number, after_puzzle, tail = json.dumps(record).split("\\u0000")
+    The template is :func:`outcome_record`'s own record dumped once with the mark in place
+    of every value that varies or comes from the user (the label, the puzzle, the route,
+    the solution, the clauses and the seconds), so that the two cannot drift apart, and
+    nothing a user typed can be mistaken for a mark. It is correct because JSON escapes a
+    string character by character: the escaped ``source:`` followed by the digits of a
+    number is the escaped label, and a float is written as ``repr`` writes it. The puzzle
+    texts and solutions are put in unescaped, so they must need no escaping: one-line grids
+    of ASCII letters, digits and ``.`` (what the batch path's fast one-line parser
+    accepts)."""
+    record = outcome_record(RECORD_MARK, RECORD_MARK,
+                            Outcome(Status.SOLVED, None, unique, None, stats), RECORD_MARK)
+    record["solution"] = RECORD_MARK
+    parts = json.dumps(record).split(json.dumps(RECORD_MARK))
+    if len(parts) != 7:
+        raise ValueError(f"solved_records: {len(parts) - 1} marks in the template, not 6")
+    # The fixed text between the values, each string value's quotes included.
+    before_number = parts[0] + json.dumps(f"{source}:")[:-1]     # the source escaped
+    before_puzzle = f'"{parts[1]}"'
+    before_solution = f'"{parts[2]}{json.dumps(route)}{parts[3]}"'
+    before_clauses = f'"{parts[4]}'
+    before_seconds, end = parts[5], parts[6] + "\n"
 
-    def records(numbers: Sequence[int], texts: Sequence[str], solutions: str) -> str:
-        width = len(solutions) // max(len(texts), 1)
-        return "".join([f"{head}{number}{after_number}{text}{after_puzzle}"
-                        f"{solutions[k * width:(k + 1) * width]}{tail}\n"
-                        for k, (number, text) in enumerate(zip(numbers, texts))])
+    def records(numbers: Sequence[int], puzzles: str, solutions: str, clauses: Sequence[int],
+                seconds: Sequence[float]) -> str:
+        width = len(solutions) // max(len(numbers), 1)
+        return "".join([f"{before_number}{number}{before_puzzle}"
+                        f"{puzzles[k * width:(k + 1) * width]}{before_solution}"
+                        f"{solutions[k * width:(k + 1) * width]}{before_clauses}{clauses[k]}"
+                        f"{before_seconds}{seconds[k]!r}{end}"
+                        for k, number in enumerate(numbers)])
 
     return records
 

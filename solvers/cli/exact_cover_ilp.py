@@ -156,7 +156,7 @@ def _declare_emit_ilp(emit) -> None:
                     "MPS (each loads in glpsol, cbc, HiGHS and SCIP), with comments from which "
                     "solutions are decoded.",
         output_help="output file (.lp: LP, .mps: fixed MPS, unless --format says)")
-    parser.add_argument("--format", choices=list(ModelFormat),
+    parser.add_argument("--format", choices=[str(f) for f in ModelFormat],
                         help="lp (CPLEX LP), mps (fixed MPS, short names C<k>/R<k>: reads in "
                              "glpsol --mps, cbc, HiGHS, SCIP) or free-mps (names kept; glpsol "
                              "--freemps) (default: by the suffix)")

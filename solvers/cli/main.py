@@ -26,7 +26,10 @@ returns one of them: a :class:`~reductions.errors.UserError` is one line and 2, 
 answer 4, Ctrl-C 130, SIGTERM 143 (turned into an exception first, so that temporary files
 and child processes are cleaned up on the way out), and anything unexpected one line
 "internal error" and 70 (the traceback only with ``--debug``) — never 1, which means a
-proof that there is no solution.
+proof that there is no solution. A usage error is one line and 2 too
+(:class:`OneLineParser`), and so is a stdout that cannot be written — full, too large, or
+closed from the start — for every command (:class:`GuardedStream`); a reader that goes away
+(``| head``) ends the run quietly with 0, and a closed stderr is /dev/null.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ from reductions.grid import (PuzzleLines, format_grid, load_puzzles, parse_grid,
 
 from reductions.sizes import ensure_fits
 
+from ..formats.atomic import OutputError, naming_write_errors
 from ..outcome import Outcome, Status, WrongAnswer
 from ..routes.options import ALL_OPTIONS
 from ..routes import ROUTES, get_route, route_estimate, template_routes
@@ -214,7 +218,7 @@ def build_parser() -> argparse.ArgumentParser:
     debug = argparse.ArgumentParser(add_help=False)
     debug.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
                        help="on an internal error, print the traceback")
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="sudoku-bridge", parents=[debug],
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Reduce Sudoku to SAT, exact cover, ILP and Hamiltonian cycle; solve, "
@@ -235,6 +239,18 @@ def build_parser() -> argparse.ArgumentParser:
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(commands)
     return parser
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """The parser of every command (sub-parsers take their parent's class): a usage error
+    is one line naming the command, ``sudoku-bridge solve: error: --jobs: '0': give a number
+    from 1 to 4096 (see --help)``, and exit 2 — not argparse's usage block, which buries the
+    problem under twenty lines of options."""
+
+    def error(self, message: str):
+        self.exit(ExitCode.BAD_INPUT, f"{self.prog}: error: "
+                                      f"{printable(message.removeprefix('argument '))} "
+                                      f"(see --help)\n")
 
 
 def _with_parent(subparsers, debug: argparse.ArgumentParser) -> None:
@@ -332,7 +348,24 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:       # --help (0) or a usage error (2), already printed
         return int(exc.code or 0)
     debug = getattr(args, "debug", False) or bool(os.environ.get("SUDOKU_BRIDGE_DEBUG"))
+    if sys.stdout is None:          # started with descriptor 1 closed (`>&-`)
+        return _fail("error: stdout is closed, so no result could be shown; redirect it "
+                     "instead (e.g. >/dev/null)", ExitCode.BAD_INPUT)
     _signals_stay_with_python()
+    streams = sys.stdout, sys.stderr
+    guards = GuardedStream(sys.stdout, "stdout"), GuardedStream(_stderr(), "stderr")
+    sys.stdout, sys.stderr = guards
+    try:
+        return _run(args, debug)
+    finally:
+        sys.stdout, sys.stderr = streams
+        for guard, descriptor in zip(guards, (1, 2)):
+            if guard.failed:
+                _to_devnull(descriptor)
+
+
+def _run(args: argparse.Namespace, debug: bool) -> int:
+    """Run the command; whatever happens, an exit code of the contract."""
     try:
         with _signals_as_exceptions():
             common.read_memory_option(args)
@@ -349,12 +382,9 @@ def main(argv: list[str] | None = None) -> int:
         return _fail("interrupted", ExitCode.INTERRUPTED)
     except BrokenPipeError:
         # The reader of our output went away (e.g. `| head`): what it read was verified.
-        _silence_stdout()
+        _to_devnull(1)
         return ExitCode.OK
     except Exception as exc:  # noqa: BLE001 - the contract: one line, code 70, never 1
-        if isinstance(exc, OSError) and exc.filename is None and _stdout_failed():
-            return _fail(f"error: cannot write the output ({exc.strerror})",
-                         ExitCode.BAD_INPUT)
         if debug:
             traceback.print_exc()
         what = "out of memory" if isinstance(exc, MemoryError) else \
@@ -364,30 +394,73 @@ def main(argv: list[str] | None = None) -> int:
                      ExitCode.INTERNAL_ERROR)
 
 
+class GuardedStream:
+    """``sys.stdout`` (or ``sys.stderr``) while a command runs: every write and flush that
+    fails (a full disk, a file too large, a descriptor closed under us) is an
+    :class:`~solvers.formats.atomic.OutputError` "stdout: cannot write (...)" — a one-line
+    error and exit 2, as for any output file — wherever the command prints, so that no
+    command needs its own handling. A reader that went away (``BrokenPipeError``) goes on
+    as it is (see :func:`_run`). Everything else is the stream's own."""
+
+    def __init__(self, stream, name: str):
+        self.stream = stream
+        self.name = name
+        self.failed = False
+
+    @contextlib.contextmanager
+    def _guard(self) -> Iterator[None]:
+        try:
+            with naming_write_errors(self.name):
+                yield
+        except OutputError:
+            self.failed = True
+            raise
+
+    def write(self, text: str) -> int:
+        with self._guard():
+            return self.stream.write(text)
+
+    def writelines(self, lines) -> None:
+        with self._guard():
+            self.stream.writelines(lines)
+
+    def flush(self) -> None:
+        with self._guard():
+            self.stream.flush()
+
+    def __getattr__(self, name: str):
+        return getattr(self.stream, name)
+
+
+def _stderr():
+    """``sys.stderr``; when it is closed (`2>&-`), /dev/null — put on descriptor 2 too, so
+    that no file opened later becomes descriptor 2, where the programs we run write."""
+    if sys.stderr is not None:
+        return sys.stderr
+    with contextlib.suppress(OSError):
+        os.fstat(2)
+        return open(os.devnull, "w")            # descriptor 2 is open, just not ours
+    _to_devnull(2)
+    return open(os.devnull, "w")
+
+
 def _fail(message: str, code: ExitCode) -> int:
-    """Print ``message`` as one line (control characters, e.g. of a file name, escaped)."""
-    with contextlib.suppress(OSError, ValueError):
-        print(f"sudoku-bridge: {printable(message)}", file=sys.stderr)
-    if _stdout_failed():
-        _silence_stdout()
+    """Print ``message`` as one line (control characters, e.g. of a file name, escaped);
+    nothing when stderr cannot take it."""
+    if sys.stderr is not None:          # print(file=None) would write to stdout
+        with contextlib.suppress(OSError, ValueError):
+            print(f"sudoku-bridge: {printable(message)}", file=sys.stderr)
     return code
 
 
-def _stdout_failed() -> bool:
-    try:
-        sys.stdout.flush()
-    except (OSError, ValueError):
-        return True
-    return False
-
-
-def _silence_stdout() -> None:
-    """After a failed write, point stdout at /dev/null so that the interpreter's final
-    flush does not print a second error."""
-    with contextlib.suppress(OSError, ValueError):
+def _to_devnull(descriptor: int) -> None:
+    """Point ``descriptor`` at /dev/null: after a failed write to stdout, so that the
+    interpreter's final flush does not print a second error; for a closed stderr."""
+    with contextlib.suppress(OSError):
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
+        if devnull != descriptor:
+            os.dup2(devnull, descriptor)
+            os.close(devnull)
 
 
 if __name__ == "__main__":

@@ -4,8 +4,9 @@
   Eppstein's rules (:mod:`reductions.rules`): print the grid reached (solved, or the open
   cells' candidates when the rules get stuck); ``--explain`` prints every step in words
   first. Exit 0 solved, 1 no solution (proved by a rule), 3 unknown (stuck).
-* A file of puzzles: one line per puzzle (status, grade, grid) or one JSON record each
-  (``--json``), in input order, and a summary on stderr: solved per hardest level, steps per
+* A file of puzzles: one line per puzzle (status, grade, grid) — after its name and its
+  steps with ``--explain``, as ``--json`` gives every puzzle its steps — or one JSON record
+  each (``--json``), in input order, and a summary on stderr: solved per hardest level, steps per
   rule. ``--jobs N`` deduces the file on N worker processes
   (:func:`solvers.routes.deduction.grade_in_order`).
 * ``rules --list`` prints the rules with their levels and sources.
@@ -62,10 +63,11 @@ def result_record(label: str, puzzle_text: str, result: RulesResult) -> dict:
     return record
 
 
-def print_explanation(result: RulesResult) -> None:
+def explanation(result: RulesResult) -> list[str]:
+    """Every step of a deduction in words, numbered: rule, cells, why."""
     shape = result.state.shape
-    for number, step in enumerate(result.steps, 1):
-        print(f"{number}. {step.rule}: {step.summary(shape)} -- {step.why}")
+    return [f"{number}. {step.rule}: {step.summary(shape)} -- {step.why}"
+            for number, step in enumerate(result.steps, 1)]
 
 
 def print_single(result: RulesResult) -> None:
@@ -98,15 +100,18 @@ class Graded:
 
 
 def grade_text(label: str, text: str, *, box: Shape | None, names: list[str] | None,
-               max_level: int | None, as_json: bool) -> Graded:
-    """Read and deduce one puzzle of a file; its output line (or JSON record) and counts."""
+               max_level: int | None, as_json: bool, explain: bool = False) -> Graded:
+    """Read and deduce one puzzle of a file; its output line (or JSON record) and counts.
+    With ``explain`` (and not ``as_json``, whose record holds the steps anyway) the line
+    comes after a header naming the puzzle and its steps in words."""
     from reductions.rules import deduce, select_rules
     where = "" if label == "puzzle" else f"{label}: "
+    header = [f"{label}:"] if explain and not as_json else []
     try:
         puzzle = parse_grid(text, box, where=where)
     except UserError as exc:
         printed = json.dumps({"puzzle_id": label, "puzzle": text, "status": "error",
-                              "error": str(exc)}) if as_json else "error"
+                              "error": str(exc)}) if as_json else "\n".join(header + ["error"])
         return Graded(None, printed, str(exc))
     result = deduce(puzzle, select_rules(names, max_level))
     status = result.verdict
@@ -115,7 +120,8 @@ def grade_text(label: str, text: str, *, box: Shape | None, names: list[str] | N
     else:
         grade = f"level {result.level} {result.hardest_rule or '-'}"
         grid = format_grid(result.state.grid(), "auto").replace("\n", " ")
-        printed = f"{label}\t{status}\t{grade}\t{grid}"
+        steps = explanation(result) if header else []
+        printed = "\n".join(header + steps + [f"{label}\t{status}\t{grade}\t{grid}"])
     return Graded(status, printed, None, result.level, result.hardest_rule,
                   result.rules_used())
 
@@ -140,12 +146,13 @@ def run_rules(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(result_record(label, format_grid(puzzle, "auto"), result)))
         else:
-            if args.explain:
-                print_explanation(result)
+            for line in explanation(result) if args.explain else []:
+                print(line)
             print_single(result)
         return common.exit_code_for([result.verdict])
     grade = functools.partial(grade_text, box=args.box, names=names,
-                              max_level=args.max_level, as_json=args.json)
+                              max_level=args.max_level, as_json=args.json,
+                              explain=args.explain)
     statuses, errors = [], 0
     by_level: Counter = Counter()
     rule_steps: Counter = Counter()
@@ -201,7 +208,9 @@ def register(commands: common.Commands) -> None:
     choose.add_argument("--rules", metavar="a,b,c",
                         help="use only these rules (names as in --list)")
     parser.add_argument("--explain", action="store_true",
-                        help="print every step in words (rule, cells, why) before the grid")
+                        help="print every step in words (rule, cells, why) before the grid; "
+                             "for a file, each puzzle's name and steps before its line "
+                             "(--json records always hold the steps)")
     parser.add_argument("--json", action="store_true",
                         help="one JSON record per puzzle: status, grid, level, rules_used, "
                              "steps (with witnesses)")

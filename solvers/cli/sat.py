@@ -18,7 +18,7 @@ from typing import Iterable, Iterator
 import numpy as np
 
 from reductions.cnf import CnfError, cnf_recipe, expected_size, grid_from_model, sudoku_cnf
-from reductions.grid import SYMBOLS, PuzzleLines
+from reductions.grid import SYMBOLS, PuzzleLines, clue_rows, format_grid, parse_grid
 from reductions.puzzle_record import comment_metadata
 from reductions.sizes import cnf_estimate, ensure_fits
 from reductions.status import STATUS_CODE
@@ -29,7 +29,7 @@ from .common import ExitCode
 from ..formats.atomic import check_outputs
 from ..formats.dimacs import SatAnswer, read_cnf_header, read_solver_output, write_cnf
 from ..outcome import Outcome, Status
-from ..routes.sat import BatchChunk, BatchItem, LineBatch
+from ..routes.sat import BatchChunk, BatchItem, LineBatch, answer_stats
 
 
 def add_encoding_options(parser, clues_default: str) -> None:
@@ -47,28 +47,33 @@ def batch_results(batch: LineBatch, lines: PuzzleLines, args: argparse.Namespace
     """What ``solve`` prints for a file solved on a route's batch path
     (:meth:`~solvers.routes.registry.Route.solve_batch`), chunk by chunk in input order:
     runs of consecutive solved puzzles as their lines at once (:func:`_chunk_reports`),
-    anything else one puzzle at a time."""
+    anything else one puzzle at a time. Either way each answer is reported as the route's
+    one-puzzle path reports it (:func:`solvers.cli.main.solve_each`): the puzzle as parsed,
+    and the instance's sizes (:meth:`LineBatch.instance`) with the seconds it took."""
     shape = batch.shape
     fast = shape is not None and shape.size <= len(SYMBOLS) and lines.numbers is not None
     for chunk in batch.chunks:
         if fast:
             yield from _chunk_reports(chunk, lines, batch, args)
         else:
-            yield from _solved(chunk.items(), lines, shape, batch.solver)
+            yield from _solved(chunk.items(), lines, batch)
 
 
-def _solved(items: Iterable[BatchItem], lines: PuzzleLines, shape,
-            solver: str) -> Iterator[common.Solved]:
+def _solved(items: Iterable[BatchItem], lines: PuzzleLines,
+            batch: LineBatch) -> Iterator[common.Solved]:
     for item in items:
         label, text = lines.label(item.index), lines.texts[item.index]
         if item.error is not None:
             where = "" if label == "puzzle" else f"{label}: "
             yield common.Solved(label, text, None, where + item.error)
             continue
-        grid_shape = item.shape or shape
-        outcome = Outcome(item.status, item.grid(grid_shape), item.unique,
-                          item.second_grid(grid_shape), {"solver": solver})
-        yield common.Solved(label, text, outcome)
+        shape = item.shape or batch.shape
+        puzzle = parse_grid(text, shape, check=False)      # read by the worker already
+        stats = answer_stats(batch.instance(shape, puzzle.clue_count()), item.status,
+                             item.seconds)
+        outcome = Outcome(item.status, item.grid(shape), item.unique, item.second_grid(shape),
+                          stats)
+        yield common.Solved(label, format_grid(puzzle, "auto"), outcome)
 
 
 _LINE_SYMBOLS = np.frombuffer(b"." + SYMBOLS.encode(), dtype=np.uint8)
@@ -79,16 +84,13 @@ def _chunk_reports(chunk: BatchChunk, lines: PuzzleLines, batch: LineBatch,
     """The output of a chunk: each run of consecutive solved puzzles (verified in the
     worker; with ``--unique``, also proved unique) becomes its printed lines at once — the
     grids in one array operation, with ``--json`` their records from one template
-    (:func:`~solvers.cli.common.solved_records`); anything else goes through the
-    per-puzzle report."""
+    (:func:`_run_records`) — and anything else goes through the per-puzzle report."""
     unique = args.unique
     simple = (chunk.status == STATUS_CODE[Status.SOLVED])
     if unique:
         simple &= chunk.unique == 1
     simple[list(chunk.odd)] = False
-    records = common.solved_records(source=lines.source, route=args.via,
-                                    unique=True if unique else None,
-                                    stats={"solver": batch.solver}) if args.json else None
+    records = _run_records(lines, batch, args) if args.json else None
     ending = np.frombuffer(f"\t{common.UNIQUE_WORDS[True]}\n".encode() if unique else b"\n",
                            dtype=np.uint8)
     cuts = np.flatnonzero(np.diff(np.concatenate([[0], simple.view(np.int8), [0]])))
@@ -97,20 +99,39 @@ def _chunk_reports(chunk: BatchChunk, lines: PuzzleLines, batch: LineBatch,
     for run_start, run_end in zip(cuts[::2].tolist(), cuts[1::2].tolist()):
         if begin < run_start:
             items = items or list(chunk.items())
-            yield from _solved(items[begin:run_start], lines, batch.shape, batch.solver)
+            yield from _solved(items[begin:run_start], lines, batch)
         rows = _LINE_SYMBOLS[chunk.digits[run_start:run_end]]
         if records is None:
             text = np.hstack([rows, np.broadcast_to(ending, (len(rows), len(ending)))]) \
                 .tobytes().decode("ascii")
         else:
-            first, last = chunk.start + run_start, chunk.start + run_end
-            text = records(lines.numbers[first:last], lines.texts[first:last],
-                           rows.tobytes().decode("ascii"))
+            text = records(chunk, run_start, run_end, rows.tobytes().decode("ascii"))
         yield common.SolvedLines(text, run_end - run_start)
         begin = run_end
     if begin < len(chunk):
         items = items or list(chunk.items())
-        yield from _solved(items[begin:], lines, batch.shape, batch.solver)
+        yield from _solved(items[begin:], lines, batch)
+
+
+def _run_records(lines: PuzzleLines, batch: LineBatch, args: argparse.Namespace):
+    """``records(chunk, start, end, solutions)``: the JSON lines of the solved run
+    ``start:end`` of a chunk (its rows' grids as one text), each as the one-puzzle path
+    prints it (:func:`~solvers.cli.common.solved_records`): the puzzle as parsed (its
+    symbols normalised, ``0`` as ``.``), its instance's clauses and its seconds."""
+    shape = batch.shape
+    mark = common.RECORD_MARK
+    stats = answer_stats({**batch.instance(shape, 0), "clauses": mark}, Status.SOLVED, mark)
+    template = common.solved_records(source=lines.source, route=args.via,
+                                     unique=True if args.unique else None, stats=stats)
+
+    def records(chunk: BatchChunk, start: int, end: int, solutions: str) -> str:
+        first, last = chunk.start + start, chunk.start + end
+        clues = clue_rows(lines.texts[first:last], shape)
+        return template(lines.numbers[first:last], _LINE_SYMBOLS[clues].tobytes().decode(),
+                        solutions, batch.clauses(shape, np.count_nonzero(clues, axis=1))
+                        .tolist(), chunk.seconds[start:end].tolist())
+
+    return records
 
 
 def run_emit_cnf(args: argparse.Namespace) -> int:

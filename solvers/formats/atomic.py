@@ -2,10 +2,12 @@
 
 * :func:`check_output_target` / :func:`check_outputs` — called by every command before any
   work: only a regular file (existing or not) in an existing, writable directory is a target.
-  A directory, a device, a FIFO, a socket, an empty name or a path under ``/proc`` or
-  ``/sys`` — as written, or anywhere on the way its symbolic links lead (``/dev/stdout``,
-  ``/proc/self/fd/1``) — is a one-line :class:`OutputError` naming the path and the reason,
-  so that ``-o /dev/null`` never replaces the device with a regular file. ``-`` means stdout
+  A directory (or a name ending in ``/``, ``/.`` or ``/..``, which names one), a device, a
+  FIFO, a socket, an empty name or a path under ``/proc`` or ``/sys`` — as written, or
+  anywhere on the way its symbolic links lead (``/dev/stdout``, ``/proc/self/fd/1``) — is a
+  one-line :class:`OutputError` naming the path and the reason, so that ``-o /dev/null``
+  never replaces the device with a regular file and ``-o p.txt/`` never replaces
+  ``p.txt``. ``-`` means stdout
   where the caller allows it (``stdout_ok``). An output that is one of the command's input
   files (the same file, by any name) is refused too. Paths are printed with their control
   characters escaped, so that every message stays one line.
@@ -45,6 +47,7 @@ from pathlib import Path
 from typing import IO, Iterable, Iterator
 
 from reductions.errors import UserError, printable
+from reductions.reading import file_kind
 
 from ..runtime.signals import signals_held
 
@@ -57,9 +60,6 @@ _NAME_ROOM = 200
 at most 40), to stay under the file-system limit of 255 bytes."""
 
 _FORBIDDEN_TREES = ("/proc", "/sys")
-_FILE_KINDS = [(stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
-               (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
-               (stat.S_ISSOCK, "a socket")]
 
 
 class OutputError(UserError):
@@ -135,6 +135,11 @@ def check_output_target(path: str | Path, *, option: str | None = None,
                           f"(./- for a file named '-')")
     if "\0" in text:
         raise OutputError(f"{where}: a file name cannot hold a NUL character")
+    if text.endswith("/") or os.path.basename(text) in (".", ".."):
+        # The path of a directory, whatever is there: resolving it would drop the slash and
+        # replace a file of that name (``-o p.txt/`` writing p.txt).
+        raise OutputError(f"{where}: names a directory (a path ending in '/', '.' or '..'); "
+                          f"only regular files are written")
     real, visited = _resolve(text)
     tree = _forbidden_tree(visited)
     if tree is not None:
@@ -147,8 +152,8 @@ def check_output_target(path: str | Path, *, option: str | None = None,
         mode = None
     except OSError as exc:
         raise OutputError(f"{where}: cannot write ({exc.strerror})") from None
-    if mode is not None and not stat.S_ISREG(mode):
-        kind = next((name for test, name in _FILE_KINDS if test(mode)), "not a regular file")
+    kind = None if mode is None else file_kind(mode)
+    if kind is not None:
         hint = "; '-' writes to stdout" if stdout_ok and not stat.S_ISDIR(mode) else ""
         raise OutputError(f"{where}: is {kind}; only regular files are written{hint}")
     directory = real.parent

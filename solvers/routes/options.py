@@ -93,13 +93,18 @@ class RouteOption:
     """One option a route family takes: ``name`` is its keyword in ``solve_puzzle`` and
     :func:`solvers.routes.solve`, :attr:`flag` its spelling on the command line. ``type``
     ``bool`` is a switch (a flag without a value); ``choices`` are kept as the objects
-    argparse shows (enum members or strings)."""
+    argparse shows: strings (an enum's members become their values, since argparse names
+    the choices by ``repr`` when it refuses a value, ``<AtMostOne.PAIRWISE: ...>``)."""
 
     name: str
     help: str
     type: type = str
     choices: tuple[Any, ...] | None = None
     metavar: str | None = None
+
+    def __post_init__(self):
+        if self.choices is not None:
+            object.__setattr__(self, "choices", tuple(map(str, self.choices)))
 
     @property
     def flag(self) -> str:

@@ -183,7 +183,7 @@ ROUTES: dict[str, Route] = _routes(
           presets={"solver": "glucose4", "encoding": "minimal", "clues": "eliminate"},
           summary="Glucose 4, minimal encoding, clues eliminated (an independent encoding)"),
     Route(name="sat-incremental", target=Target.CNF, run="solvers.routes.sat:solve_incremental",
-          family=CNF_INCREMENTAL, batch=SAT_LINES,
+          family=CNF_INCREMENTAL, batch="solvers.routes.sat:solve_lines_incremental",
           summary="one CaDiCaL per process with the rules loaded once, clues as assumptions "
                   "(fast on corpora)"),
     # The DIMACS solver programs known by name (solvers.tools.dimacs_programs.KNOWN_COMMANDS),

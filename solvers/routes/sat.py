@@ -10,8 +10,10 @@
   time limit, and parse its answer (:mod:`solvers.tools.dimacs_programs`): SAT-competition
   ``s``/``v`` lines and exit codes 10/20, or MiniSat's result file.
 * :func:`solve_many` — a batch on a process pool (one incremental solver per process);
-  :func:`solve_lines` — the lines of a puzzle file the same way (the batch capability of the
-  ``sat`` and ``sat-incremental`` routes, :attr:`solvers.routes.registry.Route.batch`).
+  :func:`solve_lines` / :func:`solve_lines_incremental` — the lines of a puzzle file the
+  same way (the batch capability of the ``sat`` and ``sat-incremental`` routes,
+  :attr:`solvers.routes.registry.Route.batch`), each answer described as the route's
+  one-puzzle path describes it (:func:`instance_stats`, :func:`answer_stats`).
 
 Every grid returned is checked against the puzzle (``solvers.outcome.verified``). A time limit
 gives ``unknown``, never ``no solution``: pysat's CaDiCaL cannot be interrupted, so the limit
@@ -20,6 +22,7 @@ is enforced between rounds of a conflict budget (``conf_budget`` + ``solve_limit
 
 from __future__ import annotations
 
+import functools
 import tempfile
 import time
 from dataclasses import dataclass
@@ -31,7 +34,7 @@ import numpy as np
 from reductions.cnf import SudokuCnf, grid_from_model, sudoku_cnf
 from reductions.errors import UserError
 from reductions.forced import forced_digits
-from reductions.grid import (Grid, Shape, clue_array_from_line, clue_conflicts, parse_grid,
+from reductions.grid import (Grid, Shape, check_clues, clue_array_from_line, parse_grid,
                              solve_checks, solves_clues)
 from reductions.sizes import cnf_estimate, ensure_fits
 from reductions.status import STATUS_CODE, STATUS_CODES
@@ -54,6 +57,25 @@ def _model_digits(models: np.ndarray, n: int) -> np.ndarray:
     return (truth.argmax(axis=-1) + 1).astype(np.uint8)
 
 
+def instance_stats(*, solver: str, encoding: str, amo: str, clues: str, variables: int,
+                   clauses: int) -> dict:
+    """What an answer of the sat routes says of its instance (``stats``): the solver, the
+    encoding, how the clues entered (``units``, ``eliminate``, or ``assumptions`` on a kept
+    solver) and the sizes the README promises — the same keys in the same order whichever
+    path answered (one puzzle, or a file on the batch path)."""
+    return {"solver": solver, "encoding": encoding, "amo": amo, "clues": clues,
+            "variables": variables, "clauses": clauses}
+
+
+def answer_stats(instance: dict, status: str, seconds: float) -> dict:
+    """An answer's ``stats``: its instance's (:func:`instance_stats`), the seconds it took,
+    and for ``unknown`` the reason (the time limit: nothing else stops these solvers)."""
+    stats = {**instance, "seconds": seconds}
+    if status == Status.UNKNOWN:
+        stats["reason"] = "time limit"
+    return stats
+
+
 class IncrementalSudokuSolver:
     """Many puzzles of one shape through one solver: rules loaded once, clues as assumptions.
 
@@ -74,6 +96,10 @@ class IncrementalSudokuSolver:
                                        else block)
         self.top = rules.num_vars
         self.num_clauses = rules.num_clauses     # of the rules; clues come as assumptions
+        self.instance = instance_stats(solver=solver, encoding=encoding, amo=rules.amo,
+                                       clues="assumptions", variables=rules.num_vars,
+                                       clauses=rules.num_clauses)
+        """Its answers' instance (:func:`instance_stats`): the rules, the clues assumed."""
 
     def close(self) -> None:
         self.solver.delete()
@@ -140,17 +166,7 @@ class IncrementalSudokuSolver:
         """
         n, k = self.n, len(clues)
         chunk = BatchChunk.empty(k, n * n)
-        if k >= FORCED_MIN_BATCH:
-            fixed = forced_digits(clues, self.shape)     # the clues among them
-            done = np.flatnonzero(np.all(fixed > 0, axis=1))
-            done = done[solve_checks(clues[done], fixed[done], self.shape)]
-            chunk.status[done] = STATUS_CODE[Status.SOLVED]
-            chunk.digits[done] = fixed[done]
-            if unique:
-                chunk.unique[done] = 1
-            rest = np.setdiff1d(np.arange(k), done)
-        else:
-            fixed, rest = clues, np.arange(k)
+        fixed, rest = self._forced(clues, chunk, unique)
         rows, cells = np.nonzero(fixed[rest])
         literals = (cells * n + fixed[rest][rows, cells]).tolist()
         ends = np.cumsum(np.bincount(rows, minlength=len(rest))).tolist()
@@ -160,11 +176,13 @@ class IncrementalSudokuSolver:
         begin = 0
         for row, end in zip(rest.tolist(), ends):
             deadline = Deadline(time_limit)
+            started = time.perf_counter()
             result = solve_within(self.solver, deadline, literals[begin:end])
             begin = end
             if not result:
                 chunk.status[row] = STATUS_CODE[Status.UNKNOWN if result is None
                                                 else Status.NO_SOLUTION]
+                chunk.seconds[row] += time.perf_counter() - started
                 continue
             model = models[len(solved)]
             model[:] = np.fromiter(self.solver.get_model(), dtype=np.int32, count=width)
@@ -175,6 +193,7 @@ class IncrementalSudokuSolver:
                 chunk.unique[row] = -1 if verdict is None else int(verdict)
                 if second is not None:
                     chunk.second[row] = second.tobytes()
+            chunk.seconds[row] += time.perf_counter() - started
         if solved:
             found = _model_digits(models[:len(solved)], n)
             ok = solve_checks(clues[solved], found, self.shape)
@@ -185,6 +204,26 @@ class IncrementalSudokuSolver:
             chunk.digits[solved] = found
             chunk.status[solved] = STATUS_CODE[Status.SOLVED]
         return chunk
+
+    def _forced(self, clues: np.ndarray, chunk: "BatchChunk",
+                unique: bool) -> tuple[np.ndarray, np.ndarray]:
+        """The forced-digits pass of :meth:`solve_rows` (for :data:`FORCED_MIN_BATCH`
+        puzzles or more): the puzzles it completes are answered in ``chunk``, its time is
+        shared out among all; returns the digits fixed (the clues among them) and the rows
+        left for the solver."""
+        k = len(clues)
+        if k < FORCED_MIN_BATCH:
+            return clues, np.arange(k)
+        start = time.perf_counter()
+        fixed = forced_digits(clues, self.shape)     # the clues among them
+        done = np.flatnonzero(np.all(fixed > 0, axis=1))
+        done = done[solve_checks(clues[done], fixed[done], self.shape)]
+        chunk.status[done] = STATUS_CODE[Status.SOLVED]
+        chunk.digits[done] = fixed[done]
+        if unique:
+            chunk.unique[done] = 1
+        chunk.seconds[:] = (time.perf_counter() - start) / k
+        return fixed, np.setdiff1d(np.arange(k), done)
 
     def _checked(self, clues: np.ndarray, digits: np.ndarray) -> np.ndarray:
         if not solves_clues(clues, digits, self.shape):
@@ -200,9 +239,7 @@ class IncrementalSudokuSolver:
         start = time.perf_counter()
         item = self.solve_clues(puzzle.values.ravel().astype(np.uint8), unique=unique,
                                 time_limit=time_limit)
-        stats = {"solver": self.name, "seconds": time.perf_counter() - start}
-        if item.status == Status.UNKNOWN:
-            stats["reason"] = "time limit"
+        stats = answer_stats(self.instance, item.status, time.perf_counter() - start)
         return Outcome(item.status, item.grid(self.shape), item.unique,
                        item.second_grid(self.shape), stats)
 
@@ -212,10 +249,8 @@ def solve_incremental(puzzle: Grid, *, solver: str = DEFAULT_SOLVER, unique: boo
     """Solve on this process's :class:`IncrementalSudokuSolver` for the puzzle's shape
     (:func:`process_solver`): the rules are loaded once per process and the clues are
     assumptions, so a corpus costs one solver call per puzzle."""
-    incremental = process_solver(puzzle.shape, solver=solver)
-    outcome = incremental.solve(puzzle, unique=unique, time_limit=time_limit)
-    outcome.stats["clauses"] = incremental.num_clauses
-    return outcome
+    return process_solver(puzzle.shape, solver=solver).solve(puzzle, unique=unique,
+                                                            time_limit=time_limit)
 
 
 # ----------------------------------------------------------------------------- one puzzle
@@ -236,8 +271,8 @@ def solve_puzzle(puzzle: Grid, *, solver: str | None = None, solver_cmd: str | N
     clues = clues or "units"
     start = time.perf_counter()
     cnf = sudoku_cnf(puzzle, encoding, amo, clues)
-    stats = {"solver": solver, "encoding": encoding, "amo": cnf.amo, "clues": clues,
-             "variables": cnf.num_vars, "clauses": cnf.num_clauses}
+    stats = instance_stats(solver=solver, encoding=encoding, amo=cnf.amo, clues=clues,
+                           variables=cnf.num_vars, clauses=cnf.num_clauses)
     if cnf.contradiction:
         return Outcome(Status.NO_SOLUTION, stats=stats | {"reason": "clue elimination left an "
                                                              "empty clause"})
@@ -247,10 +282,10 @@ def solve_puzzle(puzzle: Grid, *, solver: str | None = None, solver_cmd: str | N
         for block in cnf.clause_blocks():
             sat.append_formula(block.tolist() if isinstance(block, np.ndarray) else block)
         result = solve_within(sat, deadline)
-        if result is None:
-            return Outcome(Status.UNKNOWN, stats=stats | {"reason": "time limit"})
         if not result:
-            return Outcome(Status.NO_SOLUTION, stats=stats | {"seconds": time.perf_counter() - start})
+            status = Status.UNKNOWN if result is None else Status.NO_SOLUTION
+            return Outcome(status, stats=answer_stats(stats, status,
+                                                      time.perf_counter() - start))
         grid = verified(puzzle, grid_from_model(cnf, sat.get_model()), f"SAT ({solver})")
         outcome = Outcome(Status.SOLVED, grid, stats=stats)
         if unique:
@@ -265,7 +300,7 @@ def solve_puzzle(puzzle: Grid, *, solver: str | None = None, solver_cmd: str | N
                                           f"SAT ({solver})")
             else:
                 outcome.unique = True
-        outcome.stats["seconds"] = time.perf_counter() - start
+        outcome.stats = answer_stats(stats, outcome.status, time.perf_counter() - start)
         return outcome
     finally:
         sat.delete()
@@ -297,8 +332,8 @@ def solve_with_command(puzzle: Grid, solver_cmd: str, *, encoding: str = "extend
     find_program(dimacs_template(solver_cmd).program, what="SAT solver")   # missing: at once
     deadline = Deadline(time_limit)
     cnf = sudoku_cnf(puzzle, encoding, amo, clues)
-    stats = {"solver": solver_cmd, "encoding": encoding, "amo": cnf.amo, "clues": clues,
-             "variables": cnf.num_vars, "clauses": cnf.num_clauses}
+    stats = instance_stats(solver=solver_cmd, encoding=encoding, amo=cnf.amo, clues=clues,
+                           variables=cnf.num_vars, clauses=cnf.num_clauses)
     with tempfile.TemporaryDirectory(prefix="sudoku-bridge-sat-") as tmp:
         work = Path(tmp)
         path = work / "puzzle.cnf"
@@ -352,6 +387,7 @@ class BatchItem:
     second: bytes | None = None
     error: str | None = None
     shape: Shape | None = None      # set when it differs from the batch's shape
+    seconds: float = 0.0            # spent on this puzzle (its share of shared work)
 
     def grid(self, shape: Shape) -> Grid | None:
         return _grid_from_bytes(self.solution, shape)
@@ -375,27 +411,29 @@ class BatchChunk:
     unique: np.ndarray                 # (k,) int8: 1 unique, 0 not, -1 unknown / not asked
     second: dict[int, bytes]           # offset → a second solution, N² bytes
     odd: dict[int, BatchItem]
+    seconds: np.ndarray                # (k,) float64: spent on each puzzle
 
     @classmethod
     def empty(cls, k: int, cells: int, start: int = 0) -> "BatchChunk":
         return cls(start, np.full(k, STATUS_CODE[Status.UNKNOWN], dtype=np.uint8),
                    np.zeros((k, cells), dtype=np.uint8), np.full(k, -1, dtype=np.int8), {},
-                   {})
+                   {}, np.zeros(k))
 
     def __len__(self) -> int:
         return len(self.status)
 
     def items(self) -> Iterator[BatchItem]:
         """The chunk as one :class:`BatchItem` per puzzle, in order."""
-        for offset, (code, verdict) in enumerate(zip(self.status.tolist(),
-                                                     self.unique.tolist())):
+        for offset, (code, verdict, seconds) in enumerate(zip(
+                self.status.tolist(), self.unique.tolist(), self.seconds.tolist())):
             if offset in self.odd:
                 yield self.odd[offset]
                 continue
             status = STATUS_CODES[code]
             yield BatchItem(self.start + offset, status,
                             self.digits[offset].tobytes() if status == Status.SOLVED else None,
-                            None if verdict < 0 else bool(verdict), self.second.get(offset))
+                            None if verdict < 0 else bool(verdict), self.second.get(offset),
+                            seconds=seconds)
 
 
 FRESH_SOLVER_EVERY = 2000
@@ -454,10 +492,13 @@ def _solve_odd(index: int, item: str, box: Shape | None, unique: bool,
 
 def _conflict_error(index: int, clues: np.ndarray, shape: Shape) -> BatchItem | None:
     """For a puzzle without solution: repeated clues are bad input, not a puzzle without
-    solution — the error saying which (None when the clues do not repeat)."""
-    problems = clue_conflicts(Grid(clues, shape))
-    return BatchItem(index, "error",
-                     error=f"contradictory clues: {problems[0]}") if problems else None
+    solution — the error saying which, as reading the puzzle says it (:func:`check_clues`),
+    or None when the clues do not repeat."""
+    try:
+        check_clues(Grid(clues, shape))
+    except UserError as exc:
+        return BatchItem(index, "error", error=str(exc))
+    return None
 
 
 def _solve_chunk(start: int, items: list[str | np.ndarray], shape: Shape | None,
@@ -482,6 +523,7 @@ def _solve_chunk(start: int, items: list[str | np.ndarray], shape: Shape | None,
         chunk.status[offsets] = solved.status
         chunk.digits[offsets] = solved.digits
         chunk.unique[offsets] = solved.unique
+        chunk.seconds[offsets] = solved.seconds
         chunk.second = {offsets[row]: second for row, second in solved.second.items()}
         for row in np.flatnonzero(solved.status == STATUS_CODE[Status.NO_SOLUTION]).tolist():
             offset = offsets[row]
@@ -555,12 +597,39 @@ def solve_batch_chunks(items: Sequence[str | np.ndarray], shape: Shape | None, *
 @dataclass
 class LineBatch:
     """A file's puzzle lines on their way through :func:`solve_batch_chunks`: ``chunks`` in
-    input order; ``shape`` the shape of the fast rows (None when no line could be read);
-    ``solver`` the pysat solver that answered (each answer's ``stats``)."""
+    input order; ``shape`` the shape of the fast rows (None when no line could be read).
+    The rest says how the route describes each answer, as its one-puzzle path would
+    (:meth:`instance`): the pysat ``solver``, the ``encoding`` and at-most-one ``amo`` asked
+    for, and ``clues`` — ``units`` for the sat route (whose formula holds a unit clause a
+    clue: the kept solver's assumptions are the same constraints), ``assumptions`` for
+    sat-incremental."""
 
     shape: Shape | None
     solver: str
+    encoding: str
+    amo: str
+    clues: str
     chunks: Iterator[BatchChunk]
+
+    def instance(self, shape: Shape, clue_count: int) -> dict:
+        """The instance stats (:func:`instance_stats`) of a puzzle of ``shape`` with
+        ``clue_count`` clues: what the route's one-puzzle path reports for it."""
+        rules = _rules_of(shape, self.encoding, self.amo)
+        return instance_stats(solver=self.solver, encoding=self.encoding, amo=rules.amo,
+                              clues=self.clues, variables=rules.num_vars,
+                              clauses=self.clauses(shape, clue_count))
+
+    def clauses(self, shape: Shape, clue_counts):
+        """The instance's clauses for puzzles of ``shape`` with ``clue_counts`` clues (an
+        int, or an array of them): the rules', and with ``units`` a clause a clue."""
+        return _rules_of(shape, self.encoding, self.amo).num_clauses \
+            + clue_counts * (self.clues == "units")
+
+
+@functools.lru_cache(maxsize=16)
+def _rules_of(shape: Shape, encoding: str, amo: str) -> SudokuCnf:
+    """The rules of ``shape`` as a formula (no clues; built lazily, so this only counts)."""
+    return sudoku_cnf(Grid.empty(shape), encoding, amo, "units")
 
 
 def solve_lines(lines: Sequence[str], *, box: Shape | None = None, unique: bool = False,
@@ -568,7 +637,7 @@ def solve_lines(lines: Sequence[str], *, box: Shape | None = None, unique: bool 
                 what: str, solver: str | None = None, solver_cmd: str | None = None,
                 encoding: str | None = None, amo: str | None = None,
                 clues: str | None = None) -> LineBatch | None:
-    """The batch capability of the ``sat`` routes (:attr:`Route.batch
+    """The batch capability of the ``sat`` route (:attr:`Route.batch
     <solvers.routes.registry.Route.batch>`): the puzzle lines of a file solved together,
     one incremental pysat solver per process and the clues as assumptions — or None when
     the options rule this out (an outside solver program, clues eliminated from the
@@ -579,6 +648,23 @@ def solve_lines(lines: Sequence[str], *, box: Shape | None = None, unique: bool 
     ``memory_limit`` first (``what`` names the run in its refusal)."""
     if solver_cmd is not None or clues == "eliminate":
         return None
+    return _line_batch(lines, box=box, unique=unique, time_limit=time_limit, jobs=jobs,
+                       memory_limit=memory_limit, what=what, solver=solver,
+                       encoding=encoding, amo=amo, clues="units")
+
+
+def solve_lines_incremental(lines: Sequence[str], *, solver: str | None = None,
+                            **options) -> LineBatch:
+    """The batch capability of ``sat-incremental``: :func:`solve_lines`, each answer
+    described as that route describes one (the rules, and the clues as assumptions)."""
+    return _line_batch(lines, solver=solver, encoding=None, amo=None, clues="assumptions",
+                       **options)
+
+
+def _line_batch(lines: Sequence[str], *, box: Shape | None, unique: bool,
+                time_limit: float | None, jobs: int, memory_limit: int, what: str,
+                solver: str | None, encoding: str | None, amo: str | None,
+                clues: str) -> LineBatch:
     solver = solver or DEFAULT_SOLVER
     encoding, amo = encoding or "extended", amo or "auto"
     shape = box
@@ -598,7 +684,7 @@ def solve_lines(lines: Sequence[str], *, box: Shape | None = None, unique: bool 
                     memory_limit, f"{what} ({shape.size}x{shape.size} puzzles)")
     chunks = solve_batch_chunks(lines, shape, solver=solver, encoding=encoding, amo=amo,
                                 unique=unique, time_limit=time_limit, jobs=jobs, box=box)
-    return LineBatch(shape, solver, chunks)
+    return LineBatch(shape, solver, encoding, amo, clues, chunks)
 
 
 def solve_batch(items: Sequence[str | np.ndarray], shape: Shape | None,
