@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from reductions.grid import Grid, Shape, check_solution
 from reductions.graphs import component_labels, is_hamiltonian_cycle
+from reductions.errors import UserError
 from reductions.hcp import grid_from_cycle, haythorpe_graph
 from reductions.hcp_undirected import directed_cycle_from_tour, haythorpe_split, split_graph
 from solvers.hamiltonian import (CycleStatus, GraphInputError, forced_paths,
@@ -337,7 +338,8 @@ def test_bad_input_is_a_clear_error():
         solve_undirected_hcp(3, np.zeros((2, 3)))
     with pytest.raises(GraphInputError, match="at least one vertex"):
         solve_undirected_hcp(0, [])
-    with pytest.raises(Exception, match="unknown Hamiltonian-cycle backend"):
+    with pytest.raises(UserError, match="unknown Hamiltonian-cycle backend 'magic'; choose "
+                                        "one of sat, cpsat"):
         solve_directed_hcp(3, [(0, 1)], backend="magic")
 
 
