@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from reductions.grid import Grid, Shape, check_solution, parse_grid, read_puzzles
+from reductions.hcp import HcpError
 from solvers import cli
 from solvers.cli import ExitCode
 from reductions.hcp_pipeline import (HcpOptions, build_hcp_pipeline, clue_choice_arcs,
@@ -134,7 +135,7 @@ def test_empty_grids(graph):
 
 def test_non_square_puzzles_are_refused():
     puzzle = instance_puzzles("6x6-2x3.txt")[0]
-    with pytest.raises(Exception, match="square"):
+    with pytest.raises(HcpError, match="needs square blocks .* this 6x6 puzzle has 2x3 blocks"):
         solve_hcp_puzzle(puzzle)
 
 

@@ -205,36 +205,48 @@ def test_shipped_sizes_through_crosscheck():
 
 # ----------------------------------------------------------------------------- every route
 
-def _runnable(routes):
-    """The routes that can run here, and why the others cannot."""
-    missing = {r: ROUTES[r].unavailable() for r in routes}
-    return [r for r, why in missing.items() if why is None], {r: w for r, w in missing.items() if w}
-
-
 HEURISTIC_ROUTES = {"lkh", "linkern", "concorde"}
 """Routes that may answer "unknown" where the exact ones answer (LKH and linkern find no cycle
 of the 17-clue and hardest 9×9 graphs in minutes: benchmarks/results/lkh_params.md; Concorde
-does not finish them); tested in tests/test_lkh.py and tests/test_hcp_formats.py."""
+does not finish them); tested in tests/test_lkh.py, tests/test_linkern.py and
+tests/test_hcp_formats.py."""
 ALL_ROUTES = [name for name, route in ROUTES.items()
               if name not in HEURISTIC_ROUTES and route.target != Target.DEDUCTION]
 """Every complete route (deduction may answer unknown: tests/test_routes_deduction.py)."""
+CORE_ROUTES = {"sat", "exact-cover", "exact-cover-dlx", "hcp-directed", "hcp-undirected"}
+"""Routes that need nothing outside the required dependencies: never skipped."""
+SIZE_KINDS = {"hcp": "arcs", "hcp-directed": "arcs", "hcp-undirected": "edges"}
 
 
-def test_every_route_agrees_on_hard_and_unsolvable_puzzles():
-    routes, missing = _runnable(ALL_ROUTES)
-    assert {"sat", "exact-cover", "exact-cover-dlx", "hcp-directed", "hcp-undirected"} <= set(routes)
+def _route_param(name: str):
+    """``name`` as a test parameter, skipped with the reason when it cannot run here."""
+    why = ROUTES[name].unavailable()
+    return pytest.param(name, marks=pytest.mark.skipif(why is not None, reason=str(why)))
+
+
+def test_the_core_routes_run_everywhere():
+    assert {name: ROUTES[name].unavailable() for name in CORE_ROUTES} == \
+        dict.fromkeys(CORE_ROUTES)
+
+
+@pytest.mark.parametrize("route", [_route_param(name) for name in ALL_ROUTES])
+def test_every_route_agrees_on_hard_and_unsolvable_puzzles(route):
+    """Each complete route beside the sat route, with --unique: no mismatch, the hard
+    puzzles solved (and unique), the unsolvable ones proved to have no solution."""
     puzzles = ([(f"h{i}", format_grid(p)) for i, p in
                 enumerate(instance_puzzles("forum-hardest-sample100.txt", 3))]
                + [(f"u{i}", format_grid(p)) for i, p in
                   enumerate(instance_puzzles("unsolvable.txt"))])
-    results = run_crosscheck(puzzles, routes, unique=True, time_limit=120)
+    results = run_crosscheck(puzzles, ["sat", route], unique=True, time_limit=120)
     assert find_mismatches(results, unique=True) == []
     for r in results:
         expected = Status.NO_SOLUTION if r.puzzle_id.startswith("u") else Status.SOLVED
         assert r.status == expected, (r.route, r.puzzle_id, r.error)
         assert r.size is not None and r.size_kind, r.route
-    hcp_sizes = {r.route: r.size_kind for r in results if r.route.startswith("hcp")}
-    assert hcp_sizes == {"hcp": "arcs", "hcp-directed": "arcs", "hcp-undirected": "edges"}
+        if expected == Status.SOLVED and ROUTES[r.route].checks_uniqueness:
+            assert r.unique is True, (r.route, r.puzzle_id)
+    if route in SIZE_KINDS:
+        assert {r.size_kind for r in results if r.route == route} == {SIZE_KINDS[route]}
 
 
 def test_routes_that_need_square_blocks_are_not_applicable(tmp_path, capsys):

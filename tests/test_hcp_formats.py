@@ -17,6 +17,7 @@ import sys
 import numpy as np
 import pytest
 
+from reductions.errors import UserError
 from reductions.grid import format_grid
 from solvers import cli
 from solvers.cli import ExitCode
@@ -91,7 +92,7 @@ def read_back(path, fmt, directed):
 def test_each_format_reads_back(tmp_path, fmt, directed):
     path = tmp_path / f"g.{fmt}"
     if directed and fmt in ("tsplib", "concorde"):
-        with pytest.raises(Exception, match="undirected graphs only"):
+        with pytest.raises(UserError, match=f"format {fmt} holds undirected graphs only"):
             write_graph(path, fmt, 13, GRAPH, directed=True)
         return
     write_graph(path, fmt, 13, GRAPH, directed=directed, comment="a -- test\nwith <xml> & co")

@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 from reductions.grid import Grid, parse_grid, read_puzzles
+from reductions.errors import UserError
 from reductions.hcp import haythorpe_graph, haythorpe_layout
 from reductions.hcp_pipeline import HcpOptions, build_hcp_pipeline, grid_pairs
 from reductions.hcp_undirected import haythorpe_split
@@ -169,7 +170,8 @@ def test_time_limit_leaves_uniqueness_unknown(via):
 
 def test_heuristic_solvers_refuse_unique():
     for options in (dict(hcp_solver="lkh"), dict(hcp_cmd="true {input}")):
-        with pytest.raises(Exception, match="--unique needs an exact"):
+        with pytest.raises(UserError, match="--unique needs an exact Hamiltonian-cycle "
+                                            "solver"):
             hcp_puzzle.solve_puzzle(parse_grid(PAPER_17), unique=True, **options)
 
 

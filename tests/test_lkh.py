@@ -19,6 +19,7 @@ import time
 import numpy as np
 import pytest
 
+from reductions.errors import UserError
 from reductions.grid import Grid, check_solution, format_grid
 from solvers import cli
 from solvers.cli import ExitCode
@@ -160,9 +161,10 @@ def test_lkh_options_are_checked(run):
     text = "." * 16
     code, out, err = run("solve", text, "--via", "hcp", "--lkh-runs", 2)
     assert code == ExitCode.BAD_INPUT and "--lkh-runs applies to --hcp-solver lkh only" in err
-    with pytest.raises(Exception, match="--lkh-runs must be a positive integer"):
+    with pytest.raises(UserError, match="--lkh-runs must be a positive integer, got 0"):
         solve_hcp_lkh(3, ring(3), runs=0)
-    with pytest.raises(Exception, match="--lkh-seed"):
+    with pytest.raises(UserError, match=r"--lkh-seed must be an integer from 0 to 2\^32-1, "
+                                        r"got -1"):
         solve_hcp_lkh(3, ring(3), seed=-1)
 
 

@@ -9,6 +9,7 @@ import sys
 import numpy as np
 import pytest
 
+from reductions.cnf import CnfError
 from reductions.grid import (Grid, Shape, check_solution, format_grid, parse_grid,
                              pattern_solution)
 from solvers.runtime.processes import ExternalSolverError
@@ -200,7 +201,7 @@ def test_command_with_a_wrong_model_is_caught(tmp_path):
                                 "print('s SATISFIABLE')\n"
                                 "print('v', ' '.join(str(-v) for v in range(1, n + 1)), 0)\n"
                                 "sys.exit(10)\n")
-    with pytest.raises(Exception, match="digits"):
+    with pytest.raises(CnfError, match=r"model gives cell \(1,1\) 0 digits"):
         solve_with_command(parse_grid(PAPER_17), cmd)
 
 

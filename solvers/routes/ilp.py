@@ -39,9 +39,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-import tempfile
 import time
-from pathlib import Path
 from typing import Callable
 
 import numpy as np
@@ -54,6 +52,7 @@ from reductions.ilp import INTEGRALITY_TOLERANCE, IlpError, SudokuIlp, model_siz
 from ..runtime.budget import Deadline
 from ..runtime.kept_models import KeptModels
 from ..runtime.processes import ExternalSolverError, find_program
+from ..runtime.scratch import temporary_directory
 from ..formats.ilp_model import (FILE_NAMES, IlpAnswer, answer_from_solution, column_names,
                                  write_model)
 from ..formats.lp_solution import read_lp_solution
@@ -135,8 +134,8 @@ def run_scip(model: SudokuIlp, time_limit: float | None = None) -> IlpAnswer:
     handler stops the search, which then raises :class:`KeyboardInterrupt` here."""
     scip_module = _pyscipopt()
     deadline = Deadline(time_limit)
-    with tempfile.TemporaryDirectory(prefix="sudoku-bridge-scip-") as tmp:
-        model_path = Path(tmp) / FILE_NAMES[ModelFormat.MPS]
+    with temporary_directory("sudoku-bridge-scip-") as tmp:
+        model_path = tmp / FILE_NAMES[ModelFormat.MPS]
         write_model(model_path, model, ModelFormat.MPS)
         scip = scip_module.Model()
         scip.hideOutput()
@@ -158,7 +157,7 @@ def run_scip(model: SudokuIlp, time_limit: float | None = None) -> IlpAnswer:
                 reason = "time limit reached" if status == "timelimit" else \
                     f"solver status {status!r}"
                 return IlpAnswer(Status.UNKNOWN, None, reason)
-            solution_path = Path(tmp) / "scip.sol"
+            solution_path = tmp / "scip.sol"
             scip.writeBestSol(str(solution_path))
         finally:
             scip.freeProb()

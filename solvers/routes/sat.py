@@ -23,10 +23,8 @@ is enforced between rounds of a conflict budget (``conf_budget`` + ``solve_limit
 from __future__ import annotations
 
 import functools
-import tempfile
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
 import numpy as np
@@ -44,6 +42,7 @@ from ..runtime.budget import Deadline, solve_within
 from ..runtime.kept_models import KeptModels
 from ..runtime.processes import become_worker, find_program, worker_pool
 from ..runtime.pysat_solvers import DEFAULT_SOLVER, new_pysat_solver
+from ..runtime.scratch import temporary_directory
 from ..outcome import Outcome, Status, WrongAnswer, verified
 
 
@@ -334,8 +333,7 @@ def solve_with_command(puzzle: Grid, solver_cmd: str, *, encoding: str = "extend
     cnf = sudoku_cnf(puzzle, encoding, amo, clues)
     stats = instance_stats(solver=solver_cmd, encoding=encoding, amo=cnf.amo, clues=clues,
                            variables=cnf.num_vars, clauses=cnf.num_clauses)
-    with tempfile.TemporaryDirectory(prefix="sudoku-bridge-sat-") as tmp:
-        work = Path(tmp)
+    with temporary_directory("sudoku-bridge-sat-") as work:
         path = work / "puzzle.cnf"
         write_cnf(path, cnf.num_vars, cnf.clause_blocks(), cnf.metadata())
         status, model, run_stats = run_dimacs_solver(solver_cmd, path, work=work,

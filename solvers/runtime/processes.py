@@ -25,6 +25,8 @@ kill of the group, ours or its own, hits only this run's processes. (The group s
 session — a group can only be joined within one — as a background group: a terminal's Ctrl-C
 reaches us, not the solver, and we kill it. A Python process forked from ours during a run
 holds the pipe too; made with :func:`die_with_parent`, it dies with us and the pipe closes.)
+In a pool worker the watchdog also holds its pool's pipe until it has finished
+(:mod:`solvers.runtime.scratch`): the pool's directory is removed only after that.
 
 :func:`die_with_parent` is the same guarantee for Python worker processes (``multiprocessing``
 children): the kernel kills them when their parent dies.
@@ -56,6 +58,7 @@ from reductions.errors import UserError
 from reductions.reading import ReadLimit, check_size, read_bytes
 
 from ..outcome import SolverUnavailable
+from .scratch import PoolScratch, watchdog_fds
 from .signals import signals_held
 
 MAX_OUTPUT_BYTES = 256 << 20
@@ -205,7 +208,8 @@ def run_program(args: Sequence[str | os.PathLike], *, time_limit: float | None =
             guard = subprocess.Popen(["/bin/sh", "-c", _WATCHDOG, "watchdog",
                                       *(os.fspath(d) for d in temp_dirs)],
                                      stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.DEVNULL, process_group=0)
+                                     stderr=subprocess.DEVNULL, process_group=0,
+                                     pass_fds=watchdog_fds())
             start = time.monotonic()
             try:
                 proc = subprocess.Popen(args, cwd=cwd, env=env, stdin=source, stdout=out,
@@ -346,27 +350,53 @@ def worker_pool(jobs: int, initializer: Callable[..., None] = become_worker,
     SIGTERM are held back while the workers are forked, so that an interruption cannot leave
     half a pool behind; however the block ends (done, Ctrl-C, SIGTERM, an error, a consumer
     that stops reading) the workers are killed and reaped, without first running the queued
-    tasks as a graceful shutdown would."""
+    tasks as a graceful shutdown would.
+
+    Killed workers cannot remove their temporary directories: theirs go into the pool's own
+    (:class:`solvers.runtime.scratch.PoolScratch`), removed once the workers and the
+    programs they ran are gone — by us, or by its janitor if we are killed outright."""
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=initializer,
-                               initargs=(os.getpid(), *initargs))
+    with signals_held():
+        scratch = PoolScratch()
+    pool = None
     try:
+        pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker,
+                                   initargs=(scratch.worker_args(), initializer,
+                                             (os.getpid(), *initargs)))
         with signals_held():
             pool.submit(int).result()        # forks every worker (fork context: all at once)
+            scratch.workers_started()
         yield pool
     finally:
-        # No public way reaches the workers; _processes (pid -> Process) is what the
-        # executor's own shutdown uses.
-        workers = list((getattr(pool, "_processes", None) or {}).values())
-        manager = getattr(pool, "_executor_manager_thread", None)
-        pool.shutdown(wait=False, cancel_futures=True)
-        for worker in workers:
-            worker.kill()
-        for worker in workers:
-            worker.join()
-        # The executor's manager thread ends once its workers are gone; waiting for it here
-        # keeps it from closing its wake-up pipe while the interpreter's exit hook writes to
-        # it (a CPython race that printed "Exception ignored ... Bad file descriptor" after
-        # our one-line message on Ctrl-C).
-        if manager is not None:
-            manager.join(timeout=5)
+        # A second Ctrl-C waits until the workers and their directories are gone.
+        with signals_held():
+            if pool is not None:
+                _stop_workers(pool)
+            scratch.remove()
+
+
+def _start_worker(scratch: tuple[str, int], initializer: Callable[..., None],
+                  args: tuple) -> None:
+    """A pool worker's set-up: its temporary directories in the pool's, then
+    ``initializer(*args)``."""
+    PoolScratch.enter(*scratch)
+    initializer(*args)
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """Kill and reap the workers of ``pool`` and wait for its manager thread."""
+    # No public way reaches the workers; _processes (pid -> Process) is what the
+    # executor's own shutdown uses.
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)
+    pool.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        worker.kill()
+    for worker in workers:
+        worker.join()
+    # The executor's manager thread ends once its workers are gone; waiting for it here
+    # keeps it from closing its wake-up pipe while the interpreter's exit hook writes to
+    # it (a CPython race that printed "Exception ignored ... Bad file descriptor" after
+    # our one-line message on Ctrl-C).
+    if manager is not None:
+        manager.join(timeout=5)

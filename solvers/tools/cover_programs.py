@@ -14,7 +14,6 @@ the answer with the one dlx answer reader, :func:`solvers.formats.dlx.parse_answ
 from __future__ import annotations
 
 import shlex
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,6 +25,7 @@ from reductions.reading import ReadLimit, check_size
 from ..runtime.budget import Deadline
 from ..runtime.processes import (ExternalSolverError, ProgramRun, find_program, output_text,
                         read_output_file, run_program)
+from ..runtime.scratch import temporary_directory
 from ..formats.dlx import DlxAnswer, DlxFormatError, answer_limit, parse_answer, write_dlx
 from ..outcome import WrongAnswer
 from .templates import CommandTemplate, TemplateRules, parse_template
@@ -83,8 +83,7 @@ def run_cover_command(command: CommandTemplate, cover: SudokuExactCover, *, limi
     :class:`~solvers.runtime.processes.ExternalSolverError`."""
     deadline = Deadline(time_limit)
     binary = find_program(command.program, what="exact-cover solver")
-    with tempfile.TemporaryDirectory(prefix="sudoku-bridge-cover-") as tmp:
-        work = Path(tmp)
+    with temporary_directory("sudoku-bridge-cover-") as work:
         input_path, output_path = work / "puzzle.dlx", work / "answer.txt"
         write_dlx(input_path, cover)
         args = command.argv(binary, inputs={"exact-cover": input_path}, output=output_path,

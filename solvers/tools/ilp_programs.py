@@ -25,12 +25,11 @@ killed and the answer is "unknown".
 from __future__ import annotations
 
 import os
-import tempfile
-from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from ..runtime.budget import Deadline
 from ..runtime.processes import ExternalSolverError, find_program, read_output_file, run_program
+from ..runtime.scratch import temporary_directory
 from ..formats.lp_solution import (SolutionFormatError, model_columns, parse_lp_solution,
                                    solution_limit)
 from ..formats.mps import ModelFormat
@@ -161,8 +160,7 @@ def run_program_on_model(model: SudokuIlp, command: Command, fmt: ModelFormat,
     from ..formats.ilp_model import (FILE_NAMES, IlpAnswer, answer_from_solution,
                                      column_names, write_model)
     deadline = Deadline(time_limit)
-    with tempfile.TemporaryDirectory(prefix="sudoku-bridge-ilp-") as tmp:
-        work = Path(tmp)
+    with temporary_directory("sudoku-bridge-ilp-") as work:
         model_path = work / FILE_NAMES[fmt]
         answer_path = work / "answer.sol"
         write_model(model_path, model, fmt)

@@ -18,7 +18,6 @@ at the time limit, on Ctrl-C and when we die, the directory removed then too.
 
 from __future__ import annotations
 
-import tempfile
 import time
 from pathlib import Path
 from typing import Sequence
@@ -32,6 +31,7 @@ from reductions.reading import InputTooLarge
 from ..formats.tsplib import TsplibError, read_tour
 from ..hamiltonian import CycleStatus, HcpResult
 from ..runtime.processes import ProgramRun, output_limit, run_program
+from ..runtime.scratch import temporary_directory
 
 __all__ = ["TourProgram", "heuristic_tour_result", "program_tour"]
 
@@ -56,8 +56,8 @@ class TourProgram:
 
     def solve(self) -> HcpResult:
         """Write, run, read, check, interpret (the skeleton)."""
-        with tempfile.TemporaryDirectory(prefix=self.prefix) as tmp:
-            work = Path(self.keep_dir) if self.keep_dir else Path(tmp)
+        with temporary_directory(self.prefix) as tmp:
+            work = Path(self.keep_dir) if self.keep_dir else tmp
             work.mkdir(parents=True, exist_ok=True)
             self.write_input(work)
             run = self.run(work, [] if self.keep_dir else [work])   # a kept one stays
