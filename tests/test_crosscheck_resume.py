@@ -391,25 +391,31 @@ def _file_state(path: Path) -> tuple | None:
     return None
 
 
-def _wait_for_a_kill_point(proc: subprocess.Popen, results: Path,
-                           rng: random.Random) -> None:
-    """Wait for a random moment of the run: a quarter of the time any moment of its first
-    0.4 s (Python starting, the file read, cut or rewritten); else a moment soon after it
-    first changed the file (records being appended, or the final rewrite)."""
-    if rng.random() < 0.25:
+def _wait_for_a_kill_point(proc: subprocess.Popen, results: Path, rng: random.Random, *,
+                           early: bool) -> None:
+    """Wait for a random moment of the run: where ``early`` may be, one time in five any
+    moment of its first 0.4 s (Python starting, the file read, cut or rewritten); else the
+    moment the file has grown or shrunk by a random number of bytes (up to about 25
+    records) since the start, or was replaced (a rewrite) — records being appended, or
+    just written."""
+    if early and rng.random() < 0.2:
         time.sleep(rng.uniform(0, 0.4))
         return
-    start, deadline = _file_state(results), time.monotonic() + 20
-    while _file_state(results) == start and proc.poll() is None \
-            and time.monotonic() < deadline:
-        time.sleep(0.002)
-    time.sleep(rng.uniform(0, 0.1))
+    start, change = _file_state(results), rng.randrange(1, 8000)
+    deadline = time.monotonic() + 20
+    while proc.poll() is None and time.monotonic() < deadline:
+        now = _file_state(results)
+        if now is not None and (start is None or now[0] != start[0]
+                                or abs(now[1] - start[1]) >= change):
+            return
+        time.sleep(0.001)
 
 
 def _run_once(argv: list[str], work: Path, results: Path, rng: random.Random, *,
-              kill: bool) -> signal.Signals | None:
+              kill: bool, early: bool = True) -> signal.Signals | None:
     """Run the CLI once: to its end, or (``kill``) killed by SIGKILL or SIGINT at a random
-    moment. Asserts its exit code; returns the signal that ended it, if one did."""
+    moment (:func:`_wait_for_a_kill_point`). Asserts its exit code; returns the signal that
+    ended it, if one did."""
     with open(work / "stderr", "wb") as stderr:
         proc = subprocess.Popen(argv, cwd=ROOT, env=child_env(work), stdout=subprocess.DEVNULL,
                                 stderr=stderr, start_new_session=True,
@@ -417,7 +423,7 @@ def _run_once(argv: list[str], work: Path, results: Path, rng: random.Random, *,
     signum, start = None, _file_state(results)
     try:
         if kill:
-            _wait_for_a_kill_point(proc, results, rng)
+            _wait_for_a_kill_point(proc, results, rng, early=early)
             signum = rng.choice([signal.SIGKILL, signal.SIGINT])
             proc.send_signal(signum)
         code = proc.wait(timeout=60)
@@ -480,7 +486,8 @@ def _kill_cycles(tmp_path: Path, variant: str, *, kills: int, seed: int, puzzles
     counts = {"runs": 0, "kills": 0, "lost": 0}
     for cycle in range(kills + 1):
         before, temps = _pairs(results), set(_temp_files(work))
-        killed = _run_once(argv, work, results, rng, kill=cycle < kills)
+        # the first kill lands while the file changes: every variant gets one there
+        killed = _run_once(argv, work, results, rng, kill=cycle < kills, early=cycle > 0)
         counts["runs"] += 1
         counts["kills"] += killed is not None
         if killed == signal.SIGINT:        # Ctrl-C leaves no temporary file, SIGKILL may
