@@ -3,7 +3,11 @@ tour, a sidecar, an edge list, a cell set, a results file, a solver's ``{output}
 through here, and so does every solver output held in memory.
 
 * **Compressed or not, by content.** gzip, xz and bzip2 are recognised by their first bytes
-  (not the name) and decompressed while reading, so ``p.cnf.gz`` reads as ``p.cnf``.
+  (not the name) and decompressed while reading, so ``p.cnf.gz`` reads as ``p.cnf``. A file
+  of several members (gzip members, xz or bzip2 streams, one after another) reads as their
+  contents joined. A reader of a file that is appended to member by member (a cross-check
+  results file) may take a last member cut off — its writer killed while appending it — as
+  the end of the data (``cut_off_ok``) instead of as an error.
 * **Bounded.** Every read has a :class:`ReadLimit`: the most the file may hold once
   decompressed, and why — what the format can legitimately hold (a tour of n vertices, a
   model of V variables, a sidecar) or what the memory limit allows (``--max-memory``: a file
@@ -37,11 +41,12 @@ import gzip
 import io
 import lzma
 import os
+import re
 import stat
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Iterator
+from typing import IO, Any, Callable, Iterator
 
 from .errors import UserError, format_bytes, printable
 
@@ -64,8 +69,29 @@ a sign and its spacing."""
 BLOCK = 1 << 20
 """Characters :func:`read_lines` reads at a time."""
 
-COMPRESSED_MAGIC = {b"\x1f\x8b": gzip.open, b"\xfd7zXZ\x00": lzma.open, b"BZh": bz2.open}
-"""The first bytes of gzip, xz and bzip2 files, and the opener of each."""
+
+@dataclass(frozen=True)
+class Compression:
+    """A compressed format, recognised by its first bytes: the suffix its files usually
+    have, the opener of a whole file, and a decompressor of one member (a gzip member, an
+    xz or bzip2 stream) for :class:`_Members`."""
+
+    suffix: str
+    opener: Callable[..., IO[bytes]]
+    member: Callable[[], Any]
+
+
+COMPRESSIONS = {
+    b"\x1f\x8b": Compression(".gz", gzip.open, lambda: zlib.decompressobj(wbits=31)),
+    b"\xfd7zXZ\x00": Compression(".xz", lzma.open,
+                                 lambda: lzma.LZMADecompressor(lzma.FORMAT_XZ)),
+    b"BZh": Compression(".bz2", bz2.open, bz2.BZ2Decompressor),
+}
+"""The compressed formats read, by their first bytes."""
+
+
+def _compression_of(start: bytes) -> Compression | None:
+    return next((c for magic, c in COMPRESSIONS.items() if start.startswith(magic)), None)
 
 
 _FILE_KINDS = [(stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
@@ -208,6 +234,11 @@ class _Counted(io.RawIOBase):
             blocks.append(block)
         return b"".join(blocks)
 
+    @property
+    def cut_off(self) -> bool:
+        """The source is compressed and its last member was cut off (see :class:`_Members`)."""
+        return getattr(self._source, "cut_off", False)
+
     def charge(self, size: int) -> None:
         """Count ``size`` bytes more (read here, or charged by a reader per line)."""
         self.count += size
@@ -222,7 +253,58 @@ class _Counted(io.RawIOBase):
             super().close()
 
 
-def _open_counted(path: str | Path, limit: ReadLimit) -> _Counted:
+class _Members(io.RawIOBase):
+    """The decompressed content of a compressed file read member by member, each member
+    (gzip member, xz or bzip2 stream) with a decompressor of its own; no step gives more
+    than the buffer it fills, so that no member expands unbounded in memory.
+
+    A last member cut off (the file ends inside it: its writer was killed while appending
+    it) ends the content where its decompressed data ends, and sets ``cut_off``; corrupt
+    data is an error as in any read."""
+
+    def __init__(self, file: IO[bytes], decompressor):
+        self._file = file
+        self._new = decompressor
+        self._member = decompressor()
+        self._input = b""              # read from the file, not yet given to the member
+        self.cut_off = False
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        size = len(buffer)
+        while True:
+            if not self._input and (self._member.eof
+                                    or getattr(self._member, "needs_input", True)):
+                self._input = self._file.read(BLOCK)
+                if not self._input:
+                    return self._end(buffer)
+            if self._member.eof:                # what follows is the next member
+                self._member = self._new()
+            data = self._member.decompress(self._input, size)
+            # zlib leaves what it did not take in unconsumed_tail, lzma and bz2 keep it
+            # inside; past a member's end, what follows is the next member's
+            self._input = self._member.unused_data if self._member.eof else \
+                getattr(self._member, "unconsumed_tail", b"")
+            if data:
+                buffer[:len(data)] = data
+                return len(data)
+
+    def _end(self, buffer) -> int:
+        """At the end of the file: the output a member still holds (zlib may keep some
+        back when its output was full), then the end."""
+        if not self._member.eof:
+            data = self._member.decompress(b"", len(buffer))
+            if data:
+                buffer[:len(data)] = data
+                return len(data)
+            self.cut_off = True
+        return 0
+
+
+def _open_counted(path: str | Path, limit: ReadLimit, *, cut_off_ok: bool = False
+                  ) -> _Counted:
     where = printable(os.fspath(path))
     kind = file_kind(os.stat(path).st_mode)      # before opening: a FIFO's open would wait
     if kind is not None:
@@ -231,24 +313,35 @@ def _open_counted(path: str | Path, limit: ReadLimit) -> _Counted:
     try:
         start = raw.read(6)
         raw.seek(0)
-        opener = next((o for magic, o in COMPRESSED_MAGIC.items() if start.startswith(magic)),
-                      None)
-        if opener is None:
+        found = _compression_of(start)
+        if found is None:
             if os.fstat(raw.fileno()).st_size > limit.bytes:     # refused before reading
                 raise limit.refusal(where)
             return _Counted(raw, limit, where, compressed=False, file=raw)
-        return _Counted(opener(raw, "rb"), limit, where, compressed=True, file=raw)
+        source = _Members(raw, found.member) if cut_off_ok else found.opener(raw, "rb")
+        return _Counted(source, limit, where, compressed=True, file=raw)
     except BaseException:
         raw.close()
         raise
 
 
-def open_text(path: str | Path, limit: ReadLimit) -> IO[str]:
-    """``path`` opened for reading UTF-8 text (universal newlines; a leading byte-order mark
-    dropped), decompressed when its first bytes say gzip, xz or bzip2, and held to
-    ``limit``. Use inside :func:`reading` so that errors name the file."""
-    counted = _open_counted(path, limit)
-    return io.TextIOWrapper(io.BufferedReader(counted, BLOCK), encoding="utf-8-sig")
+def compression(path: str | Path, error: type[UserError] = UserError) -> Compression | None:
+    """The compressed format of ``path`` by its first bytes, or None when it is not
+    compressed (errors are ``error`` naming the file)."""
+    with reading(path, error), open(path, "rb") as handle:
+        return _compression_of(handle.read(6))
+
+
+def open_text(path: str | Path, limit: ReadLimit, *, newline: str | None = None,
+              cut_off_ok: bool = False) -> IO[str]:
+    """``path`` opened for reading UTF-8 text (universal newlines; ``newline=""``: line
+    ends left as they are; a leading byte-order mark dropped), decompressed when its first
+    bytes say gzip, xz or bzip2, and held to ``limit``; with ``cut_off_ok``, a compressed
+    file's last member cut off ends the text (see :class:`_Members`). Use inside
+    :func:`reading` so that errors name the file."""
+    counted = _open_counted(path, limit, cut_off_ok=cut_off_ok)
+    return io.TextIOWrapper(io.BufferedReader(counted, BLOCK), encoding="utf-8-sig",
+                            newline=newline)
 
 
 def read_text(path: str | Path, limit: ReadLimit, error: type[UserError] = UserError) -> str:
@@ -266,21 +359,28 @@ def read_bytes(path: str | Path, limit: ReadLimit, error: type[UserError] = User
 
 
 def read_lines(path: str | Path, limit: ReadLimit, error: type[UserError] = UserError, *,
-               ends: bool = False) -> Iterator[tuple[int, str]]:
-    """(line number from 1, line without its newline) for every line of a text file, read in
-    blocks of :data:`BLOCK` characters: a line longer than ``limit.line`` is refused as soon
-    as it is (never held whole), and ``limit.per_line`` is charged for every line. With
-    ``ends`` each line keeps its ``\n`` (the last one may have none: a torn write). Errors
-    are ``error`` naming the file (raised while iterating)."""
+               ends: bool = False, cut_off_ok: bool = False) -> Iterator[tuple[int, str]]:
+    """(line number from 1, line without its line end) for every line of a text file, read
+    in blocks of :data:`BLOCK` characters: a line longer than ``limit.line`` is refused as
+    soon as it is (never held whole), and ``limit.per_line`` is charged for every line.
+    Lines end at ``\n``, ``\r\n`` or ``\r``. With ``ends`` each line keeps its line end
+    as the file has it (so that the lines' UTF-8 lengths add up to the file's bytes; the
+    last line may have none: a torn write). With ``cut_off_ok``, a compressed file whose
+    last member is cut off (:func:`open_text`) ends the same way, with a line without its
+    end (empty if need be). Errors are ``error`` naming the file (raised while
+    iterating)."""
     where = printable(os.fspath(path))
-    with reading(path, error), open_text(path, limit) as handle:
+    with reading(path, error), open_text(path, limit, newline="" if ends else None,
+                                         cut_off_ok=cut_off_ok) as handle:
         counted = handle.buffer.raw
         longest = limit.line
         number = 0
         carry: list[str] = []          # the pieces of a line that goes on past its block
         carried = 0                    # their length
         while block := handle.read(BLOCK):
-            lines = block.split("\n")
+            while ends and block.endswith("\r") and (more := handle.read(1)):
+                block += more          # a \r\n split between two blocks stays one end
+            lines = _split_keeping_ends(block) if ends else block.split("\n")
             last = lines.pop()
             if lines and carry:
                 lines[0] = "".join(carry) + lines[0]
@@ -289,12 +389,28 @@ def read_lines(path: str | Path, limit: ReadLimit, error: type[UserError] = User
                 counted.charge(limit.per_line * len(lines))
             for line in lines:
                 number += 1
-                if longest is not None and len(line) > longest:
+                if longest is not None and len(line) > longest \
+                        and len(line.rstrip("\r\n")) > longest:     # its end not counted
                     raise limit.line_refusal(where, number)
-                yield number, line + "\n" if ends else line
+                yield number, line
             carry.append(last)
             carried += len(last)
             if longest is not None and carried > longest:
                 raise limit.line_refusal(where, number + 1)
-        if carried:
+        if carried or counted.cut_off:         # a member cut off: the last line is torn
             yield number + 1, "".join(carry)
+
+
+_LINE_ENDS = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")
+"""The places just after a line end: ``\n``, ``\r\n`` or a ``\r`` alone."""
+
+
+def _split_keeping_ends(block: str) -> list[str]:
+    """The lines of ``block``, each with its line end, and last what follows the last end
+    (maybe ""). A block with no ``\r`` but in ``\r\n`` is split by ``str.split`` (fast);
+    only one with a ``\r`` alone (old Mac line ends) takes the slower expression."""
+    if block.count("\r") == block.count("\r\n"):
+        pieces = block.split("\n")
+        last = pieces.pop()
+        return [piece + "\n" for piece in pieces] + [last]
+    return _LINE_ENDS.split(block)

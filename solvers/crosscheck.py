@@ -16,8 +16,12 @@ as **not applicable**, and one that cannot run here (its program or package is m
 **not available**; neither is a mismatch or an error. The record statuses are
 :class:`RecordStatus`.
 
-Interruptions: each record is appended in one write, so a run killed at any point leaves
-complete records and at most a torn last line, which ``resume`` cuts off before appending.
+Interruptions: each record is appended in one write (to a file named ``.gz``, ``.xz`` or
+``.bz2``, as a compressed member of its own), so a run killed at any point leaves complete
+records and at most a torn last line or member, which ``resume`` cuts off before appending:
+byte-exact in a plain file, whatever its line ends; by rewriting the complete records
+(atomically) in a compressed one. ``resume`` believes nothing it reads back: what it keeps
+is re-checked, and the claims no record can prove are run again (:func:`run_crosscheck`).
 Pool workers die with the process that started them (even when it is killed by SIGKILL), and
 are killed at once on Ctrl-C, SIGTERM or an error. A Dask run without any worker for
 ``worker_timeout`` seconds stops with a :class:`CrosscheckError` instead of waiting forever.
@@ -25,8 +29,10 @@ are killed at once on Ctrl-C, SIGTERM or an error. A Dask run without any worker
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import enum
+import io
 import json
 import math
 import os
@@ -42,10 +48,10 @@ from typing import Callable, Iterable, Iterator, Sequence
 from reductions.errors import UserError
 from reductions.grid import (MAX_GRID_TEXT, SYMBOLS, Grid, Shape, clue_rows, format_grid,
                              parse_grid, solution_problems, solve_checks)
-from reductions.reading import DEFAULT_MEMORY_LIMIT, ReadLimit, read_lines
+from reductions.reading import DEFAULT_MEMORY_LIMIT, ReadLimit, compression, read_lines
 
 from .runtime.processes import worker_pool
-from .formats.atomic import atomic_write, check_output_target
+from .formats.atomic import atomic_write, check_output_target, compressor_for
 from .outcome import Outcome, SolverUnavailable, Status, WrongAnswer
 from .routes import ROUTES, template_route, template_routes
 
@@ -104,23 +110,43 @@ class RouteResult:
         self.status = RecordStatus(self.status)
 
     @classmethod
-    def from_json(cls, line: str | bytes) -> "RouteResult":
-        """A record read back; a field of the wrong type is a ValueError (the line is not
-        a record) — whether its answer holds is :func:`recheck`'s to say."""
-        fields = json.loads(line)
+    def from_json(cls, line: str) -> "RouteResult":
+        """A record read back; a field of the wrong type or value (NaN or Infinity, which
+        are not JSON; a negative time or size; a size of no known kind) is a ValueError:
+        the line is not a record. Whether its answer holds is :func:`recheck`'s to say."""
+        fields = _DECODER.decode(line)
         if type(fields) is not dict or not fields.keys() <= _FIELD_TYPES.keys():
             raise ValueError("not the fields of a record")
         for name, value in fields.items():
             if type(value) not in _FIELD_TYPES[name]:
                 raise ValueError(f"field {name!r} is {type(value).__name__}")
-        return cls(**fields)
+        record = cls(**fields)
+        if not (math.isfinite(record.seconds) and record.seconds >= 0):
+            raise ValueError(f"'seconds' is {record.seconds!r}, not a time")
+        if (record.size is None) != (record.size_kind is None) \
+                or record.size is not None and (record.size < 0
+                                                or record.size_kind not in SIZE_KEYS):
+            raise ValueError(f"'size' {record.size!r} of {record.size_kind!r} is not an "
+                             f"instance size")
+        return record
 
     def json_line(self) -> bytes:
         # vars(), not dataclasses.asdict: the fields are plain values, and asdict's deep
-        # copies were most of the time of rewriting a 245k-record file
+        # copies were most of the time of rewriting a 245k-record file. allow_nan=False:
+        # what is written is JSON, always
         fields = dict(vars(self))
         del fields["resume_problem"]
-        return (json.dumps(fields) + "\n").encode("utf-8")
+        return (json.dumps(fields, allow_nan=False) + "\n").encode("utf-8")
+
+
+def _not_json(word: str):
+    """Python's JSON reader takes NaN, Infinity and -Infinity by default; a record has
+    none."""
+    raise ValueError(f"{word} is not JSON")
+
+
+_DECODER = json.JSONDecoder(parse_constant=_not_json)
+"""One decoder for every record read back (json.loads with an option makes one a call)."""
 
 
 _FIELD_TYPES = {"puzzle_id": (str,), "puzzle": (str,), "route": (str,), "status": (str,),
@@ -229,41 +255,46 @@ def results_limit(memory_limit: int) -> ReadLimit:
 
 
 def read_results(path: Path, *, memory_limit: int = DEFAULT_MEMORY_LIMIT) -> list[RouteResult]:
-    """The complete records of a JSON-lines results file (a torn last line is left out; a
-    corrupt line before the last is a :class:`CrosscheckError` naming the file and line).
-    The records are read as they were written; :func:`recheck` says whether their answers
-    hold."""
-    return [record for _, record in _complete_records(path, memory_limit)[0]]
+    """The complete records of a JSON-lines results file, plain or compressed (a torn last
+    line, or a compressed member cut off at the end, is left out; any other line that is
+    not a record is a :class:`CrosscheckError` naming the file and line). The records are
+    read as they were written; :func:`recheck` says whether their answers hold."""
+    return [record for _, record in _complete_records(path, memory_limit).records]
 
 
-def _complete_records(path: Path, memory_limit: int) -> tuple[list[tuple[int, RouteResult]], int]:
-    """(line number, record) for every complete record of ``path``, and the byte length of
-    the file up to the end of the last one.
+@dataclass
+class _ResultsFile:
+    """What :func:`_complete_records` found in a results file."""
 
-    A record is complete when its line parses and ends with a newline. A last line that is
-    not complete is a write cut off by an interruption; an incomplete line followed by
-    other records is corruption, which is refused rather than guessed around. The file
-    streams through :func:`results_limit`.
+    records: list[tuple[int, RouteResult]]     # (line number, record): every complete one
+    end: int       # the bytes up to the end of the last one (of a plain file: where to cut)
+    torn: bool     # it ends with a torn line, or a compressed member cut off
+
+
+def _complete_records(path: Path, memory_limit: int) -> _ResultsFile:
+    """Every complete record of ``path``, with its line number, and where the last one ends.
+
+    A record is complete when its line ends (``\n``, ``\r\n`` or ``\r``). A last line
+    without an end is a write cut off by an interruption, and so is a compressed file's
+    last member cut off (records are appended a member each): either is left out. A line
+    with an end that is not a record is corruption, refused rather than guessed around,
+    wherever it is. The file streams through :func:`results_limit`.
     """
     records: list[tuple[int, RouteResult]] = []
     end = offset = 0
-    torn: tuple[int, Exception] | None = None      # a bad line, if it turns out the last
     for number, line in read_lines(path, results_limit(memory_limit), CrosscheckError,
-                                   ends=True):
-        offset += len(line.encode("utf-8"))
-        if not line.strip():
+                                   ends=True, cut_off_ok=True):
+        if not line.endswith(("\n", "\r")):            # only ever the last line
+            return _ResultsFile(records, end, torn=True)
+        offset += len(line) if line.isascii() else len(line.encode("utf-8"))
+        if line.isspace():
             continue
-        if torn is not None:
-            _corrupt(path, *torn)
         try:
-            if not line.endswith("\n"):
-                raise ValueError("the line is cut off")
             records.append((number, RouteResult.from_json(line)))
         except (ValueError, TypeError) as exc:     # JSONDecodeError too
-            torn = number, exc         # the run was cut off while writing it, if it is last
-            continue
+            _corrupt(path, number, exc)
         end = offset
-    return records, end
+    return _ResultsFile(records, end, torn=False)
 
 
 def _corrupt(path: Path, number: int, exc: Exception) -> None:
@@ -275,7 +306,8 @@ def _corrupt(path: Path, number: int, exc: Exception) -> None:
 RERUN = (RecordStatus.NO_SOLUTION, RecordStatus.NOT_APPLICABLE, RecordStatus.NOT_AVAILABLE)
 """Records that ``resume`` does not keep but runs again: a claim that cannot be re-checked
 from the record (no solution, does not apply), or that may have changed (the program may
-have been installed since). A "no solution" contradicted by the new run is a mismatch."""
+have been installed since). A "no solution" contradicted by the new run is a mismatch. So
+are some solved records (:func:`_kept`)."""
 
 
 @dataclass
@@ -288,24 +320,23 @@ class Resumed:
 
 
 def _resumed_records(path: Path, puzzles: list[tuple[str, str]], routes: list[str], *,
-                     shape: Shape | None, memory_limit: int) -> Resumed:
-    """The records of an interrupted run that this run can keep, after truncating the file
-    to its last complete record (so that new records do not follow a torn line).
+                     verdicts: set[str], shape: Shape | None, memory_limit: int) -> Resumed:
+    """The records of an interrupted run that this run can keep, the file made ready for
+    appending first (:func:`_ready_to_append`).
 
     Records of other puzzles or routes are left out (the final file holds this run's pairs).
     A record whose puzzle id names a different puzzle now is an error: the file is from
-    another run. Every record kept is re-checked as a fresh one would be (:func:`recheck`);
-    those of :data:`RERUN` are left for the run to answer again.
+    another run (refused before the file is touched). ``verdicts``: the routes whose records
+    carry a uniqueness verdict in this run. A record is kept or run again as :func:`_kept`
+    says; every record kept is re-checked as a fresh one would be (:func:`recheck`).
     """
     if not path.exists():
         return Resumed([], {})
-    numbered, end = _complete_records(path, memory_limit)
-    if end < path.stat().st_size:
-        os.truncate(path, end)
+    found = _complete_records(path, memory_limit)
     texts = dict(puzzles)
     kept: dict[tuple[str, str], tuple[str, RouteResult]] = {}
     claims: dict[tuple[str, str], tuple[str, RouteResult]] = {}
-    for number, record in numbered:
+    for number, record in found.records:
         if record.puzzle_id in texts and record.puzzle != texts[record.puzzle_id]:
             raise CrosscheckError(f"{path} line {number}: the record of {record.puzzle_id} is "
                                   f"for another puzzle than the one given now; resume with "
@@ -315,11 +346,68 @@ def _resumed_records(path: Path, puzzles: list[tuple[str, str]], routes: list[st
         pair = record.puzzle_id, record.route
         kept.pop(pair, None)
         claims.pop(pair, None)
-        (claims if record.status in RERUN else kept)[pair] = f"{path} line {number}", record
+        keep = _kept(record, verdict=record.route in verdicts)
+        (kept if keep else claims)[pair] = f"{path} line {number}", record
+    _ready_to_append(path, found)
     for where, record, problem in recheck(list(kept.values()), shape):
-        record.verified = False
+        if record.status == RecordStatus.SOLVED:
+            record.verified = False
         record.error = record.resume_problem = f"{where}: {problem}"
     return Resumed([record for _, record in kept.values()], claims)
+
+
+def _kept(record: RouteResult, *, verdict: bool) -> bool:
+    """Whether resume keeps ``record`` (to re-check it) rather than run its pair again.
+
+    Run again: the statuses of :data:`RERUN`, and a solved record whose uniqueness verdict
+    is not one to keep. Where the run checks uniqueness (``verdict``), only "several" is
+    kept: its second grid shows it. "Unique" is a claim that no record can prove (the
+    route proves it again), and no verdict at all is a record of a run without the check
+    (run again, the check is made, and the file ends as an uninterrupted run's). Where the
+    run does not check it, a record with a verdict or a second grid is not one this run
+    would write: run again too.
+    """
+    if record.status in RERUN:
+        return False
+    if record.status != RecordStatus.SOLVED:
+        return True
+    if verdict:
+        return record.unique is False
+    return record.unique is None and record.second_solution is None
+
+
+def _ready_to_append(path: Path, found: _ResultsFile) -> None:
+    """Make ``path`` end with its last complete record, in the format its name says, so
+    that new records can follow it. A plain file named so is cut there (byte-exact,
+    whatever its line ends); a compressed one named so is left as it is unless it ends
+    torn. Any other — torn and compressed, compressed and named plain, plain and named
+    compressed, plain with a byte-order mark (which reading drops, so the records' lengths
+    do not add up to the file's) — is rewritten with its complete records in the format its
+    name says (atomically: an interruption leaves it as it was), since what is compressed
+    cannot be cut in place."""
+    named = path.suffix.lower() if compressor_for(path) is not None else None
+    found_format = compression(path, CrosscheckError)
+    content = found_format.suffix if found_format is not None else None
+    if content is None and named is None and not _starts_with_bom(path):
+        try:
+            if found.end < path.stat().st_size:
+                os.truncate(path, found.end)
+        except OSError as exc:
+            raise CrosscheckError(f"{path}: cannot write ({exc.strerror})") from None
+        return
+    if content == named and not found.torn:
+        return
+    with atomic_write(path, "wb") as out:
+        for _, record in found.records:
+            out.write(record.json_line())
+
+
+def _starts_with_bom(path: Path) -> bool:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(3) == codecs.BOM_UTF8
+    except OSError as exc:
+        raise CrosscheckError(f"{path}: cannot read ({exc.strerror})") from None
 
 
 def recheck(records: list[tuple[str, RouteResult]], shape: Shape | None
@@ -327,8 +415,9 @@ def recheck(records: list[tuple[str, RouteResult]], shape: Shape | None
     """(where, record, why) for every record read back that does not hold, checked as a
     fresh record is made: a solved record's grid (and second grid) must solve its puzzle —
     by :func:`~reductions.grid.solve_checks` on all of them at once, and
-    :func:`~reductions.grid.solution_problems` to say what is wrong — and its verdict on
-    them must be the one they earn. Other statuses hold no answer to check."""
+    :func:`~reductions.grid.solution_problems` to say what is wrong — and its verdicts on
+    them must be the ones they earn; a record of another status must have the fields a
+    fresh one has (:func:`_fields_problem`)."""
     solved = [(where, r) for where, r in records if r.status == RecordStatus.SOLVED]
     grids = [(k, what, r.puzzle, text) for k, (_, r) in enumerate(solved)
              for what, text in (("its grid", r.solution), ("its second grid", r.second_solution))
@@ -340,18 +429,45 @@ def recheck(records: list[tuple[str, RouteResult]], shape: Shape | None
         problem = failed.get(k) or _verdict_problem(r)
         if problem is not None:
             yield where, r, problem
+    for where, r in records:
+        problem = None if r.status == RecordStatus.SOLVED else _fields_problem(r)
+        if problem is not None:
+            yield where, r, problem
 
 
 def _verdict_problem(record: RouteResult) -> str | None:
     """What is wrong with a solved record's verdicts, its grids being right (or absent)."""
     if record.solution is None:
         # a grid the route's own check refused (WrongAnswer): kept as the invalid answer
-        return None if record.verified is False else "the record says solved but has no grid"
+        if record.verified is not False or record.error is None:
+            return "the record says solved but has no grid"
+        if record.unique is not None or record.second_solution is not None:
+            return "the record has a uniqueness verdict but no grid"
+        return None
     if record.second_solution is not None and (
             record.unique is not False or record.second_solution == record.solution):
         return "its second grid does not show the puzzle has several solutions"
+    if record.unique is False and record.second_solution is None:
+        return "the record says several solutions but has no second grid"
     if record.verified is not True:
         return "the record says its grid was not verified, yet it solves the puzzle"
+    if record.error is not None:
+        return "the record carries an error, yet its grid solves the puzzle"
+    return None
+
+
+def _fields_problem(record: RouteResult) -> str | None:
+    """What a record of a status other than solved holds that a fresh one never does: a
+    grid, a verdict, an instance size with an error, an error missing or out of place."""
+    if record.solution is not None or record.second_solution is not None:
+        return f"the record says {record.status} but has a grid"
+    if record.verified is not None or record.unique is not None:
+        return f"the record says {record.status} but has a verdict on a grid"
+    if record.status == RecordStatus.ERROR and (record.error is None
+                                                or record.size is not None):
+        return "the record says error but has no error message, or an instance size"
+    if record.status == RecordStatus.UNKNOWN and record.error is not None:
+        return "the record says unknown but carries an error"
     return None
 
 
@@ -420,23 +536,32 @@ def _grid_problem(what: str, puzzle_text: str, text: str, shape: Shape | None) -
 
 def _contradicted(result: RouteResult, claims: dict[tuple[str, str], tuple[str, RouteResult]]
                   ) -> None:
-    """Mark a new record that contradicts the record it replaces: a resumed "no solution"
-    where the route, run again, solved the puzzle (its grid verified)."""
+    """Mark a new record that contradicts the record it replaces: where the route, run
+    again, solved the puzzle (its grid verified), a resumed "no solution"; or, where it
+    found a second solution (verified), a resumed "unique"."""
     where, old = claims.get((result.puzzle_id, result.route), (None, None))
-    if old is not None and old.status == RecordStatus.NO_SOLUTION \
-            and result.status == RecordStatus.SOLVED and result.verified:
-        result.resume_problem = (f"{where}: the record said no solution, but run again the "
-                                 f"route solved the puzzle (its grid verified)")
+    if old is None or result.status != RecordStatus.SOLVED or not result.verified:
+        return
+    if old.status == RecordStatus.NO_SOLUTION:
+        said = "no solution, but run again the route solved the puzzle (its grid verified)"
+    elif old.status == RecordStatus.SOLVED and old.unique is True and result.unique is False:
+        said = ("the solution is unique, but run again the route found a second one "
+                "(verified)")
+    else:
+        return
+    result.resume_problem = f"{where}: the record said {said}"
 
 
 def _start_results(path: Path | None, *, resume: bool, puzzles: list[tuple[str, str]],
-                   routes: list[str], shape: Shape | None, memory_limit: int) -> Resumed:
+                   routes: list[str], verdicts: set[str], shape: Shape | None,
+                   memory_limit: int) -> Resumed:
     """The records a run starts from: those of an interrupted run with ``resume`` (see
     :func:`_resumed_records`), else none, and the file removed."""
     if path is None:
         return Resumed([], {})
     if resume:
-        return _resumed_records(path, puzzles, routes, shape=shape, memory_limit=memory_limit)
+        return _resumed_records(path, puzzles, routes, verdicts=verdicts, shape=shape,
+                                memory_limit=memory_limit)
     try:
         path.unlink(missing_ok=True)
     except OSError as exc:
@@ -447,23 +572,40 @@ def _start_results(path: Path | None, *, resume: bool, puzzles: list[tuple[str, 
 @contextlib.contextmanager
 def _record_writer(path: Path | None) -> Iterator[Callable[[RouteResult], None]]:
     """A function that appends one record to ``path`` (nothing when None), each record in
-    one unbuffered write, so that an interruption leaves at most the last line torn."""
+    one unbuffered write, so that an interruption leaves at most the last line torn. A
+    file named ``.gz``, ``.xz`` or ``.bz2`` gets each record as a compressed member of its
+    own (its readers read the members as one text), so that it is what its name says
+    while the run goes on too."""
     if path is None:
         yield lambda record: None
         return
+    compressor = compressor_for(path)
     try:
         sink = open(path, "ab", buffering=0)
     except OSError as exc:
         raise CrosscheckError(f"{path}: cannot write ({exc.strerror})") from None
 
     def write(record: RouteResult) -> None:
+        data = record.json_line()
+        if compressor is not None:
+            data = _member(compressor, data)
         try:
-            sink.write(record.json_line())
+            while data:                    # a short write (a full disk) is written on
+                data = data[sink.write(data):]
         except OSError as exc:             # e.g. a full disk
             raise CrosscheckError(f"{path}: cannot write ({exc.strerror})") from None
 
     with sink:
         yield write
+
+
+def _member(compressor, data: bytes) -> bytes:
+    """``data`` as one complete compressed member (``compressor``: one of
+    :data:`~solvers.formats.atomic.COMPRESSORS`, whose wrappers do not close the buffer)."""
+    buffer = io.BytesIO()
+    with compressor(buffer) as member:
+        member.write(data)
+    return buffer.getvalue()
 
 
 def _first_line(exc: BaseException) -> str:
@@ -503,10 +645,14 @@ def run_crosscheck(puzzles: list[tuple[str, str]], routes: list[str], *,
     one (up to the measured times). An interrupted or failed run leaves the records written
     so far, complete, for ``resume``.
 
-    Every record read back by ``resume`` is re-checked as a fresh one would be: one that
-    fails is kept as a mismatch (``resume_problem`` naming the file and line), and a "no
-    solution" is run again, a mismatch if the route now solves the puzzle. The results file
-    is read within ``memory_limit``.
+    Nothing read back by ``resume`` is believed. Every record kept is re-checked as a
+    fresh one would be: one that fails is kept as a mismatch (``resume_problem`` naming the
+    file and line). A claim no record can prove is run again: a "no solution" (a mismatch
+    if the route now solves the puzzle) and, with ``unique``, a "unique" (a mismatch if
+    the route now finds a second solution). So is a record this run would not write: with
+    ``unique``, one without a uniqueness verdict; without it, one with. The results file
+    is read within ``memory_limit``; a compressed one (named ``.gz``, ``.xz``, ``.bz2``) is
+    written compressed throughout, a member per record while the run goes on.
 
     ``execution`` says where the pairs run (:class:`Execution`); a Dask cluster fails
     after its ``worker_timeout`` seconds without any worker. A route that cannot
@@ -521,8 +667,11 @@ def run_crosscheck(puzzles: list[tuple[str, str]], routes: list[str], *,
     unknown = [route for route in routes if route not in known]
     if unknown:
         raise CrosscheckError(f"unknown route {unknown[0]!r}; routes: {', '.join(known)}")
+    # the routes whose records carry a uniqueness verdict in this run
+    verdicts = {name for name in routes if unique and (
+        template_route(defined[name]) if name in defined else ROUTES[name]).checks_uniqueness}
     resumed = _start_results(results_path, resume=resume, puzzles=puzzles, routes=routes,
-                             shape=shape, memory_limit=memory_limit)
+                             verdicts=verdicts, shape=shape, memory_limit=memory_limit)
     done = resumed.kept
     finished = {(r.puzzle_id, r.route) for r in done}
     tasks = [Task(route=route, puzzle_id=pid, puzzle=text, shape=shape, unique=unique,

@@ -31,6 +31,7 @@ from pathlib import Path
 
 import pytest
 
+from reductions.errors import UserError
 from solvers.cli import ExitCode, main
 
 from reductions.grid import format_grid
@@ -327,9 +328,51 @@ def test_read_lines_refuses_the_first_long_line_and_charges_each_line(tmp_path):
     costly = ReadLimit(100, "more than a hundred", per_line=40)
     with pytest.raises(InputTooLarge, match=r"counting 40 bytes a line"):
         list(read_lines(tmp_path / "f.txt", costly))
-    path.write_text("a\nb\r\nc")
-    assert list(read_lines(path, ReadLimit(100, "x"), ends=True)) == [(1, "a\n"), (2, "b\n"),
-                                                                      (3, "c")]
+    # ends=True keeps each line end as the file has it (so that lengths add up to bytes)
+    path.write_bytes(b"a\nb\r\nc\rd\r\r\ne")
+    assert list(read_lines(path, ReadLimit(100, "x"), ends=True)) == [
+        (1, "a\n"), (2, "b\r\n"), (3, "c\r"), (4, "d\r"), (5, "\r\n"), (6, "e")]
+    assert list(read_lines(path, ReadLimit(100, "x"))) == [
+        (1, "a"), (2, "b"), (3, "c"), (4, "d"), (5, ""), (6, "e")]
+
+
+@pytest.mark.parametrize("compress", [gzip.compress, lzma.compress, bz2.compress],
+                         ids=["gzip", "xz", "bzip2"])
+def test_members_read_as_one_text_and_a_last_one_cut_off_may_end_it(tmp_path, compress):
+    """A file appended to a member at a time (a cross-check results file): the members
+    read as one text; with cut_off_ok, a last member cut off at any byte ends the lines
+    with a torn one (without its end, empty if need be), everything before it read;
+    without it, that is an error, and so is anything but a member after a member."""
+    from reductions.reading import ReadLimit, read_lines, read_text
+    lines = [f"line {i} " + "x" * (i * 37 % 300) + "\n" for i in range(400)]
+    whole = compress("".join(lines[:300]).encode())
+    members = [compress(line.encode()) for line in lines[300:]]
+    path = tmp_path / "f"
+    path.write_bytes(whole + b"".join(members))
+    limit = ReadLimit(1 << 20, "x")
+    assert [line for _, line in read_lines(path, limit, ends=True, cut_off_ok=True)] == lines
+    assert read_text(path, limit) == "".join(lines)
+    last = members[-1]
+    for cut in range(1, len(last)):
+        path.write_bytes(whole + b"".join(members[:-1]) + last[:cut])
+        got = [line for _, line in read_lines(path, limit, ends=True, cut_off_ok=True)]
+        # what the cut member gave: part of its line, or all of it (cut in the trailer),
+        # then a line without its end
+        assert got[:399] == lines[:399] and not got[-1].endswith("\n"), cut
+        assert lines[399].startswith("".join(got[399:])) and len(got) <= 401, cut
+        with pytest.raises(UserError, match="compressed|gzip|end-of-stream"):
+            list(read_lines(path, limit, ends=True))
+    path.write_bytes(whole + b"not a member of any kind")
+    with pytest.raises(UserError, match="corrupt compressed data"):
+        list(read_lines(path, limit, ends=True, cut_off_ok=True))
+
+
+def test_a_member_expands_no_more_than_the_limit_allows(tmp_path):
+    from reductions.reading import InputTooLarge, ReadLimit, read_lines
+    path = tmp_path / "bomb.gz"
+    path.write_bytes(gzip.compress(b"1" * (10 << 20)) + gzip.compress(b"\n"))
+    with pytest.raises(InputTooLarge, match="more than 1 MiB once decompressed"):
+        list(read_lines(path, ReadLimit(1 << 20, "x"), ends=True, cut_off_ok=True))
 
 
 def test_a_plain_file_over_its_limit_is_refused_before_it_is_read(tmp_path):

@@ -117,8 +117,10 @@ def register(commands: common.Commands) -> None:
                     "it, or (with --unique) disagreement about uniqueness. Exit code 4 when "
                     "any mismatch or route error is found. A route that cannot run here (its "
                     "program or package is missing) is listed as 'not available', not as an "
-                    "error. With --json, records are written as they arrive: after an "
-                    "interruption (Ctrl-C, kill), --resume runs only the missing pairs.")
+                    "error. With --json, records are written as they arrive (a file "
+                    "named .gz, .xz or .bz2 compressed): after an interruption (Ctrl-C, "
+                    "kill), --resume runs only the missing pairs and the claims it cannot "
+                    "re-check.")
     parser.add_argument("puzzles", help="a puzzle, or a file with one puzzle per line")
     parser.add_argument("--routes", help=f"comma-separated routes (default: "
                                          f"{','.join(DEFAULT_ROUTES)}); known: "
@@ -136,7 +138,9 @@ def register(commands: common.Commands) -> None:
     parser.add_argument("--json", metavar="OUT.jsonl",
                         help="stream one JSON record per puzzle and route to this file")
     parser.add_argument("--resume", action="store_true",
-                        help="skip the (puzzle, route) pairs already in the --json file")
+                        help="go on from the --json file of an interrupted run: its records "
+                             "are re-checked, not believed; those claiming what no record "
+                             "can show (no solution; with --unique, unique) run again")
     parser.add_argument("--plot", metavar="OUT.png",
                         help="plot time distributions and sizes (needs matplotlib)")
     parser.add_argument("--scheduler", metavar="ADDRESS",
