@@ -324,7 +324,10 @@ def test_solve_on_a_file_interrupted_leaves_nothing(tmp_path, tmpdir, fakes, rou
     """``solve FILE --jobs 2``: the ilp route with a marked CBC solves the puzzles one by
     one in the command line itself; the sat route spreads them over a pool of workers."""
     puzzles = tmp_path / "many.txt"
-    puzzles.write_text((INSTANCES / "forum-hardest-sample100.txt").read_text() * 40)
+    # long enough to be running when the signal comes: the sat route's pool answers
+    # thousands of these puzzles a second
+    copies = 40 if route == "ilp" else 1000
+    puzzles.write_text((INSTANCES / "forum-hardest-sample100.txt").read_text() * copies)
     args = ["solve", str(puzzles), "--jobs", "2", "--via", route, "--unique"]
     if route == "ilp":
         cbc = fakes.script("cbc", 'cbc "$@"\n')       # the real CBC under a marked name
