@@ -92,11 +92,13 @@ def test_the_pool_directory_is_removed_once_its_last_holder_is_gone(tmpdir, monk
     pool_dir = scratch.PoolScratch()
     assert pool_dir.root.parent == tmpdir
     # a dying program, still writing into the directory for a moment
-    writer = holder(pool_dir, 'for i in 1 2 3 4 5 6 7 8 9 10; do : > "$1/f$i"; '
+    writer = holder(pool_dir, 'for i in 1 2 3 4 5 6 7 8 9 10; do : > "$1/f$i" || exit 1; '
                               'sleep 0.05; done')
     pool_dir.workers_started()
     pool_dir.remove()
-    assert writer.poll() is not None, "removed while a holder still ran"
+    # every write found the directory (exit 0), and it is gone now; the writer is waited
+    # for, not polled: a process closes its files a moment before it can be reaped
+    assert writer.wait(timeout=10) == 0, "removed while a holder still ran"
     assert everything_under(tmpdir) == []
 
 
