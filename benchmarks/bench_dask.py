@@ -17,7 +17,7 @@ local run's (times apart). Also the parent's share of the CPU of the local runs
 
 Part 2 (``--share-puzzles``, 0 to skip): the parent's CPU share of the CLI itself,
 ``crosscheck FILE --routes sat,exact-cover --jobs k --json OUT`` called in-process
-(``solvers.cli.main.main``, stdout to /dev/null) on the first N puzzles of the set — cheap
+(``solvers.cli.program.main``, stdout to /dev/null) on the first N puzzles of the set — cheap
 routes, so the parent's per-record work weighs the most (issue 24's target: ≤ 5 %).
 
 Results: ``benchmarks/results/dask.json`` and ``.md``. Timings on a machine shared with
@@ -128,7 +128,7 @@ def compare(puzzles, routes, workers: int, rounds: int) -> dict:
 
 def cli_share(lines: list[str], workers: int) -> dict:
     """Part 2: the parent's CPU share of the crosscheck CLI (in-process)."""
-    from solvers.cli.main import main
+    from solvers.cli.program import main
     with tempfile.TemporaryDirectory() as tmp:
         puzzles = Path(tmp) / "puzzles.txt"
         puzzles.write_text("\n".join(lines) + "\n")

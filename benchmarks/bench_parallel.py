@@ -7,12 +7,12 @@ costs, and ``--json`` against plain text, in the same run.
 For each ``--jobs N`` (default 1 and 2; ``all``: 1, 2, 4, … up to ``os.cpu_count()``) and
 each mode — ``plain`` (``solve FILE --jobs N``), ``unique`` (``--unique``) and ``json``
 (``--json``, with ``plain`` of the same round as its reference) — a fresh process runs
-``solvers.cli.main.main([...])`` with its standard output in a temporary file (every
+``solvers.cli.program.main([...])`` with its standard output in a temporary file (every
 answer is verified by ``solve`` itself; the benchmark checks exit code 0 and one line a
 puzzle). That process reports, from ``resource.getrusage``:
 
 * ``startup``: its own CPU time once the interpreter has started, imported what the run
-  imports (``solvers.cli.main``, the sat route, numpy, pysat) and built the parser once — a
+  imports (``solvers.cli.program``, the sat route, numpy, pysat) and built the parser once — a
   fixed cost, whatever the file;
 * ``parent``: its own CPU time at the end (start-up included); ``workers``: the CPU time
   of its worker processes (``RUSAGE_CHILDREN``, reaped by the pool);
@@ -53,7 +53,10 @@ def child(file: str, jobs: int, mode: str, report: str) -> None:
         usage = resource.getrusage(who)
         return usage.ru_utime + usage.ru_stime
 
-    cli = importlib.import_module("solvers.cli.main")
+    try:
+        cli = importlib.import_module("solvers.cli.program")
+    except ImportError:          # a baseline from before the module had this name
+        cli = importlib.import_module("solvers.cli.main")
     for name in ("solvers.cli.sat", "solvers.routes.sat", "numpy", "pysat.solvers"):
         with contextlib.suppress(ImportError):
             importlib.import_module(name)

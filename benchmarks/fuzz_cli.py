@@ -5,7 +5,7 @@
 The cases are made here, once, with this tree's ``tests/fuzz_inputs.py`` (valid files for a
 4×4 puzzle, mutated by a seeded ``random.Random``), and written to a scratch directory. Each
 checkout (this one, plus every ``--checkout``) then runs all of them in one child process of
-its own that imports *that* checkout's ``solvers.cli.main``: for each case it writes the files,
+its own that imports *that* checkout's ``solvers.cli.program``: for each case it writes the files,
 calls ``main(argv)`` with stdout and stderr captured, under a per-case alarm (``--timeout``,
 a hang) and an address-space limit (``--memory``, so that a runaway allocation is a
 MemoryError, not the machine's OOM killer). Uncaught exceptions are recorded (in a shell they

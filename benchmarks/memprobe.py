@@ -41,7 +41,7 @@ def status_kb() -> dict[str, int]:
 def probe(argv: list[str]) -> dict:
     import reductions
     import solvers
-    from solvers.cli.main import build_parser, main
+    from solvers.cli.program import build_parser, main
     build_parser()
     for package in (solvers, reductions):           # what the commands import when they run
         for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):

@@ -1,4 +1,4 @@
-"""The exit-code contract of solvers/cli/main.py for what nothing else exercises: a bug
+"""The exit-code contract of solvers/cli/program.py for what nothing else exercises: a bug
 (an unexpected exception) is one line and exit 70 — never 1, which means "no solution" — with
 the traceback only under --debug; --help lists every code; every usage error is one line and
 exit 2; and a stdout that cannot be written (a full device, a closed descriptor) is one line
@@ -210,3 +210,50 @@ def test_a_closed_stderr_does_not_move_errors_to_stdout(capsys, monkeypatch):
     monkeypatch.setattr(sys, "stderr", None)
     assert main(["solve", "no-such-file.txt"]) == ExitCode.BAD_INPUT
     assert capsys.readouterr().out == ""
+
+
+# ----------------------------------------------------------------------------- Ctrl-C at start-up
+
+INTERRUPTED_IMPORT = """
+import builtins, signal, sys
+real_import = builtins.__import__
+fired = []
+
+def interrupting_import(name, *args, **kwargs):
+    if name == {module!r} and not fired:
+        fired.append(name)
+        {how}
+    return real_import(name, *args, **kwargs)
+
+builtins.__import__ = interrupting_import
+from solvers.cli import main
+sys.exit(main(["solve", {puzzle!r}]))
+"""
+
+HOW = {
+    "a plain KeyboardInterrupt": "signal.raise_signal(signal.SIGINT)",
+    # numpy's C import turns an interrupt into an ImportError (seen: exit 1, a traceback)
+    "one a C extension turned into an ImportError": """try:
+            signal.raise_signal(signal.SIGINT)
+        except KeyboardInterrupt:
+            raise ImportError('PyCapsule_Import could not import module "datetime"')""",
+    # an interrupt out of exec() of a string (dataclasses make their methods so) marks
+    # the process as interrupted by the signal in CPython 3.11 (seen: exit -2)
+    "one out of exec": """try:
+            exec("raise KeyboardInterrupt")
+        except KeyboardInterrupt:
+            pass
+        signal.raise_signal(signal.SIGINT)""",
+}
+
+
+@pytest.mark.parametrize("module", ["numpy", "reductions.grid", "dataclasses", "pysat.solvers"])
+@pytest.mark.parametrize("how", list(HOW))
+def test_ctrl_c_during_the_imports_is_one_line_and_exit_130(module, how):
+    """The command line's modules import numpy, scipy and the routes: most of the start-up,
+    before :func:`solvers.cli.program` of old had any handler in place."""
+    script = INTERRUPTED_IMPORT.format(module=module, how=HOW[how], puzzle=PAPER_17)
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60)
+    assert (done.returncode, done.stderr, done.stdout) == \
+        (ExitCode.INTERRUPTED, "sudoku-bridge: interrupted\n", "")

@@ -88,7 +88,7 @@ def test_session(session, tmp_path):
 
 
 def test_the_readme_tours_every_command():
-    from solvers.cli.main import build_parser
+    from solvers.cli.program import build_parser
     (commands,) = [action.choices for action in build_parser()._actions
                    if isinstance(action, argparse._SubParsersAction)]
     readme = [c.line for s in SESSIONS if s.where.startswith("README.md:") for c in s.commands]

@@ -18,7 +18,7 @@ from solvers.routes import options as route_options
 from solvers.routes.options import ALL_OPTIONS, COMMON_OPTIONS
 from solvers.routes import ROUTES, TARGET_OPTIONS, Target, template_route
 
-cli_main = importlib.import_module("solvers.cli.main")   # the module (cli.main: a function)
+cli_main = importlib.import_module("solvers.cli.program")
 PUZZLE = (".......1.4.........2...........5.4.7..8...3....1.9....3..4..2...5.1......"
           "..8.6...")
 

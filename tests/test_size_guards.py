@@ -361,7 +361,7 @@ RLIMIT_SCRIPT = """
 import resource, sys
 limit = int(sys.argv[1])
 resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-from solvers.cli.main import main
+from solvers.cli.program import main
 from solvers.runtime.memory import default_limit
 print("default", default_limit(), file=sys.stderr)
 sys.exit(main(sys.argv[2:]))

@@ -1,6 +1,6 @@
 """Start-up of the command line: ``solve`` on the sat route and ``--help`` build the whole
 parser, so the command modules must not import the heavy solvers and reductions at module
-level (see solvers/cli/main.py's docstring). Each check runs the CLI in a fresh interpreter
+level (see solvers/cli/program.py's docstring). Each check runs the CLI in a fresh interpreter
 and looks at ``sys.modules`` afterwards; no timing."""
 
 from __future__ import annotations

@@ -48,7 +48,7 @@ def batch_results(batch: LineBatch, lines: PuzzleLines, args: argparse.Namespace
     (:meth:`~solvers.routes.registry.Route.solve_batch`), chunk by chunk in input order:
     runs of consecutive solved puzzles as their lines at once (:func:`_chunk_reports`),
     anything else one puzzle at a time. Either way each answer is reported as the route's
-    one-puzzle path reports it (:func:`solvers.cli.main.solve_each`): the puzzle as parsed,
+    one-puzzle path reports it (:func:`solvers.cli.program.solve_each`): the puzzle as parsed,
     and the instance's sizes (:meth:`LineBatch.instance`) with the seconds it took."""
     shape = batch.shape
     fast = shape is not None and shape.size <= len(SYMBOLS) and lines.numbers is not None

@@ -9,11 +9,13 @@ the assignment it returns. Time limits are :mod:`solvers.runtime.budget`'s.
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 from reductions.formulas import Formula
 
 from ..outcome import SolverUnavailable, WrongAnswer
+from .signals import signals_held
 
 if TYPE_CHECKING:
     from pysat.solvers import Solver
@@ -40,10 +42,11 @@ def pysat_solver_names() -> list[str]:
 def new_pysat_solver(name: str, clauses=None) -> Solver:
     """A new pysat solver called ``name`` holding ``clauses`` (if given); an unknown name is
     :class:`~solvers.outcome.SolverUnavailable` listing the names there are. The caller
-    deletes it (``with``, or ``.delete()``)."""
-    from pysat.solvers import NoSuchSolverError, Solver
+    deletes it (``with``, or ``.delete()``); the deletion holds Ctrl-C and SIGTERM back
+    (:func:`_held_solver_class`)."""
+    from pysat.solvers import NoSuchSolverError
     try:
-        solver = Solver(name=name)
+        solver = _held_solver_class()(name=name)
     except (NoSuchSolverError, NotImplementedError, ValueError, KeyError):
         raise SolverUnavailable(
             f"unknown pysat solver {name!r}; available: {', '.join(pysat_solver_names())}"
@@ -51,6 +54,24 @@ def new_pysat_solver(name: str, clauses=None) -> Solver:
     if clauses is not None:
         solver.append_formula(clauses)
     return solver
+
+
+@functools.cache
+def _held_solver_class() -> type[Solver]:
+    """pysat's ``Solver``, its deletion safe from signals. pysat frees the C solver, then
+    forgets its pointer (``cadical195_del(...)``, then ``self.cadical = None``): a Ctrl-C
+    turned into an exception between the two leaves the pointer, and the object's
+    ``__del__`` frees it again at exit ("double free detected", SIGABRT, after the command
+    line had said "interrupted"). Held back over the deletion, the signal comes after."""
+    from pysat.solvers import Solver
+
+    class HeldSolver(Solver):
+        def delete(self) -> None:
+            if self.solver:                 # pysat's __del__ calls this on every solver
+                with signals_held():
+                    super().delete()
+
+    return HeldSolver
 
 
 def solve_formula(formula: Formula, solver: str = DEFAULT_SOLVER) -> tuple[bool, ...] | None:

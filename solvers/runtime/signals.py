@@ -1,7 +1,7 @@
 """Holding Ctrl-C and SIGTERM back over a few lines that must not be cut in the middle.
 
 The command line turns SIGINT and SIGTERM into exceptions (``KeyboardInterrupt`` and
-``solvers.cli.main.Terminated``). Python runs signal handlers between bytecodes, so such an
+``solvers.cli.program.Terminated``). Python runs signal handlers between bytecodes, so such an
 exception could land between two renames of files that belong together, in the middle of
 removing temporary files, or while a process pool forks its workers. :func:`signals_held`
 records a signal arriving inside its block and delivers it when the block ends.

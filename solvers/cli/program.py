@@ -54,7 +54,7 @@ from ..formats.atomic import OutputError, naming_write_errors
 from ..outcome import Outcome, Status, WrongAnswer
 from ..routes.options import ALL_OPTIONS
 from ..routes import ROUTES, get_route, route_estimate, template_routes
-from . import common
+from . import common, forget_interrupt_mark
 from .common import EXIT_MEANINGS, ExitCode
 
 COMMAND_MODULES = [
@@ -306,14 +306,21 @@ def _declare_verify(top) -> None:
 
 @contextlib.contextmanager
 def _signals_as_exceptions() -> Iterator[None]:
-    """SIGTERM raises :class:`Terminated`; SIGXFSZ (a file-size limit) is ignored, so that
-    the write fails with an error we report in one line instead of killing us with temporary
-    files left behind (children get the default back: ``subprocess`` restores it)."""
+    """SIGINT raises ``KeyboardInterrupt`` and SIGTERM :class:`Terminated`, each noted in
+    :data:`_ARRIVED` (a C extension may turn the exception into another: the note says what
+    it was); SIGXFSZ (a file-size limit) is ignored, so that the write fails with an error we
+    report in one line instead of killing us with temporary files left behind (children get
+    the default back: ``subprocess`` restores it)."""
     def handler(signum, frame):
-        raise Terminated()
+        _ARRIVED.append(signum)
+        raise KeyboardInterrupt() if signum == signal.SIGINT else Terminated()
+    _ARRIVED.clear()
+    watched = [signal.SIGTERM]
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:     # not ignored
+        watched.append(signal.SIGINT)
     try:
-        previous = {signal.SIGTERM: signal.signal(signal.SIGTERM, handler),
-                    signal.SIGXFSZ: signal.signal(signal.SIGXFSZ, signal.SIG_IGN)}
+        previous = {signum: signal.signal(signum, handler) for signum in watched}
+        previous[signal.SIGXFSZ] = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     except ValueError:              # not the main thread: leave signals alone
         yield
         return
@@ -322,6 +329,10 @@ def _signals_as_exceptions() -> Iterator[None]:
     finally:
         for signum, old in previous.items():
             signal.signal(signum, old)
+
+
+_ARRIVED: list[int] = []
+"""SIGINT and SIGTERM as they came in while the command ran."""
 
 
 def _signals_stay_with_python() -> None:
@@ -347,6 +358,8 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:       # --help (0) or a usage error (2), already printed
         return int(exc.code or 0)
+    except KeyboardInterrupt:       # the parser imports the commands' modules
+        return _interrupted()
     debug = getattr(args, "debug", False) or bool(os.environ.get("SUDOKU_BRIDGE_DEBUG"))
     if sys.stdout is None:          # started with descriptor 1 closed (`>&-`)
         return _fail("error: stdout is closed, so no result could be shown; redirect it "
@@ -379,12 +392,15 @@ def _run(args: argparse.Namespace, debug: bool) -> int:
     except Terminated:
         return _fail("terminated", ExitCode.TERMINATED)
     except KeyboardInterrupt:
-        return _fail("interrupted", ExitCode.INTERRUPTED)
+        return _interrupted()
     except BrokenPipeError:
         # The reader of our output went away (e.g. `| head`): what it read was verified.
         _to_devnull(1)
         return ExitCode.OK
     except Exception as exc:  # noqa: BLE001 - the contract: one line, code 70, never 1
+        if _ARRIVED:                # an interrupt some C extension turned into an error
+            return _interrupted() if _ARRIVED[0] == signal.SIGINT else \
+                _fail("terminated", ExitCode.TERMINATED)
         if debug:
             traceback.print_exc()
         what = "out of memory" if isinstance(exc, MemoryError) else \
@@ -442,6 +458,12 @@ def _stderr():
         return open(os.devnull, "w")            # descriptor 2 is open, just not ours
     _to_devnull(2)
     return open(os.devnull, "w")
+
+
+def _interrupted() -> int:
+    """Ctrl-C: one line, exit 130 (the process's, see :func:`forget_interrupt_mark`)."""
+    forget_interrupt_mark()
+    return _fail("interrupted", ExitCode.INTERRUPTED)
 
 
 def _fail(message: str, code: ExitCode) -> int:
