@@ -463,11 +463,17 @@ had finished)."""
 
 
 def _python_own_ending(signum, code: int, error: str, early: bool) -> bool:
-    """A Ctrl-C in Python's own start-up, before the command line's entry point is reached
-    (the file untouched: ``early``): Python's traceback, and its exit by the signal (or 1).
-    Everything after that is the contract's 130 (tests/test_cli_contract.py)."""
-    return signum == signal.SIGINT and early and code in (1, -signal.SIGINT) \
-        and "solvers/" not in error
+    """A Ctrl-C where Python, not the command line, has it:
+    - in Python's own start-up, before the command line's entry point is reached (the file
+      untouched: ``early``): Python's traceback, and its exit by the signal (or 1);
+    - in Python's shutdown, once the command has returned: Python has put the default
+      action back, and the process ends by the signal, silently (a shell says 130).
+    Everything in between is the contract's 130 (tests/test_cli_contract.py)."""
+    if signum != signal.SIGINT:
+        return False
+    starting = early and code in (1, -signal.SIGINT) and "solvers/" not in error
+    ending = code == -signal.SIGINT and error == ""
+    return starting or ending
 
 
 def _pairs(path: Path) -> set[tuple[str, str]]:
