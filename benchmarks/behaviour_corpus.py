@@ -17,7 +17,7 @@ writing a bad input; only its exit code is recorded. Every case also records how
 files were left in its own ``TMPDIR`` (0: no temporary file survives).
 
 ``--tree PATH`` (default: this checkout) runs the corpus on that tree and writes a JSON
-snapshot (``--out``). ``--baseline REV`` makes a ``git worktree`` of REV in a temporary
+snapshot (``--out``: every record, the files written by their sha256 and size). ``--baseline REV`` makes a ``git worktree`` of REV in a temporary
 folder (removed afterwards), runs every case on both trees in the same run, the two runs
 of a case next to each other, and prints the identical count and, for each command that
 differs, what differs with its first differing lines: exit 0 when everything is identical,
@@ -53,6 +53,7 @@ import argparse
 import bz2
 import concurrent.futures
 import contextlib
+import copy
 import dataclasses
 import gzip
 import hashlib
@@ -986,10 +987,22 @@ def _first_lines(left: dict | None, right: dict | None) -> list[str]:
         x = a[k] if k < len(a) else "<no line>"
         y = b[k] if k < len(b) else "<no line>"
         if x != y:
-            shown += [f"  line {k + 1}: - {x[:200]}", f"  line {k + 1}: + {y[:200]}"]
+            x, y = _around_first_difference(x, y)
+            shown += [f"  line {k + 1}: - {x}", f"  line {k + 1}: + {y}"]
             if len(shown) >= 2 * DIFF_LINES:
                 break
     return shown or ["  the same lines, different line ends or final newline"]
+
+
+def _around_first_difference(x: str, y: str, width: int = 160) -> tuple[str, str]:
+    """Two differing lines, cut to ``width`` characters around their first difference."""
+    if max(len(x), len(y)) <= width:
+        return x, y
+    at = next((k for k, (a, b) in enumerate(zip(x, y)) if a != b), min(len(x), len(y)))
+    start = max(at - width // 4, 0)
+    cut = (lambda line: ("..." if start else "") + line[start:start + width] +
+           ("..." if len(line) > start + width else ""))
+    return cut(x), cut(y)
 
 
 def _same(left: dict | None, right: dict | None) -> bool:
@@ -1055,6 +1068,14 @@ def describe(tree: Tree) -> dict:
 
 
 def snapshot(tree: Tree, records: dict[str, dict], seconds: float) -> dict:
+    """The run's description and records; the files written by their sha256 and size only
+    (their texts, kept for the diff's lines, would make it ten times larger)."""
+    records = copy.deepcopy(records)
+    for record in records.values():
+        for step in record["steps"]:
+            for written in step.get("files", {}).values():
+                if written:
+                    written.pop("text", None)
     return {**describe(tree), "python": sys.version.split()[0], "machine": platform.platform(),
             "programs_found": [t for t in TOOLS if shutil.which(t)],
             "commands": command_count(records), "cases": len(records),
