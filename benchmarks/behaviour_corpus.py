@@ -17,11 +17,12 @@ writing a bad input; only its exit code is recorded. Every case also records how
 files were left in its own ``TMPDIR`` (0: no temporary file survives).
 
 ``--tree PATH`` (default: this checkout) runs the corpus on that tree and writes a JSON
-snapshot (``--out``: every record, the files written by their sha256 and size). ``--baseline REV`` makes a ``git worktree`` of REV in a temporary
-folder (removed afterwards), runs every case on both trees in the same run, the two runs
-of a case next to each other, and prints the identical count and, for each command that
-differs, what differs with its first differing lines: exit 0 when everything is identical,
-4 when anything differs, 2 on bad usage.
+snapshot (``--out``: every record, the files written by their sha256 and size).
+``--baseline REV`` makes a ``git worktree`` of REV in a temporary folder (removed
+afterwards), runs every case on both trees in the same run, the two runs of a case next to
+each other, and prints the identical count and, for each command that differs, what
+differs with its first differing lines: exit 0 when everything is identical, 4 when
+anything differs, 2 on bad usage.
 
 The inputs (``instances/``) are copied from this checkout once per run, so both trees read
 the same bytes. The environment is pinned for both: ``PYTHONHASHSEED=0``, ``COLUMNS=100``
@@ -30,21 +31,32 @@ the same bytes. The environment is pinned for both: ``PYTHONHASHSEED=0``, ``COLU
 commands fail alike on both trees ("not available", exit 2), so the corpus runs anywhere;
 the snapshot names the programs found.
 
-Normalisations, applied to standard output, standard error and the files written (after
-decompressing a ``.gz``/``.xz``/``.bz2`` file), and nothing else:
+Normalisations, applied to standard output, standard error and the files written, and
+nothing else (each found by running the corpus twice on one tree):
 
-* the scratch directory, the case's ``TMPDIR``, the tree under test and the interpreter
-  become ``<case>``, ``<tmp>``, ``<tree>`` and ``<python>`` (they differ from run to run and
-  from tree to tree);
-* ``NORMALISED_KEYS``: the values of JSON fields that are measured times (``"seconds"``,
-  ``"build_seconds"``, ...) become ``"<t>"``;
-* ``DURATION``: a duration in words, a number followed by ``s``, ``ms`` or ``seconds`` (the
-  summary lines and tables print them), becomes ``<t> s``.
+* paths: the scratch directory, the case's ``TMPDIR``, the tree under test and the
+  interpreter become ``<case>``, ``<tmp>``, ``<tree>`` and ``<python>``, and the random part
+  of a temporary name under ``<tmp>`` (``tempfile``'s 8 characters) ``<random>`` (the
+  ``--json`` stats of the program routes hold the command line run);
+* ``NORMALISED_KEYS``: the values of the JSON fields that are measured times
+  (``"seconds"``, ``"build_seconds"``, ...) become ``"<t>"``;
+* ``DURATION``: a decimal number followed by ``s`` or ``ms`` (``in 0.12 s``, ``(method
+  sat, 0.003 s)``) becomes ``<t> s``; whole numbers are left alone (``60 s`` in a help
+  text, ``two 1s`` in an error);
+* ``TIME_COLUMNS``: in a table whose header has a time column (``crosscheck``'s summary,
+  ``gadget nrpath --validate``, ``gadget nishio --validate``), every decimal number of its
+  rows becomes ``<t>``, with the spaces before it (times are these tables' only decimals);
+* a compressed file (``.gz``, ``.xz``, ``.bz2``, known by its content) is compared by its
+  decompressed content, normalised as above, and byte for byte as well when that content
+  needed no normalisation (``crosscheck --json r.jsonl.gz`` holds times; an emitted
+  ``p.cnf.gz`` does not, and its gzip header holds no time);
+* ``TIMED_FILES``: a file drawn from the times (the ``crosscheck --plot`` picture) is
+  compared by its presence and its size in pixels.
 
-A compressed file is compared by its decompressed content, since gzip's header holds the
-time it was written. Commands whose output depends on chance or on the clock are left out
-of the corpus (heuristics such as LKH, a time limit that is reached, ``generate`` without
-``--seed``); ``--baseline HEAD`` must report 0 differences.
+No process id appears in any output, so none is normalised. Commands whose output depends
+on chance or on the clock are left out of the corpus (heuristics such as LKH, a time limit
+that is reached, ``generate`` without ``--seed``); ``--baseline HEAD`` must report 0
+differences.
 """
 
 from __future__ import annotations
@@ -80,6 +92,9 @@ TOOLS = ("cadical", "minisat", "picosat", "cryptominisat5", "kissat", "glucose",
          "dlx1", "cbc", "glpsol", "LKH", "linkern", "concorde")
 
 # ------------------------------------------------------------------------------- the corpus
+# A case is (name, shell lines); names are unique, and --filter matches them and the lines.
+Case = tuple[str, list[str]]
+
 # Inputs, relative to a case's scratch directory.
 P = "instances/haythorpe-17clue.txt"                 # 9x9, 17 clues, unique
 S = "instances/haythorpe-17clue.solution.txt"
@@ -98,7 +113,7 @@ NO = ".......213...5.............5..63.....1.....83......5..7.4...6..6..2.......
 NO_EMPTY_CELL = ".12345678" + "." * 27 + "9" + "." * 44   # a cell without candidates
 HARD = "..4..3....7..8....2.81....6..3....9..8..2....1..7....3......45....8..9....9..5..8"
 EMPTY4 = "." * 16
-ANSWERS = '"$TREE/.ci/answers.py"'                    # the CI's answer writer (.ci/answers.py)
+ANSWERS = '"$TREE/.ci/answers.py"'        # the CI's answer writer, from the tree under test
 
 ROUTES = ("sat", "sat-glucose", "sat-incremental", "cadical", "kissat", "minisat", "glucose",
           "picosat", "cryptominisat5", "lingeling", "exact-cover", "exact-cover-dlx", "dlx1",
@@ -111,65 +126,73 @@ PYSAT_SOLVERS = ("cadical103", "cadical153", "cadical195", "cadical300", "glucos
                  "maplecm", "maplesat", "mergesat3", "minicard", "minisat22", "minisatgh",
                  "no-such-solver")
 AMO = ("auto", "pairwise", "seqcounter", "ladder", "bitwise", "totalizer")
+MYSAT = "--route 'mysat=cnf:cadical -q {input}'"
 
 
-def _cases() -> list[tuple[str, list[str]]]:
-    """Every case: (name, shell lines). Names are unique; ``--filter`` matches them and the
-    lines."""
-    cases: list[tuple[str, list[str]]] = []
-    for section in (_help_cases, _solve_route_cases, _solve_option_cases, _solve_file_cases,
-                    _emit_cases, _decode_cases, _verify_cases, _crosscheck_cases,
-                    _rules_cases, _generate_cases, _nishio_cases, _nrpath_cases,
-                    _bad_input_cases):
+def _cases() -> list[Case]:
+    """Every case, section by section."""
+    cases: list[Case] = []
+    for section in (_help_cases, _solve_route_cases, _solve_sat_cases,
+                    _solve_cover_ilp_cases, _solve_hcp_cases, _solve_other_cases,
+                    _solve_file_cases, _emit_cases, _emit_hcp_cases, _decode_cases,
+                    _decode_error_cases, _verify_cases, _crosscheck_cases, _rules_cases,
+                    _generate_cases, _gadget_nishio_cases, _nishio_cases, _nrpath_cases,
+                    _nonrepetitive_cases, _bad_input_cases):
         cases.extend(section())
     return cases
 
 
-def _one(name: str, line: str) -> tuple[str, list[str]]:
+def _one(name: str, line: str) -> Case:
     return name, [line]
 
 
-def _help_cases() -> list[tuple[str, list[str]]]:
+def _tag(options: str) -> str:
+    """A name for options: ``--reduce --reduce-rules paper`` -> ``reduce-reduce-rules-paper``."""
+    return options.replace("--", "").replace(" ", "-")
+
+
+def _help_cases() -> list[Case]:
     commands = ["solve", "emit", "emit cnf", "emit exact-cover", "emit ilp", "emit hcp",
                 "decode", "decode cnf", "decode exact-cover", "decode ilp", "decode hcp",
                 "verify", "crosscheck", "rules", "generate", "gadget", "gadget nishio",
                 "gadget nrpath", "nishio", "nonrepetitive"]
-    cases = [_one("help/top", f"{CLI} --help"), _one("help/-h", f"{CLI} -h"),
-             _one("help/no-command", f"{CLI}"), _one("help/unknown-command", f"{CLI} nosuch"),
-             _one("help/emit-no-target", f"{CLI} emit"),
-             _one("help/decode-no-target", f"{CLI} decode"),
-             _one("help/gadget-no-kind", f"{CLI} gadget"),
-             _one("help/emit-unknown-target", f"{CLI} emit sat {P} -o x")]
-    cases += [_one(f"help/{c.replace(' ', '-')}", f"{CLI} {c} --help") for c in commands]
-    return cases
+    return [_one("help/top", f"{CLI} --help"), _one("help/-h", f"{CLI} -h"),
+            _one("help/no-command", f"{CLI}"), _one("help/unknown-command", f"{CLI} nosuch"),
+            _one("help/emit-no-target", f"{CLI} emit"),
+            _one("help/decode-no-target", f"{CLI} decode"),
+            _one("help/gadget-no-kind", f"{CLI} gadget"),
+            _one("help/emit-unknown-target", f"{CLI} emit sat {P} -o x"),
+            *(_one(f"help/{c.replace(' ', '-')}", f"{CLI} {c} --help") for c in commands)]
 
 
-def _solve_route_cases() -> list[tuple[str, list[str]]]:
+def _solve_route_cases() -> list[Case]:
     """Every route on the 17-clue puzzle, with --unique and --json, on several solutions,
     on no solution, on a 4x4 (the routes through an outside program: not the first and the
     fourth, which take the same path through the program as the second)."""
     cases = []
     for via in ROUTES:
         every = via not in PROGRAM_ROUTES
+        run = f"{CLI} solve {P} --via {via}"
         cases += [
-            *([_one(f"solve/{via}/9x9", f"{CLI} solve {P} --via {via}")] if every else []),
-            _one(f"solve/{via}/9x9-unique", f"{CLI} solve {P} --via {via} --unique"),
-            _one(f"solve/{via}/9x9-json", f"{CLI} solve {P} --via {via} --json"),
+            *([_one(f"solve/{via}/9x9", run)] if every else []),
+            _one(f"solve/{via}/9x9-unique", f"{run} --unique"),
+            _one(f"solve/{via}/9x9-json", f"{run} --json"),
             *([_one(f"solve/{via}/multiple-unique", f"{CLI} solve {MULTI} --via {via} --unique")]
               if every else []),
             _one(f"solve/{via}/no-solution", f"{CLI} solve {NO} --via {via}"),
             _one(f"solve/{via}/4x4-unique-json", f"{CLI} solve {P4} --via {via} --unique --json"),
         ]
-    cases += [_one("solve/lkh/unique-refused", f"{CLI} solve {P} --via lkh --unique"),
-              _one("solve/unknown-route", f"{CLI} solve {P} --via no-such-route"),
-              _one("solve/no-solution-empty-cell", f"{CLI} solve {NO_EMPTY_CELL}"),
-              _one("solve/default-route", f"{CLI} solve {P}"),
-              _one("solve/6x6", f"{CLI} solve {P6}"),
-              _one("solve/hard-unique", f"{CLI} solve {HARD} --unique")]
-    return cases
+    return cases + [
+        _one("solve/lkh/unique-refused", f"{CLI} solve {P} --via lkh --unique"),
+        _one("solve/unknown-route", f"{CLI} solve {P} --via no-such-route"),
+        _one("solve/no-solution-empty-cell", f"{CLI} solve {NO_EMPTY_CELL}"),
+        _one("solve/default-route", f"{CLI} solve {P}"),
+        _one("solve/6x6", f"{CLI} solve {P6}"),
+        _one("solve/hard-unique", f"{CLI} solve {HARD} --unique"),
+    ]
 
 
-def _solve_option_cases() -> list[tuple[str, list[str]]]:
+def _solve_sat_cases() -> list[Case]:
     cases = []
     for k, (encoding, amo) in enumerate((e, a) for e in ("minimal", "extended") for a in AMO):
         clues = ("units", "eliminate")[k % 2]       # each form of the clues with each encoding
@@ -185,95 +208,102 @@ def _solve_option_cases() -> list[tuple[str, list[str]]]:
                       ("template-missing", "'no-such-program {input}'")):
         cases.append(_one(f"solve-sat/solver-cmd-{name}",
                           f"{CLI} solve {P} --solver-cmd {cmd} --unique"))
-    cases += [
+    return cases + [
         _one("solve-sat/solver-cmd-no-solution", f"{CLI} solve {NO} --solver-cmd cadical"),
-        _one("solve-sat/route-template",
-             f"{CLI} solve {P} --route 'mysat=cnf:cadical -q {{input}}' --via mysat --unique"),
-        _one("solve-sat/route-template-default", f"{CLI} solve {P} --route 'mysat=cnf:cadical -q {{input}}'"),
+        _one("solve-sat/route-template", f"{CLI} solve {P} {MYSAT} --via mysat --unique"),
+        _one("solve-sat/route-template-default", f"{CLI} solve {P} {MYSAT}"),
         _one("solve-sat/route-bad-target", f"{CLI} solve {P} --route 'x=sat:cadical {{input}}'"),
         _one("solve-sat/route-no-input", f"{CLI} solve {P} --route 'x=cnf:cadical'"),
         _one("solve-sat/route-shadows", f"{CLI} solve {P} --route 'sat=cnf:cadical {{input}}'"),
         _one("solve-sat/incremental-json-4x4", f"{CLI} solve {P4} --via sat-incremental --json"),
     ]
+
+
+def _solve_cover_ilp_cases() -> list[Case]:
+    cases = []
     for solver in ("auto", "exact-cover", "dlx", "dlx1"):
         for clues in ("keep", "eliminate"):
             cases.append(_one(f"solve-cover/{solver}-{clues}",
                               f"{CLI} solve {P} --via exact-cover --cover-solver {solver} "
                               f"--clues {clues} --unique --json"))
-    cases += [_one("solve-cover/cover-cmd-dlx1", f"{CLI} solve {P} --via exact-cover --cover-cmd dlx1"),
-              _one("solve-cover/cover-cmd-missing",
-                   f"{CLI} solve {P} --via exact-cover --cover-cmd 'no-such {{input}}'")]
+    cover, ilp = f"{CLI} solve {P} --via exact-cover", f"{CLI} solve {P} --via ilp"
+    cases += [_one("solve-cover/cover-cmd-dlx1", f"{cover} --cover-cmd dlx1"),
+              _one("solve-cover/cover-cmd-missing", f"{cover} --cover-cmd 'no-such {{input}}'")]
     for solver in ("cbc", "highs", "glpsol", "scip"):
         for clues in ("eliminate", "equalities"):
             cases.append(_one(f"solve-ilp/{solver}-{clues}",
-                              f"{CLI} solve {P} --via ilp --ilp-solver {solver} "
-                              f"--clues {clues} --unique --json"))
+                              f"{ilp} --ilp-solver {solver} --clues {clues} --unique --json"))
         cases.append(_one(f"solve-ilp/{solver}-no-solution",
                           f"{CLI} solve {NO} --via ilp --ilp-solver {solver}"))
-    cases += [
+    return cases + [
         _one("solve-ilp/ilp-cmd-glpsol",
-             f"{CLI} solve {P} --via ilp --ilp-cmd 'glpsol --mps {{input}} -w {{output}}' --unique"),
-        _one("solve-ilp/ilp-cmd-cbc-stdout", f"{CLI} solve {P} --via ilp --ilp-cmd 'cbc {{input}} solve solu /dev/stdout'"),
-        _one("solve-ilp/cbc-path", f"{CLI} solve {P} --via ilp --cbc-path /usr/bin/cbc"),
-        _one("solve-ilp/cbc-path-missing", f"{CLI} solve {P} --via ilp --cbc-path /no/such/cbc"),
+             f"{ilp} --ilp-cmd 'glpsol --mps {{input}} -w {{output}}' --unique"),
+        _one("solve-ilp/ilp-cmd-glpsol-free-mps",
+             f"{ilp} --ilp-cmd 'glpsol --freemps {{input.free-mps}} -w {{output}}'"),
+        _one("solve-ilp/cbc-path", f"{ilp} --cbc-path /usr/bin/cbc"),
+        _one("solve-ilp/cbc-path-missing", f"{ilp} --cbc-path /no/such/cbc"),
     ]
-    cases += _hcp_option_cases()
-    for level in (1, 2, 4, 8, 11, 19):
-        cases.append(_one(f"solve-rules/max-level-{level}",
-                          f"{CLI} solve {HARD} --via rules --max-level {level}"))
-    cases += [
-        _one("solve-options/time-limit-not-reached", f"{CLI} solve {P} --time-limit 600"),
-        _one("solve-options/max-memory-refused", f"{CLI} solve {P} --max-memory 1K"),
-        _one("solve-options/max-memory-ok", f"{CLI} solve {P} --max-memory 8G --via exact-cover"),
-        _one("solve-options/box-6x6", f"{CLI} solve {P6} --box 2x3"),
-        _one("solve-options/box-6x6-3x2", f"{CLI} solve {P6} --box 3x2"),
-        _one("solve-options/box-wrong", f"{CLI} solve {P} --box 2x2"),
-        _one("solve-options/box-bad", f"{CLI} solve {P} --box three"),
-        _one("solve-options/prune-on-sat", f"{CLI} solve {P} --prune peers"),
-        _one("solve-options/amo-on-cover", f"{CLI} solve {P} --via exact-cover --amo ladder"),
-        _one("solve-options/jobs-zero", f"{CLI} solve {P} --jobs 0"),
-        _one("solve-options/time-limit-negative", f"{CLI} solve {P} --time-limit -1"),
-        _one("solve-options/time-limit-text", f"{CLI} solve {P} --time-limit soon"),
-        _one("solve-options/encoding-bad", f"{CLI} solve {P} --encoding maximal"),
-        _one("solve-options/unknown-option", f"{CLI} solve {P} --no-such-option"),
-        _one("solve-options/max-memory-bad", f"{CLI} solve {P} --max-memory lots"),
-    ]
-    return cases
 
 
-def _hcp_option_cases() -> list[tuple[str, list[str]]]:
+def _solve_hcp_cases() -> list[Case]:
     cases = []
     for solver in ("sat", "cpsat"):
         for prune in ("none", "paper", "peers"):
+            run = f"{CLI} solve {P4} --via hcp --hcp-solver {solver} --prune {prune}"
             cases.append(_one(f"solve-hcp/{solver}-directed-{prune}",
-                              f"{CLI} solve {P4} --via hcp --hcp-solver {solver} "
-                              f"--graph directed --prune {prune} --unique --json"))
+                              f"{run} --graph directed --unique --json"))
             for shape in ("", "--triple", "--reduce"):
                 if (solver, prune, shape) == ("cpsat", "none", "--triple"):
                     continue            # about a minute for CP-SAT
                 cases.append(_one(f"solve-hcp/{solver}-undirected-{prune}{shape}",
-                                  f"{CLI} solve {P4} --via hcp --hcp-solver {solver} "
-                                  f"--graph undirected --prune {prune} {shape} --unique --json"))
-    cases += [
-        _one("solve-hcp/cpsat-9x9", f"{CLI} solve {P} --via hcp --hcp-solver cpsat --prune peers --unique"),
-        _one("solve-hcp/cpsat-workers", f"{CLI} solve {P} --via hcp --hcp-solver cpsat --hcp-workers 1"),
-        _one("solve-hcp/undirected-9x9-triple", f"{CLI} solve {P} --via hcp --graph undirected --triple"),
+                                  f"{run} --graph undirected --unique --json {shape}".strip()))
+    hcp = f"{CLI} solve {P4} --via hcp"
+    return cases + [
+        _one("solve-hcp/cpsat-9x9",
+             f"{CLI} solve {P} --via hcp --hcp-solver cpsat --prune peers --unique"),
+        _one("solve-hcp/cpsat-workers",
+             f"{CLI} solve {P} --via hcp --hcp-solver cpsat --hcp-workers 1"),
+        _one("solve-hcp/undirected-9x9-triple",
+             f"{CLI} solve {P} --via hcp --graph undirected --triple"),
         _one("solve-hcp/break-symmetry", f"{CLI} solve {EMPTY4} --via hcp --break-symmetry"),
         _one("solve-hcp/break-symmetry-cpsat",
              f"{CLI} solve {EMPTY4} --via hcp --hcp-solver cpsat --break-symmetry"),
         _one("solve-hcp/not-square", f"{CLI} solve {P6} --via hcp"),
-        _one("solve-hcp/hcp-cmd-no-tour", f"{CLI} solve {P4} --via hcp --hcp-cmd 'true {{input}} {{output}}'"),
-        _one("solve-hcp/hcp-cmd-unique", f"{CLI} solve {P4} --via hcp --hcp-cmd 'true {{input}}' --unique"),
-        _one("solve-hcp/linkern-missing", f"{CLI} solve {P4} --via hcp --hcp-solver linkern"),
-        _one("solve-hcp/triple-directed", f"{CLI} solve {P4} --via hcp --graph directed --triple"),
+        _one("solve-hcp/hcp-cmd-no-tour", f"{hcp} --hcp-cmd 'true {{input}} {{output}}'"),
+        _one("solve-hcp/hcp-cmd-unique", f"{hcp} --hcp-cmd 'true {{input}}' --unique"),
+        _one("solve-hcp/linkern-missing", f"{hcp} --hcp-solver linkern"),
+        _one("solve-hcp/triple-directed", f"{hcp} --graph directed --triple"),
     ]
-    return cases
 
 
-def _solve_file_cases() -> list[tuple[str, list[str]]]:
+def _solve_other_cases() -> list[Case]:
+    """Deduction levels, limits, block shapes, and options refused."""
+    cases = [_one(f"solve-rules/max-level-{level}",
+                  f"{CLI} solve {HARD} --via rules --max-level {level}")
+             for level in (1, 2, 4, 8, 11, 19)]
+    run = f"{CLI} solve {P}"
+    return cases + [
+        _one("solve-options/time-limit-not-reached", f"{run} --time-limit 600"),
+        _one("solve-options/max-memory-refused", f"{run} --max-memory 1K"),
+        _one("solve-options/max-memory-ok", f"{run} --max-memory 8G --via exact-cover"),
+        _one("solve-options/box-6x6", f"{CLI} solve {P6} --box 2x3"),
+        _one("solve-options/box-6x6-3x2", f"{CLI} solve {P6} --box 3x2"),
+        _one("solve-options/box-wrong", f"{run} --box 2x2"),
+        _one("solve-options/box-bad", f"{run} --box three"),
+        _one("solve-options/prune-on-sat", f"{run} --prune peers"),
+        _one("solve-options/amo-on-cover", f"{run} --via exact-cover --amo ladder"),
+        _one("solve-options/jobs-zero", f"{run} --jobs 0"),
+        _one("solve-options/time-limit-negative", f"{run} --time-limit -1"),
+        _one("solve-options/time-limit-text", f"{run} --time-limit soon"),
+        _one("solve-options/encoding-bad", f"{run} --encoding maximal"),
+        _one("solve-options/unknown-option", f"{run} --no-such-option"),
+        _one("solve-options/max-memory-bad", f"{run} --max-memory lots"),
+    ]
+
+
+def _solve_file_cases() -> list[Case]:
     cases = []
-    files = (F4, F6, F12, F16, ROYLE, *SAMPLES, NOFILE, MULTI)
-    for path in files:
+    for path in (F4, F6, F12, F16, ROYLE, *SAMPLES, NOFILE, MULTI):
         stem = Path(path).stem
         cases += [
             _one(f"solve-file/{stem}", f"{CLI} solve {path}"),
@@ -287,7 +317,7 @@ def _solve_file_cases() -> list[tuple[str, list[str]]]:
         cases.append(_one(f"solve-file/4x4-{via}", f"{CLI} solve {F4} --via {via} --unique"))
     for via in ("sat-incremental", "exact-cover", "rules"):
         cases.append(_one(f"solve-file/royle-{via}", f"{CLI} solve {ROYLE} --via {via} --jobs 2"))
-    cases += [
+    return cases + [
         _one("solve-file/25x25", f"{CLI} solve {F25}"),
         _one("solve-file/royle-json-jobs2", f"{CLI} solve {ROYLE} --json --jobs 2"),
         _one("solve-file/unsolvable-exact-cover", f"{CLI} solve {NOFILE} --via exact-cover --json"),
@@ -295,10 +325,9 @@ def _solve_file_cases() -> list[tuple[str, list[str]]]:
         _one("solve-file/6x6-box", f"{CLI} solve {F6} --box 2x3 --unique"),
         _one("solve-file/redirected", f"{CLI} solve {ROYLE} > solutions.txt"),
     ]
-    return cases
 
 
-def _emit_cases() -> list[tuple[str, list[str]]]:
+def _emit_cases() -> list[Case]:
     cases = []
     for encoding in ("minimal", "extended"):
         for amo in AMO:
@@ -306,17 +335,19 @@ def _emit_cases() -> list[tuple[str, list[str]]]:
                 cases.append(_one(f"emit-cnf/{encoding}-{amo}-{clues}",
                                   f"{CLI} emit cnf {P} -o p.cnf --encoding {encoding} "
                                   f"--amo {amo} --clues {clues}"))
+    cnf = f"{CLI} emit cnf {P}"
     cases += [
         _one("emit-cnf/4x4", f"{CLI} emit cnf {P4} -o p.cnf"),
         _one("emit-cnf/16x16", f"{CLI} emit cnf {F16} -o p.cnf"),
-        _one("emit-cnf/stdout", f"{CLI} emit cnf {P} -o -"),
-        _one("emit-cnf/gz", f"{CLI} emit cnf {P} -o p.cnf.gz"),
-        _one("emit-cnf/xz", f"{CLI} emit cnf {P} -o p.cnf.xz"),
-        _one("emit-cnf/bz2", f"{CLI} emit cnf {P} -o p.cnf.bz2"),
-        _one("emit-cnf/no-output", f"{CLI} emit cnf {P}"),
-        _one("emit-cnf/output-is-dir", f"{CLI} emit cnf {P} -o instances"),
+        _one("emit-cnf/stdout", f"{cnf} -o -"),
+        _one("emit-cnf/gz", f"{cnf} -o p.cnf.gz"),
+        _one("emit-cnf/xz", f"{cnf} -o p.cnf.xz"),
+        _one("emit-cnf/bz2", f"{cnf} -o p.cnf.bz2"),
+        _one("emit-cnf/no-output", cnf),
+        _one("emit-cnf/output-is-dir", f"{cnf} -o instances"),
         ("emit-cnf/output-is-input", [f"cp {P} p.txt", f"{CLI} emit cnf p.txt -o p.txt"]),
-        _one("emit-cnf/no-solution-clues", f"{CLI} emit cnf {NO_EMPTY_CELL} -o p.cnf --clues eliminate"),
+        _one("emit-cnf/no-solution-clues",
+             f"{CLI} emit cnf {NO_EMPTY_CELL} -o p.cnf --clues eliminate"),
         _one("emit-cnf/6x6", f"{CLI} emit cnf {P6} -o p.cnf"),
         _one("emit-cnf/file-of-many", f"{CLI} emit cnf {ROYLE} -o p.cnf"),
     ]
@@ -330,105 +361,107 @@ def _emit_cases() -> list[tuple[str, list[str]]]:
         for clues in ("equalities", "eliminate"):
             cases.append(_one(f"emit-ilp/{fmt}-{clues}",
                               f"{CLI} emit ilp {P} -o {name} --format {fmt} --clues {clues}"))
-    cases += [_one("emit-ilp/by-suffix-lp", f"{CLI} emit ilp {P4} -o p.lp"),
-              _one("emit-ilp/by-suffix-mps", f"{CLI} emit ilp {P4} -o p.mps"),
-              _one("emit-ilp/by-suffix-other", f"{CLI} emit ilp {P4} -o p.model"),
-              _one("emit-ilp/format-bad", f"{CLI} emit ilp {P4} -o p.lp --format xml"),
-              _one("emit-ilp/xz", f"{CLI} emit ilp {P} -o p.mps.xz")]
-    cases += _emit_hcp_cases()
-    return cases
+    ilp = f"{CLI} emit ilp {P4}"
+    return cases + [_one("emit-ilp/by-suffix-lp", f"{ilp} -o p.lp"),
+                    _one("emit-ilp/by-suffix-mps", f"{ilp} -o p.mps"),
+                    _one("emit-ilp/by-suffix-other", f"{ilp} -o p.model"),
+                    _one("emit-ilp/format-bad", f"{ilp} -o p.lp --format xml"),
+                    _one("emit-ilp/xz", f"{CLI} emit ilp {P} -o p.mps.xz")]
 
 
-def _emit_hcp_cases() -> list[tuple[str, list[str]]]:
+def _emit_hcp_cases() -> list[Case]:
     """Every pruning with every format (the plain graph), and with every shape (TSPLIB)."""
     cases = []
     for prune in ("none", "paper", "peers"):
+        run = f"{CLI} emit hcp {P4} -o g.out --prune {prune}"
         for fmt in ("tsplib", "concorde", "graphml", "edgelist", "arcs"):
-            cases.append(_one(f"emit-hcp/undirected-{prune}-{fmt}",
-                              f"{CLI} emit hcp {P4} -o g.out --prune {prune} --format {fmt}"))
+            cases.append(_one(f"emit-hcp/undirected-{prune}-{fmt}", f"{run} --format {fmt}"))
         for shape in ("--triple", "--reduce", "--reduce --reduce-rules paper"):
-            tag = shape.replace("--", "").replace(" ", "-")
-            cases.append(_one(f"emit-hcp/undirected-{prune}-{tag}",
-                              f"{CLI} emit hcp {P4} -o g.out --prune {prune} {shape}"))
+            cases.append(_one(f"emit-hcp/undirected-{prune}-{_tag(shape)}", f"{run} {shape}"))
         for fmt in ("arcs", "graphml", "edgelist", "tsplib"):
             cases.append(_one(f"emit-hcp/directed-{prune}-{fmt}",
-                              f"{CLI} emit hcp {P4} -o g.out --directed --prune {prune} "
-                              f"--format {fmt}"))
-    cases += [
-        _one("emit-hcp/stats-9x9", f"{CLI} emit hcp {P} --prune peers --reduce -o g.hcp --stats"),
-        _one("emit-hcp/stats-directed", f"{CLI} emit hcp {P} --directed -o g.arcs --stats"),
-        _one("emit-hcp/stats-triple", f"{CLI} emit hcp {P} --triple -o g.hcp --stats"),
-        _one("emit-hcp/reduce-no-solution", f"{CLI} emit hcp {NO_EMPTY_CELL} --prune peers --reduce -o g.hcp"),
+                              f"{run} --directed --format {fmt}"))
+    hcp = f"{CLI} emit hcp {P}"
+    return cases + [
+        _one("emit-hcp/stats-9x9", f"{hcp} --prune peers --reduce -o g.hcp --stats"),
+        _one("emit-hcp/stats-directed", f"{hcp} --directed -o g.arcs --stats"),
+        _one("emit-hcp/stats-triple", f"{hcp} --triple -o g.hcp --stats"),
+        _one("emit-hcp/reduce-no-solution",
+             f"{CLI} emit hcp {NO_EMPTY_CELL} --prune peers --reduce -o g.hcp"),
         _one("emit-hcp/not-square", f"{CLI} emit hcp {P6} -o g.hcp"),
         _one("emit-hcp/gz", f"{CLI} emit hcp {P4} --reduce -o g.hcp.gz"),
         _one("emit-hcp/stdout", f"{CLI} emit hcp {P4} -o -"),
-        _one("emit-hcp/directed-and-undirected", f"{CLI} emit hcp {P4} --directed --undirected -o g.hcp"),
+        _one("emit-hcp/directed-and-undirected",
+             f"{CLI} emit hcp {P4} --directed --undirected -o g.hcp"),
     ]
-    return cases
 
 
-def _decode_chain(name: str, emit: str, tool: str, answer: str) -> list[tuple[str, list[str]]]:
+def _decode_chain(name: str, emit: str, tool: str, answer: str) -> Case:
     """Emit, run a real solver (or the CI's answer writer), decode its answer (text and
     --json)."""
-    target = emit.split()[0]
-    model = emit.split(" -o ")[1].split()[0]
+    target, model = emit.split()[0], emit.split(" -o ")[1].split()[0]
     decode = f"{CLI} decode {target} {model} {answer}"
-    return [(name, [f"{CLI} emit {emit}", tool, decode, f"{decode} --json"])]
+    return name, [f"{CLI} emit {emit}", tool, decode, f"{decode} --json"]
 
 
-def _decode_cases() -> list[tuple[str, list[str]]]:
-    c = []
+def _decode_cases() -> list[Case]:
+    """Answers of the solvers found here (a missing one fails alike on both trees)."""
+    chain = _decode_chain
+    cases = []
     for puzzle, tag in ((P, "9x9"), (NO, "no-solution"), (P4, "4x4")):
-        c += _decode_chain(f"decode-cnf/cadical-{tag}", f"cnf {puzzle} -o p.cnf",
-                           "cadical -q p.cnf > p.out", "p.out")
-        c += _decode_chain(f"decode-cnf/minisat-{tag}", f"cnf {puzzle} -o p.cnf",
-                           "minisat p.cnf p.res > log", "p.res")
-        c += _decode_chain(f"decode-cnf/picosat-{tag}", f"cnf {puzzle} -o p.cnf",
-                           "picosat p.cnf > p.out", "p.out")
-        c += _decode_chain(f"decode-cnf/cryptominisat5-{tag}", f"cnf {puzzle} -o p.cnf",
-                           "cryptominisat5 p.cnf > p.out", "p.out")
-        c += _decode_chain(f"decode-cover/answers-{tag}", f"exact-cover {puzzle} -o p.dlx",
-                           f"python {ANSWERS} exact-cover p.dlx p.out", "p.out")
-        c += _decode_chain(f"decode-ilp/cbc-{tag}", f"ilp {puzzle} -o p.mps",
-                           "cbc p.mps solve solu p.sol > log", "p.sol")
-        c += _decode_chain(f"decode-ilp/glpsol-{tag}", f"ilp {puzzle} -o p.mps",
-                           "glpsol --mps p.mps -w p.raw > log", "p.raw")
+        cnf, mps = f"cnf {puzzle} -o p.cnf", f"ilp {puzzle} -o p.mps"
+        cases += [
+            chain(f"decode-cnf/cadical-{tag}", cnf, "cadical -q p.cnf > p.out", "p.out"),
+            chain(f"decode-cnf/minisat-{tag}", cnf, "minisat p.cnf p.res > log", "p.res"),
+            chain(f"decode-cnf/picosat-{tag}", cnf, "picosat p.cnf > p.out", "p.out"),
+            chain(f"decode-cnf/cryptominisat5-{tag}", cnf, "cryptominisat5 p.cnf > p.out",
+                  "p.out"),
+            chain(f"decode-cover/answers-{tag}", f"exact-cover {puzzle} -o p.dlx",
+                  f"python {ANSWERS} exact-cover p.dlx p.out", "p.out"),
+            chain(f"decode-ilp/cbc-{tag}", mps, "cbc p.mps solve solu p.sol > log", "p.sol"),
+            chain(f"decode-ilp/glpsol-{tag}", mps, "glpsol --mps p.mps -w p.raw > log", "p.raw"),
+        ]
     for amo in ("seqcounter", "ladder", "bitwise", "totalizer"):
-        c += _decode_chain(f"decode-cnf/cadical-minimal-{amo}",
+        cases.append(chain(f"decode-cnf/cadical-minimal-{amo}",
                            f"cnf {P} -o p.cnf --encoding minimal --amo {amo} --clues eliminate",
-                           "cadical -q p.cnf > p.out", "p.out")
-    c += _decode_chain("decode-cnf/cadical-xz", f"cnf {P} -o p.cnf.xz",
-                       "xz -dc p.cnf.xz | cadical -q > p.out", "p.out")
-    c += _decode_chain("decode-cnf/pysat-gz", f"cnf {P} -o p.cnf.gz",
-                       f"python {ANSWERS} cnf p.cnf.gz p.out", "p.out")
-    c += _decode_chain("decode-cover/eliminate", f"exact-cover {P} -o p.dlx --clues eliminate",
-                       f"python {ANSWERS} exact-cover p.dlx p.out", "p.out")
-    c += _decode_chain("decode-ilp/glpsol-report", f"ilp {P} -o p.mps",
-                       "glpsol --mps p.mps -o p.report > log", "p.report")
-    c += _decode_chain("decode-ilp/glpsol-free-mps", f"ilp {P} -o p-free.mps --format free-mps",
-                       "glpsol --freemps p-free.mps -w p.raw > log", "p.raw")
-    c += _decode_chain("decode-ilp/glpsol-lp", f"ilp {P} -o p.lp",
-                       "glpsol --lp p.lp -w p.raw > log", "p.raw")
-    c += _decode_chain("decode-ilp/cbc-csv", f"ilp {P} -o p.mps",
-                       "cbc p.mps solve printi csv solu p.csv > log", "p.csv")
-    c += _decode_chain("decode-ilp/cbc-eliminate", f"ilp {P} -o p.mps --clues eliminate",
-                       "cbc p.mps solve solu p.sol > log", "p.sol")
-    c += _decode_chain(
-        "decode-ilp/highs", f"ilp {P} -o p.mps",
-        "python -c \"import highspy; h = highspy.Highs(); h.setOptionValue('output_flag', False); "
-        "h.readModel('p.mps'); h.run(); h.writeSolution('p.highs', 1)\" > log", "p.highs")
-    c += _decode_chain(
-        "decode-ilp/scip", f"ilp {P} -o p.mps",
-        "python -c \"import pyscipopt; m = pyscipopt.Model(); m.hideOutput(); "
-        "m.readProblem('p.mps'); m.optimize(); m.writeBestSol('p.sol')\" > log", "p.sol")
-    write_s4 = f"echo {S4} > s4.txt"
+                           "cadical -q p.cnf > p.out", "p.out"))
+    highs = ("python -c \"import highspy; h = highspy.Highs(); "
+             "h.setOptionValue('output_flag', False); h.readModel('p.mps'); h.run(); "
+             "h.writeSolution('p.highs', 1)\" > log")
+    scip = ("python -c \"import pyscipopt; m = pyscipopt.Model(); m.hideOutput(); "
+            "m.readProblem('p.mps'); m.optimize(); m.writeBestSol('p.sol')\" > log")
+    cases += [
+        chain("decode-cnf/cadical-xz", f"cnf {P} -o p.cnf.xz",
+              "xz -dc p.cnf.xz | cadical -q > p.out", "p.out"),
+        chain("decode-cnf/pysat-gz", f"cnf {P} -o p.cnf.gz",
+              f"python {ANSWERS} cnf p.cnf.gz p.out", "p.out"),
+        chain("decode-cover/eliminate", f"exact-cover {P} -o p.dlx --clues eliminate",
+              f"python {ANSWERS} exact-cover p.dlx p.out", "p.out"),
+        chain("decode-ilp/glpsol-report", f"ilp {P} -o p.mps",
+              "glpsol --mps p.mps -o p.report > log", "p.report"),
+        chain("decode-ilp/glpsol-free-mps", f"ilp {P} -o p-free.mps --format free-mps",
+              "glpsol --freemps p-free.mps -w p.raw > log", "p.raw"),
+        chain("decode-ilp/glpsol-lp", f"ilp {P} -o p.lp", "glpsol --lp p.lp -w p.raw > log",
+              "p.raw"),
+        chain("decode-ilp/cbc-csv", f"ilp {P} -o p.mps",
+              "cbc p.mps solve printi csv solu p.csv > log", "p.csv"),
+        chain("decode-ilp/cbc-eliminate", f"ilp {P} -o p.mps --clues eliminate",
+              "cbc p.mps solve solu p.sol > log", "p.sol"),
+        chain("decode-ilp/highs", f"ilp {P} -o p.mps", highs, "p.highs"),
+        chain("decode-ilp/scip", f"ilp {P} -o p.mps", scip, "p.sol"),
+    ]
+    tour = f"echo {S4} > s4.txt; python {ANSWERS} hcp g.out s4.txt g.tour"
     for tag, options in (("reduced", "--prune peers --reduce"), ("plain", ""),
                          ("triple", "--triple"), ("paper-rules", "--reduce --reduce-rules paper"),
                          ("directed", "--directed"), ("concorde", "--reduce --format concorde"),
                          ("graphml", "--format graphml"), ("edgelist", "--format edgelist")):
-        c += _decode_chain(f"decode-hcp/{tag}", f"hcp {P4} {options} -o g.out",
-                           f"{write_s4}; python {ANSWERS} hcp g.out s4.txt g.tour", "g.tour")
-    c += [
+        cases.append(chain(f"decode-hcp/{tag}", f"hcp {P4} {options} -o g.out", tour, "g.tour"))
+    return cases
+
+
+def _decode_error_cases() -> list[Case]:
+    """Answers that are wrong, unreadable or missing."""
+    return [
         ("decode-cnf/another-puzzles-answer",
          [f"{CLI} emit cnf {P} -o p.cnf", f"{CLI} emit cnf {HARD} -o q.cnf",
           "cadical -q q.cnf > q.out", f"{CLI} decode cnf p.cnf q.out",
@@ -439,27 +472,26 @@ def _decode_cases() -> list[tuple[str, list[str]]]:
         ("decode-cnf/unknown-answer",
          [f"{CLI} emit cnf {P} -o p.cnf", "printf 's UNKNOWN\\n' > p.out",
           f"{CLI} decode cnf p.cnf p.out"]),
-        ("decode-cnf/not-emitted", ["printf 'p cnf 1 1\\n1 0\\n' > x.cnf",
-                                    "printf 's SATISFIABLE\\nv 1 0\\n' > x.out",
-                                    f"{CLI} decode cnf x.cnf x.out"]),
-        ("decode-cnf/missing-files", [f"{CLI} decode cnf nothing.cnf nothing.out"]),
+        ("decode-cnf/not-emitted",
+         ["printf 'p cnf 1 1\\n1 0\\n' > x.cnf", "printf 's SATISFIABLE\\nv 1 0\\n' > x.out",
+          f"{CLI} decode cnf x.cnf x.out"]),
+        _one("decode-cnf/missing-files", f"{CLI} decode cnf nothing.cnf nothing.out"),
         ("decode-hcp/missing-sidecar",
          [f"{CLI} emit hcp {P4} -o g.hcp", "rm g.hcp.json", "printf '1\\n2\\n' > g.tour",
           f"{CLI} decode hcp g.hcp g.tour"]),
         ("decode-hcp/bad-tour",
          [f"{CLI} emit hcp {P4} -o g.hcp", "printf '1\\n2\\n3\\n' > g.tour",
           f"{CLI} decode hcp g.hcp g.tour", f"{CLI} decode hcp g.hcp g.tour --json"]),
-        ("decode-ilp/empty-answer", [f"{CLI} emit ilp {P} -o p.mps", ": > p.sol",
-                                     f"{CLI} decode ilp p.mps p.sol"]),
-        ("decode-cover/wrong-option", [f"{CLI} emit exact-cover {P4} -o p.dlx",
-                                       "printf 'p11 r1d1 c1d1 b1d1\\n' > p.out",
-                                       f"{CLI} decode exact-cover p.dlx p.out"]),
+        ("decode-ilp/empty-answer",
+         [f"{CLI} emit ilp {P} -o p.mps", ": > p.sol", f"{CLI} decode ilp p.mps p.sol"]),
+        ("decode-cover/wrong-option",
+         [f"{CLI} emit exact-cover {P4} -o p.dlx", "printf 'p11 r1d1 c1d1 b1d1\\n' > p.out",
+          f"{CLI} decode exact-cover p.dlx p.out"]),
     ]
-    return c
 
 
-def _verify_cases() -> list[tuple[str, list[str]]]:
-    swapped = "9" + "63" + open(ROOT / S).read().strip()[3:]      # noqa: SIM115 (read once)
+def _verify_cases() -> list[Case]:
+    swapped = "9" + "63" + (ROOT / S).read_text().strip()[3:]      # two cells swapped
     return [
         _one("verify/valid", f"{CLI} verify {P} {S}"),
         _one("verify/swapped", f"{CLI} verify {P} {swapped}"),
@@ -474,57 +506,59 @@ def _verify_cases() -> list[tuple[str, list[str]]]:
     ]
 
 
-def _crosscheck_cases() -> list[tuple[str, list[str]]]:
+def _crosscheck_cases() -> list[Case]:
     every = "sat,sat-incremental,exact-cover,ilp,hcp-directed,hcp-undirected,rules"
+    programs = "cadical,minisat,picosat,cryptominisat5,cbc,glpsol,ilp-highs,scip,kissat,dlx1"
+    run = f"{CLI} crosscheck {F4}"
     return [
-        _one("crosscheck/4x4-default", f"{CLI} crosscheck {F4}"),
-        _one("crosscheck/4x4-every-unique", f"{CLI} crosscheck {F4} --routes {every} --unique"),
-        _one("crosscheck/4x4-programs",
-             f"{CLI} crosscheck {F4} --routes cadical,minisat,picosat,cryptominisat5,cbc,glpsol,"
-             "ilp-highs,scip,kissat,dlx1 --unique"),
-        _one("crosscheck/4x4-jobs1", f"{CLI} crosscheck {F4} --routes sat,exact-cover --jobs 1"),
+        _one("crosscheck/4x4-default", run),
+        _one("crosscheck/4x4-every-unique", f"{run} --routes {every} --unique"),
+        _one("crosscheck/4x4-programs", f"{run} --routes {programs} --unique"),
+        _one("crosscheck/4x4-jobs1", f"{run} --routes sat,exact-cover --jobs 1"),
         ("crosscheck/4x4-json-resume",
-         [f"{CLI} crosscheck {F4} --routes sat --json r.jsonl",
-          f"{CLI} crosscheck {F4} --routes sat,exact-cover --json r.jsonl --resume",
-          f"{CLI} crosscheck {F4} --routes sat,exact-cover --unique --json r.jsonl --resume"]),
+         [f"{run} --routes sat --json r.jsonl",
+          f"{run} --routes sat,exact-cover --json r.jsonl --resume",
+          f"{run} --routes sat,exact-cover --unique --json r.jsonl --resume"]),
         ("crosscheck/4x4-json-gz",
-         [f"{CLI} crosscheck {F4} --routes sat,rules --json r.jsonl.gz",
-          f"{CLI} crosscheck {F4} --routes sat,rules,ilp --json r.jsonl.gz --resume"]),
+         [f"{run} --routes sat,rules --json r.jsonl.gz",
+          f"{run} --routes sat,rules,ilp --json r.jsonl.gz --resume"]),
         ("crosscheck/resume-garbage",
-         ["printf 'not a record\\n' > r.jsonl",
-          f"{CLI} crosscheck {F4} --routes sat --json r.jsonl --resume"]),
+         ["printf 'not a record\\n' > r.jsonl", f"{run} --routes sat --json r.jsonl --resume"]),
         ("crosscheck/resume-forged",
-         [f"{CLI} crosscheck {F4} --routes sat --json r.jsonl",
+         [f"{run} --routes sat --json r.jsonl",
           "sed -i '1s/\"status\": \"solved\"/\"status\": \"no solution\"/' r.jsonl",
-          f"{CLI} crosscheck {F4} --routes sat --json r.jsonl --resume"]),
+          f"{run} --routes sat --json r.jsonl --resume"]),
         _one("crosscheck/6x6-hcp-not-applicable",
              f"{CLI} crosscheck {F6} --routes sat,hcp-directed --unique"),
         _one("crosscheck/unsolvable", f"{CLI} crosscheck {NOFILE} --routes sat,exact-cover,rules"),
-        _one("crosscheck/multiple-unique", f"{CLI} crosscheck {MULTI} --routes sat,exact-cover,ilp --unique"),
-        _one("crosscheck/one-puzzle", f"{CLI} crosscheck {P} --routes sat,sat-glucose,hcp-undirected"),
-        _one("crosscheck/unknown-route", f"{CLI} crosscheck {F4} --routes sat,nosuch"),
-        _one("crosscheck/template-route",
-             f"{CLI} crosscheck {F4} --route 'mysat=cnf:cadical -q {{input}}' --routes sat,mysat --unique"),
-        _one("crosscheck/plot", f"{CLI} crosscheck {F4} --routes sat,exact-cover --plot c.png"),
-        _one("crosscheck/json-pretty-table", f"{CLI} crosscheck {ROYLE} --routes sat-incremental --jobs 2"),
-        _one("crosscheck/resume-without-json", f"{CLI} crosscheck {F4} --resume"),
-        _one("crosscheck/12x12", f"{CLI} crosscheck {F12} --routes sat,exact-cover,ilp-highs --unique"),
+        _one("crosscheck/multiple-unique",
+             f"{CLI} crosscheck {MULTI} --routes sat,exact-cover,ilp --unique"),
+        _one("crosscheck/one-puzzle",
+             f"{CLI} crosscheck {P} --routes sat,sat-glucose,hcp-undirected"),
+        _one("crosscheck/unknown-route", f"{run} --routes sat,nosuch"),
+        _one("crosscheck/template-route", f"{run} {MYSAT} --routes sat,mysat --unique"),
+        _one("crosscheck/plot", f"{run} --routes sat,exact-cover --plot c.png"),
+        _one("crosscheck/royle", f"{CLI} crosscheck {ROYLE} --routes sat-incremental --jobs 2"),
+        _one("crosscheck/resume-without-json", f"{run} --resume"),
+        _one("crosscheck/12x12",
+             f"{CLI} crosscheck {F12} --routes sat,exact-cover,ilp-highs --unique"),
     ]
 
 
-def _rules_cases() -> list[tuple[str, list[str]]]:
+def _rules_cases() -> list[Case]:
+    rules = f"{CLI} rules {HARD}"
     cases = [
         _one("rules/list", f"{CLI} rules --list"),
         _one("rules/9x9", f"{CLI} rules {P}"),
         _one("rules/9x9-explain", f"{CLI} rules {P} --explain"),
         _one("rules/9x9-json", f"{CLI} rules {P} --json"),
-        _one("rules/hard-explain", f"{CLI} rules {HARD} --explain"),
-        _one("rules/hard-json", f"{CLI} rules {HARD} --json"),
-        _one("rules/only-singles", f"{CLI} rules {HARD} --rules naked-single,hidden-single"),
-        _one("rules/unknown-rule", f"{CLI} rules {HARD} --rules no-such-rule"),
-        _one("rules/level-and-rules", f"{CLI} rules {HARD} --max-level 2 --rules naked-single"),
-        _one("rules/level-zero", f"{CLI} rules {HARD} --max-level 0"),
-        _one("rules/level-20", f"{CLI} rules {HARD} --max-level 20"),
+        _one("rules/hard-explain", f"{rules} --explain"),
+        _one("rules/hard-json", f"{rules} --json"),
+        _one("rules/only-singles", f"{rules} --rules naked-single,hidden-single"),
+        _one("rules/unknown-rule", f"{rules} --rules no-such-rule"),
+        _one("rules/level-and-rules", f"{rules} --max-level 2 --rules naked-single"),
+        _one("rules/level-zero", f"{rules} --max-level 0"),
+        _one("rules/level-20", f"{rules} --max-level 20"),
         _one("rules/no-puzzle", f"{CLI} rules"),
         _one("rules/no-solution", f"{CLI} rules {NO_EMPTY_CELL} --explain"),
         _one("rules/no-solution-search", f"{CLI} rules {NO}"),
@@ -536,22 +570,21 @@ def _rules_cases() -> list[tuple[str, list[str]]]:
         _one("rules/12x12", f"{CLI} rules {F12}"),
         _one("rules/16x16", f"{CLI} rules {F16}"),
     ]
-    for level in (1, 2, 5, 10, 14, 19):
-        cases.append(_one(f"rules/level-{level}", f"{CLI} rules {HARD} --max-level {level} --explain"))
-    for path in SAMPLES:
-        cases.append(_one(f"rules/{Path(path).stem}", f"{CLI} rules {path} --jobs 2"))
-    return cases
+    cases += [_one(f"rules/level-{level}", f"{rules} --max-level {level} --explain")
+              for level in (1, 2, 5, 10, 14, 19)]
+    return cases + [_one(f"rules/{Path(path).stem}", f"{CLI} rules {path} --jobs 2")
+                    for path in SAMPLES]
 
 
-def _generate_cases() -> list[tuple[str, list[str]]]:
+def _generate_cases() -> list[Case]:
     cases = []
     for seed in (1, 2, 7):
         cases.append(_one(f"generate/seed-{seed}", f"{CLI} generate --count 3 --seed {seed}"))
         cases.append(_one(f"generate/seed-{seed}-symmetric",
                           f"{CLI} generate --count 2 --seed {seed} --symmetric"))
-    for size in (4, 6, 8, 12):
-        cases.append(_one(f"generate/size-{size}", f"{CLI} generate --count 2 --seed 3 --size {size}"))
-    cases += [
+    cases += [_one(f"generate/size-{size}", f"{CLI} generate --count 2 --seed 3 --size {size}")
+              for size in (4, 6, 8, 12)]
+    return cases + [
         _one("generate/box-3x2", f"{CLI} generate --seed 4 --size 6 --box 3x2"),
         ("generate/output-then-solve",
          [f"{CLI} generate --count 3 --seed 7 --symmetric -o puzzles.txt",
@@ -562,17 +595,13 @@ def _generate_cases() -> list[tuple[str, list[str]]]:
         _one("generate/seed-text", f"{CLI} generate --seed x"),
         _one("generate/box-mismatch", f"{CLI} generate --size 9 --box 2x3 --seed 1"),
     ]
-    return cases
 
 
-def _nishio_cases() -> list[tuple[str, list[str]]]:
+def _gadget_nishio_cases() -> list[Case]:
     cases = []
-    names = sorted(p.name for p in (ROOT / FORMULAS).glob("nishio-*.cnf"))
-    for name in names:
-        formula = f"{FORMULAS}/{name}"
-        stem = name[:-4]
-        cases.append((f"gadget-nishio/{stem}",
-                      [f"{CLI} gadget nishio {formula} -o S.txt --map S.json",
+    for name in sorted(p.name for p in (ROOT / FORMULAS).glob("nishio-*.cnf")):
+        cases.append((f"gadget-nishio/{name[:-4]}",
+                      [f"{CLI} gadget nishio {FORMULAS}/{name} -o S.txt --map S.json",
                        f"{CLI} nishio S.txt --decide", f"{CLI} nishio S.txt --quiet -o N.txt"]))
     for name in ("nishio-sat-example.cnf", "nishio-unsat-short-clauses.cnf",
                  "nishio-sat-mixed-widths.cnf"):
@@ -580,35 +609,41 @@ def _nishio_cases() -> list[tuple[str, list[str]]]:
                           f"{CLI} gadget nishio {FORMULAS}/{name} --variant thm3 -o S.txt"))
         cases.append(_one(f"gadget-nishio/{name[:-4]}-validate",
                           f"{CLI} gadget nishio --validate {FORMULAS}/{name}"))
-    example = f"{FORMULAS}/nishio-sat-example.cnf"
-    cases += [
-        _one("gadget-nishio/validate-all", f"{CLI} gadget nishio --validate {FORMULAS}/nishio-*.cnf"),
-        _one("gadget-nishio/validate-builtin", f"{CLI} gadget nishio --validate"),
-        _one("gadget-nishio/validate-random",
-             f"{CLI} gadget nishio --validate --random 3 4 3 --seed 2 --variant thm2"),
-        _one("gadget-nishio/picture-svg",
-             f"{CLI} gadget nishio {example} -o S.txt --picture S.svg --show-placement"),
-        _one("gadget-nishio/picture-core", f"{CLI} gadget nishio {example} -o S.txt --picture S.svg --view core"),
-        _one("gadget-nishio/picture-png", f"{CLI} gadget nishio {example} -o S.txt --picture S.png"),
-        _one("gadget-nishio/order", f"{CLI} gadget nishio {example} -o S.txt --order 14"),
-        _one("gadget-nishio/order-too-small", f"{CLI} gadget nishio {example} -o S.txt --order 3"),
-        _one("gadget-nishio/no-output", f"{CLI} gadget nishio {example}"),
-        _one("gadget-nishio/too-large", f"{CLI} gadget nishio --validate {FORMULAS}/nishio-*.cnf --max-memory 1M"),
-        ("gadget-nishio/wide-clause", ["printf 'p cnf 4 1\\n1 2 3 4 0\\n' > f.cnf",
-                                       f"{CLI} gadget nishio f.cnf -o S.txt"]),
-        ("gadget-nishio/not-cnf", ["printf 'hello\\n' > f.cnf", f"{CLI} gadget nishio f.cnf -o S.txt"]),
+    run = f"{CLI} gadget nishio {FORMULAS}/nishio-sat-example.cnf -o S.txt"
+    validate = f"{CLI} gadget nishio --validate"
+    return cases + [
+        _one("gadget-nishio/validate-all", f"{validate} {FORMULAS}/nishio-*.cnf"),
+        _one("gadget-nishio/validate-builtin", validate),
+        _one("gadget-nishio/validate-random", f"{validate} --random 3 4 3 --seed 2 --variant thm2"),
+        _one("gadget-nishio/picture-svg", f"{run} --picture S.svg --show-placement"),
+        _one("gadget-nishio/picture-core", f"{run} --picture S.svg --view core"),
+        _one("gadget-nishio/picture-png", f"{run} --picture S.png"),
+        _one("gadget-nishio/order", f"{run} --order 14"),
+        _one("gadget-nishio/order-too-small", f"{run} --order 3"),
+        _one("gadget-nishio/no-output",
+             f"{CLI} gadget nishio {FORMULAS}/nishio-sat-example.cnf"),
+        _one("gadget-nishio/too-large", f"{validate} {FORMULAS}/nishio-*.cnf --max-memory 1M"),
+        ("gadget-nishio/wide-clause",
+         ["printf 'p cnf 4 1\\n1 2 3 4 0\\n' > f.cnf", f"{CLI} gadget nishio f.cnf -o S.txt"]),
+        ("gadget-nishio/not-cnf",
+         ["printf 'hello\\n' > f.cnf", f"{CLI} gadget nishio f.cnf -o S.txt"]),
     ]
-    sat = f"{CLI} gadget nishio {example} -o S.txt"
+
+
+def _nishio_cases() -> list[Case]:
+    """Nishio(S) of a gadget and of a hand-made 9x9 cell set, every method."""
+    gadget = f"{CLI} gadget nishio {FORMULAS}/nishio-sat-example.cnf -o S.txt"
+    rows = ("#.#......", ".#..#....", "#.....#..", "...#.#...", "....#..#.", ".#.....#.",
+            "......#.#", "..#....#.", ".#......#")
+    small = "printf '" + "\\n".join(rows) + "\\n' > s.txt"
+    cases = []
     for method in ("auto", "dag", "dag-sweep", "overlay", "sat"):
-        cases.append((f"nishio/gadget-{method}", [sat, f"{CLI} nishio S.txt --quiet --method {method}"]))
-    cases += [
-        ("nishio/gadget-cell", [sat, f"{CLI} nishio S.txt --cell 1,1 -o P.txt"]),
-        ("nishio/gadget-picture", [sat, f"{CLI} nishio S.txt --quiet --picture N.svg"]),
-    ]
-    small = "printf '#.#......\\n.#..#....\\n#.....#..\\n...#.#...\\n....#..#.\\n.#.....#.\\n......#.#\\n..#....#.\\n.#......#\\n' > s.txt"
-    for method in ("auto", "dag", "dag-sweep", "overlay", "sat"):
+        cases.append((f"nishio/gadget-{method}",
+                      [gadget, f"{CLI} nishio S.txt --quiet --method {method}"]))
         cases.append((f"nishio/small-{method}", [small, f"{CLI} nishio s.txt --method {method}"]))
-    cases += [
+    return cases + [
+        ("nishio/gadget-cell", [gadget, f"{CLI} nishio S.txt --cell 1,1 -o P.txt"]),
+        ("nishio/gadget-picture", [gadget, f"{CLI} nishio S.txt --quiet --picture N.svg"]),
         ("nishio/small-decide", [small, f"{CLI} nishio s.txt --decide -o p.txt"]),
         ("nishio/small-cell", [small, f"{CLI} nishio s.txt --cell 1,3"]),
         ("nishio/small-cell-outside", [small, f"{CLI} nishio s.txt --cell 10,1"]),
@@ -617,58 +652,60 @@ def _nishio_cases() -> list[tuple[str, list[str]]]:
         ("nishio/bad-char", ["printf '#x\\n##\\n' > e.txt", f"{CLI} nishio e.txt"]),
         _one("nishio/missing", f"{CLI} nishio no-such.txt"),
     ]
-    return cases
 
 
-def _nrpath_cases() -> list[tuple[str, list[str]]]:
+def _nrpath_cases() -> list[Case]:
     cases = []
-    names = sorted(p.name for p in (ROOT / FORMULAS).glob("nrpath-*.cnf"))
-    for name in names:
-        stem = name[:-4]
-        cases.append((f"gadget-nrpath/{stem}",
-                      [f"{CLI} gadget nrpath {FORMULAS}/{name} -o G.txt --dot G.dot --graphml G.graphml",
+    for name in sorted(p.name for p in (ROOT / FORMULAS).glob("nrpath-*.cnf")):
+        cases.append((f"gadget-nrpath/{name[:-4]}",
+                      [f"{CLI} gadget nrpath {FORMULAS}/{name} -o G.txt --dot G.dot "
+                       "--graphml G.graphml",
                        f"{CLI} nonrepetitive G.txt --path --simple --json",
                        f"{CLI} nonrepetitive G.txt --path"]))
-    example = f"{FORMULAS}/nrpath-example-sat.cnf"
-    cycle = f"{CLI} gadget nrpath {example} --cycle -o G.txt"
-    cases += [
-        _one("gadget-nrpath/validate-files", f"{CLI} gadget nrpath --validate {FORMULAS}/nrpath-*.cnf"),
-        _one("gadget-nrpath/validate-builtin", f"{CLI} gadget nrpath --validate --summary"),
-        _one("gadget-nrpath/validate-random", f"{CLI} gadget nrpath --validate --random 4 8 3 --seed 5"),
-        _one("gadget-nrpath/no-output", f"{CLI} gadget nrpath {example}"),
-        ("gadget-nrpath/wide-clause", ["printf 'p cnf 4 1\\n1 2 3 4 0\\n' > f.cnf",
-                                       f"{CLI} gadget nrpath f.cnf -o G.txt"]),
+    validate = f"{CLI} gadget nrpath --validate"
+    return cases + [
+        _one("gadget-nrpath/validate-files", f"{validate} {FORMULAS}/nrpath-*.cnf"),
+        _one("gadget-nrpath/validate-builtin", f"{validate} --summary"),
+        _one("gadget-nrpath/validate-random", f"{validate} --random 4 8 3 --seed 5"),
+        _one("gadget-nrpath/no-output", f"{CLI} gadget nrpath {FORMULAS}/nrpath-example-sat.cnf"),
+        ("gadget-nrpath/wide-clause",
+         ["printf 'p cnf 4 1\\n1 2 3 4 0\\n' > f.cnf", f"{CLI} gadget nrpath f.cnf -o G.txt"]),
     ]
+
+
+def _nonrepetitive_cases() -> list[Case]:
+    """Every question on the gadget's digraph (with the arc q -> p) and on a small
+    undirected graph (Theorem 3)."""
+    cycle = f"{CLI} gadget nrpath {FORMULAS}/nrpath-example-sat.cnf --cycle -o G.txt"
+    undirected = ("printf 'undirected p=a q=d\\na b 1\\nb c 2\\nc d 1\\nb d 1\\nd a 2\\nc a 3\\n'"
+                  " > U.txt")
+    cases = []
     for question in ("--cyclic-edges", "--path", "--path --simple", "--simple-cycle",
                      "--from p --label 0", "--from p --label 1", "--path p q --json",
                      "--simple-cycle --json", "--cyclic-edges --dot out.dot",
                      "--path --simple --dot out.dot", "--from p", "--path nosuch q"):
-        tag = question.replace("--", "").replace(" ", "-")
-        cases.append((f"nonrepetitive/cycle-{tag}", [cycle, f"{CLI} nonrepetitive G.txt {question}"]))
-    undirected = ("printf 'undirected p=a q=d\\na b 1\\nb c 2\\nc d 1\\nb d 1\\nd a 2\\nc a 3\\n'"
-                  " > U.txt")
+        cases.append((f"nonrepetitive/cycle-{_tag(question)}",
+                       [cycle, f"{CLI} nonrepetitive G.txt {question}"]))
     for question in ("--path --simple --json", "--simple-cyclic-edges", "--simple-cycle a b",
                      "--cyclic-edges", "--path", "--path a c --simple", "--from a --label 1 --json",
                      "--simple-cycle a c --json", "--simple-cyclic-edges --dot u.dot"):
-        tag = question.replace("--", "").replace(" ", "-")
-        cases.append((f"nonrepetitive/undirected-{tag}", [undirected, f"{CLI} nonrepetitive U.txt {question}"]))
-    cases += [
+        cases.append((f"nonrepetitive/undirected-{_tag(question)}",
+                       [undirected, f"{CLI} nonrepetitive U.txt {question}"]))
+    return cases + [
         ("nonrepetitive/unsat-simple-cycle",
          [f"{CLI} gadget nrpath {FORMULAS}/nrpath-example-unsat.cnf --cycle -o G.txt",
           f"{CLI} nonrepetitive G.txt --simple-cycle"]),
-        ("nonrepetitive/bad-line", ["printf 'a b\\n' > B.txt", f"{CLI} nonrepetitive B.txt --cyclic-edges"]),
+        ("nonrepetitive/bad-line",
+         ["printf 'a b\\n' > B.txt", f"{CLI} nonrepetitive B.txt --cyclic-edges"]),
         ("nonrepetitive/no-question", [undirected, f"{CLI} nonrepetitive U.txt"]),
         _one("nonrepetitive/missing", f"{CLI} nonrepetitive no-such.txt --path"),
     ]
-    return cases
 
 
-def _bad_input_cases() -> list[tuple[str, list[str]]]:
-    """Bad puzzles and files, the same for every command that reads a puzzle."""
+def _bad_input_cases() -> list[Case]:
+    """Bad puzzles and files: each through solve, most through every command reading one."""
     inputs = {
-        "missing": [],
-        "directory": [],
-        "dev-null": [],
+        "missing": [], "directory": [], "dev-null": [],
         "empty": [": > bad.txt"],
         "comments-only": ["printf '# nothing\\n' > bad.txt"],
         "short": ["printf '123\\n' > bad.txt"],
@@ -678,7 +715,8 @@ def _bad_input_cases() -> list[tuple[str, list[str]]]:
         "gz": [f"gzip -c {F4} > bad.txt"],
         "gz-truncated": [f"gzip -c {ROYLE} | head -c 300 > bad.txt"],
         "not-utf8": ["printf '\\377\\376....1.4...3.4..2\\n' > bad.txt"],
-        "one-bad-line": [f"head -4 {F4} > bad.txt; printf '1234\\n' >> bad.txt; tail -2 {F4} >> bad.txt"],
+        "one-bad-line": [f"head -4 {F4} > bad.txt; printf '1234\\n' >> bad.txt; "
+                         f"tail -2 {F4} >> bad.txt"],
         "mixed-sizes": [f"grep -v '^#' {F4} > bad.txt; echo {P6} >> bad.txt"],
         "repeated-clue": ["printf '11..............\\n' > bad.txt"],
         "fifo": ["mkfifo bad.txt"],
@@ -696,14 +734,13 @@ def _bad_input_cases() -> list[tuple[str, list[str]]]:
             if command == "solve" or kind in every_command:
                 cases.append((f"bad-input/{kind}/{command}",
                               [*prepare, f"{CLI} {form.format(path)}"]))
-    cases += [
+    return cases + [
         _one("bad-input/not-a-puzzle", f"{CLI} solve 12345"),
         _one("bad-input/stdout-closed", f"{CLI} solve {P} >&-"),
         _one("bad-input/stdout-full", f"{CLI} solve {P} > /dev/full"),
         _one("bad-input/stdout-full-file", f"{CLI} solve {F4} > /dev/full"),
         _one("bad-input/debug-flag", f"{CLI} --debug solve {P}"),
     ]
-    return cases
 
 
 CASES = _cases()
@@ -782,7 +819,7 @@ def blob(data: bytes, places: Places, *, how: str = "plain") -> dict:
     """What is recorded of an output (a stream or a file): normalised sha256 and size, and
     the text itself when it is text and not too long."""
     data = normalise(data, places)
-    record = {"sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data)}
+    record = {"sha256": _sha256(data), "bytes": len(data)}
     if how != "plain":
         record["stored"] = how
     if len(data) <= TEXT_KEPT:
@@ -886,9 +923,15 @@ def changed_files(before: dict[str, bytes], after: dict[str, bytes], places: Pla
         else:
             content, how = decompressed(data)
             written[name] = blob(content, places, how=how)
+            if how != "plain" and written[name]["sha256"] == _sha256(content):
+                written[name]["compressed_sha256"] = _sha256(data)
     for name in before.keys() - after.keys():
         written[name] = None
     return written
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
 
 
 def _picture_kind(data: bytes) -> str:
@@ -926,7 +969,7 @@ def run_case(run: Run, tree: Tree, name: str, lines: list[str]) -> dict:
     return {"steps": steps, "temp_left": len(left), "wall_s": round(wall, 3)}
 
 
-def run_corpus(trees: list[Tree], cases: list[tuple[str, list[str]]], *, jobs: int,
+def run_corpus(trees: list[Tree], cases: list[Case], *, jobs: int,
                progress: bool = True) -> dict[str, dict[str, dict]]:
     """Every case on every tree (a case's runs on the trees next to each other, which tree
     goes first alternating); {tree name: {case name: record}}."""
@@ -947,12 +990,9 @@ def run_corpus(trees: list[Tree], cases: list[tuple[str, list[str]]], *, jobs: i
         except BaseException:
             run.kill_all()
             raise
-    return {tree: dict(sorted(cases_.items(), key=lambda kv: _position(cases, kv[0])))
-            for tree, cases_ in results.items()}
-
-
-def _position(cases: list[tuple[str, list[str]]], name: str) -> int:
-    return next(k for k, (case, _) in enumerate(cases) if case == name)
+    position = {name: k for k, (name, _) in enumerate(cases)}
+    return {tree: dict(sorted(found.items(), key=lambda kv: position[kv[0]]))
+            for tree, found in results.items()}
 
 
 def check_tree(tree: Tree) -> None:
@@ -978,6 +1018,8 @@ def _first_lines(left: dict | None, right: dict | None) -> list[str]:
     if left is None or right is None:
         return [f"  {'missing' if left is None else 'present'} -> "
                 f"{'missing' if right is None else 'present'}"]
+    if left["sha256"] == right["sha256"]:
+        return ["  the same content, compressed into other bytes"]
     if "text" not in left or "text" not in right:
         return [f"  sha256 {left['sha256'][:12]} ({left['bytes']} bytes) -> "
                 f"{right['sha256'][:12]} ({right['bytes']} bytes)"]
@@ -1008,7 +1050,8 @@ def _around_first_difference(x: str, y: str, width: int = 160) -> tuple[str, str
 def _same(left: dict | None, right: dict | None) -> bool:
     if left is None or right is None:
         return left is right
-    return left["sha256"] == right["sha256"]
+    return (left["sha256"] == right["sha256"]
+            and left.get("compressed_sha256") == right.get("compressed_sha256"))
 
 
 def step_differences(left: dict, right: dict) -> list[str]:
@@ -1051,7 +1094,7 @@ def compare(left: dict[str, dict], right: dict[str, dict]) -> tuple[int, list[st
 
 
 # ------------------------------------------------------------------------------ the script
-def select(pattern: str | None) -> list[tuple[str, list[str]]]:
+def select(pattern: str | None) -> list[Case]:
     if not pattern:
         return CASES
     return [(name, lines) for name, lines in CASES
