@@ -18,11 +18,12 @@ files were left in its own ``TMPDIR`` (0: no temporary file survives).
 
 ``--tree PATH`` (default: this checkout) runs the corpus on that tree and writes a JSON
 snapshot (``--out``: every record, the files written by their sha256 and size).
-``--baseline REV`` makes a ``git worktree`` of REV in a temporary folder (removed
-afterwards), runs every case on both trees in the same run, the two runs of a case next to
-each other, and prints the identical count and, for each command that differs, what
-differs with its first differing lines: exit 0 when everything is identical, 4 when
-anything differs, 2 on bad usage.
+``--baseline REV`` makes a ``git worktree`` of REV (of this checkout's repository) in a
+temporary folder (removed afterwards), runs every case on both trees in the same run, the
+two runs of a case next to each other, and prints, for each command that differs, what
+differs with its first differing lines (``-`` the baseline, ``+`` the tree under test),
+then the identical count: exit 0 when everything is identical, 4 when anything differs,
+2 on bad usage.
 
 The inputs (``instances/``) are copied from this checkout once per run, so both trees read
 the same bytes. The environment is pinned for both: ``PYTHONHASHSEED=0``, ``COLUMNS=100``
@@ -840,10 +841,11 @@ class Tree:
 @dataclasses.dataclass(frozen=True)
 class Run:
     """What every case of a run shares: its scratch root (the inputs, the ``sudoku-bridge``
-    wrapper, Matplotlib's cache) and the processes started, for Ctrl-C."""
+    wrapper, Matplotlib's cache) and the processes running, killed by :meth:`stop`."""
     root: Path
     live: set = dataclasses.field(default_factory=set)
     lock: threading.Lock = dataclasses.field(default_factory=threading.Lock)
+    stopping: threading.Event = dataclasses.field(default_factory=threading.Event)
 
     @classmethod
     def prepare(cls, root: Path) -> Run:
@@ -869,21 +871,30 @@ class Run:
                 "LC_ALL": "C.UTF-8", "TMPDIR": str(tmp), "TREE": str(tree.path),
                 "MPLCONFIGDIR": str(self.root / "mpl")}
 
-    def kill_all(self) -> None:
+    def stop(self) -> None:
+        """Kill every line running (its process group) and start no other (Ctrl-C, SIGTERM,
+        an error): the lines run in sessions of their own, so nothing else stops them."""
         with self.lock:
+            self.stopping.set()
             for proc in list(self.live):
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(proc.pid, signal.SIGKILL)
+
+
+class Stopped(Exception):
+    """The run is being stopped: no line starts."""
 
 
 def shell(run: Run, line: str, cwd: Path, env: dict) -> tuple[int, bytes, bytes, float]:
     """(exit code, stdout, stderr, seconds) of one line in its own process group, killed at
     ``STEP_LIMIT_S`` (exit code -9 then)."""
     start = time.perf_counter()
-    proc = subprocess.Popen(["/bin/sh", "-c", line], cwd=cwd, env=env,
-                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, start_new_session=True)
-    with run.lock:
+    with run.lock:                  # started and registered at once, or not at all (stop)
+        if run.stopping.is_set():
+            raise Stopped
+        proc = subprocess.Popen(["/bin/sh", "-c", line], cwd=cwd, env=env,
+                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, start_new_session=True)
         run.live.add(proc)
     try:
         out, err = proc.communicate(timeout=STEP_LIMIT_S)
@@ -978,25 +989,26 @@ def run_corpus(trees: list[Tree], cases: list[Case], *, jobs: int,
         run = Run.prepare(Path(scratch))
         order = [(tree, name, lines) for k, (name, lines) in enumerate(cases)
                  for tree in (trees if k % 2 == 0 else trees[::-1])]
-        try:
-            with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-                futures = {pool.submit(run_case, run, tree, name, lines): (tree, name)
-                           for tree, name, lines in order}
+        with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+            futures = {pool.submit(run_case, run, tree, name, lines): (tree, name)
+                       for tree, name, lines in order}
+            try:
                 for done, future in enumerate(concurrent.futures.as_completed(futures), 1):
                     tree, name = futures[future]
                     results[tree.name][name] = future.result()
                     if progress and done % 100 == 0:
                         print(f"behaviour-corpus: {done}/{len(order)} runs", file=sys.stderr)
-        except BaseException:
-            run.kill_all()
-            raise
+            except BaseException:
+                pool.shutdown(wait=False, cancel_futures=True)
+                run.stop()
+                raise
     position = {name: k for k, (name, _) in enumerate(cases)}
     return {tree: dict(sorted(found.items(), key=lambda kv: position[kv[0]]))
             for tree, found in results.items()}
 
 
 def check_tree(tree: Tree) -> None:
-    """Stop (exit 2) unless ``solvers`` and ``reductions`` import from the tree itself."""
+    """Refuse (exit 2) a tree whose ``solvers`` and ``reductions`` do not import from it."""
     code = "import reductions, solvers; print(solvers.__file__); print(reductions.__file__)"
     env = {**os.environ, "PYTHONPATH": str(tree.path)}
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
@@ -1004,8 +1016,14 @@ def check_tree(tree: Tree) -> None:
     where = done.stdout.split()
     if done.returncode != 0 or len(where) != 2 or not all(
             Path(w).resolve().is_relative_to(tree.path.resolve()) for w in where):
-        raise SystemExit(f"behaviour-corpus: {tree.path}: its packages do not import from it "
-                         f"({done.stdout.strip() or done.stderr.strip()[-300:]})")
+        refuse(f"{tree.path}: its packages do not import from it "
+               f"({' '.join(done.stdout.split()) or done.stderr.strip()[-300:]})")
+
+
+def refuse(message: str) -> None:
+    """Bad usage: one line on stderr, exit 2."""
+    print(f"behaviour-corpus: {message}", file=sys.stderr)
+    raise SystemExit(2)
 
 
 # --------------------------------------------------------------------------------- compare
@@ -1133,7 +1151,7 @@ def worktree(rev: str):
         made = subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q",
                                str(path), rev], capture_output=True, text=True)
         if made.returncode != 0:
-            raise SystemExit(f"behaviour-corpus: git worktree add {rev}: {made.stderr.strip()}")
+            refuse(f"git worktree add {rev}: {made.stderr.strip()}")
         try:
             yield path
         finally:
@@ -1163,21 +1181,27 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
+def _terminated(signum, frame) -> None:
+    raise SystemExit(143)           # unwinds through run_corpus, which stops every line
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    signal.signal(signal.SIGTERM, _terminated)
     cases = select(args.filter)
     if args.list:
         for name, lines in cases:
             print(name + "".join(f"\n    {line}" for line in lines))
         return 0
     if not cases:
-        print(f"behaviour-corpus: no case matches {args.filter!r}", file=sys.stderr)
-        return 2
-    tree = Tree("tree", args.tree.resolve())
+        refuse(f"no case matches {args.filter!r}")
+    tree = Tree("under test", args.tree.resolve())
     with contextlib.ExitStack() as stack:
         trees = [tree]
         if args.baseline:
-            trees.append(Tree(args.baseline, stack.enter_context(worktree(args.baseline))))
+            baseline = Tree(f"baseline {args.baseline}",
+                            stack.enter_context(worktree(args.baseline)))
+            trees.append(baseline)
         for each in trees:
             check_tree(each)
         start = time.perf_counter()
@@ -1191,11 +1215,15 @@ def main(argv: list[str] | None = None) -> int:
         args.out.write_text(json.dumps(snapshot(tree, records, seconds), indent=1) + "\n")
     if not args.baseline:
         return 0
-    identical, report = compare(results[args.baseline], records)
+    identical, report = compare(results[baseline.name], records)
     print("\n".join(report + [f"identical: {identical} of {command_count(records)} commands "
                               f"({args.baseline} -> {tree.path})"]))
     return 0 if not report else 4
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:       # every line already stopped, the scratch folders removed
+        print("behaviour-corpus: interrupted", file=sys.stderr)
+        sys.exit(130)

@@ -110,9 +110,11 @@ def test_a_tree_that_behaves_otherwise_is_caught(tmp_path):
     assert "  line 1: + a different program" in text
 
 
-def test_a_tree_without_the_packages_is_refused(tmp_path):
-    with pytest.raises(SystemExit, match="do not import from it"):
+def test_a_tree_without_the_packages_is_refused(tmp_path, capsys):
+    with pytest.raises(SystemExit) as stopped:
         corpus.check_tree(corpus.Tree("empty", tmp_path))
+    assert stopped.value.code == 2
+    assert f"{tmp_path}: its packages do not import from it" in capsys.readouterr().err
 
 
 def places(tmp_path: Path):
