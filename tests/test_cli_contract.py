@@ -12,12 +12,13 @@ import sys
 
 import pytest
 
+from reductions.grid import format_grid, parse_grid
 from solvers.cli import ExitCode, main
 from solvers.routes import ROUTES, Route, Target
 
 from .conftest import ROOT
 from .fuzz_inputs import seed_files
-from .test_grid import PAPER_17
+from .test_grid import PAPER_17, PAPER_17_SOLUTION
 
 
 def broken_route(puzzle, *, unique, time_limit):
@@ -257,3 +258,53 @@ def test_ctrl_c_during_the_imports_is_one_line_and_exit_130(module, how):
                           text=True, timeout=60)
     assert (done.returncode, done.stderr, done.stdout) == \
         (ExitCode.INTERRUPTED, "sudoku-bridge: interrupted\n", "")
+
+
+# ----------------------------------------------------------------------------- a Ctrl-C swallowed
+
+SWALLOWED_INTERRUPT = """
+import gc, signal, sys
+from reductions.grid import parse_grid
+from solvers.cli import main
+from solvers.outcome import Outcome, Status
+from solvers.routes import ROUTES, Route, Target
+
+
+class Collected:
+    def __del__(self):                      # Python ignores what a destructor raises
+        signal.raise_signal(signal.SIGINT)
+
+
+def route(puzzle, *, unique, time_limit):
+    Collected()                             # the Ctrl-C lands in its destructor
+    gc.collect()
+    {then}
+
+
+ROUTES["swallowing"] = Route(name="swallowing", target=Target.CNF, summary="planted",
+                             run="__main__:route")
+sys.exit(main(["solve", {puzzle!r}, "--via", "swallowing"]))
+"""
+
+THEN = {
+    "answers": f"return Outcome(Status.SOLVED, parse_grid({PAPER_17_SOLUTION!r}))",
+    # the same Ctrl-C ended the pool's workers: "a worker process died"
+    "fails as bad input": "from reductions.errors import UserError; "
+                          "raise UserError('a worker process died')",
+    "crashes": "return {}['no such key']",
+}
+
+
+@pytest.mark.parametrize("then", list(THEN))
+def test_a_ctrl_c_swallowed_by_a_destructor_is_still_exit_130(then):
+    """Seen under load: a SIGINT to the group landed in ``Popen.__del__``; the parent went
+    on, its pool workers had died of the same signal, and the run ended with exit 4 ("900
+    errors") instead of 130."""
+    script = SWALLOWED_INTERRUPT.format(then=THEN[then], puzzle=PAPER_17)
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60)
+    assert (done.returncode, done.stderr.splitlines()[-1:]) == \
+        (ExitCode.INTERRUPTED, ["sudoku-bridge: interrupted"])
+    # what was printed before the interrupt counted is the verified answer, or nothing
+    expected = format_grid(parse_grid(PAPER_17_SOLUTION), "pretty") if then == "answers" else ""
+    assert done.stdout.strip() == expected.strip()

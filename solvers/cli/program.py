@@ -378,17 +378,17 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace, debug: bool) -> int:
-    """Run the command; whatever happens, an exit code of the contract."""
+    """Run the command; whatever happens, an exit code of the contract.
+
+    A SIGINT or SIGTERM that came in (:data:`_ARRIVED`) decides the exit code, whatever the
+    command made of it: its exception may have been swallowed (raised inside a destructor,
+    which Python ignores) or turned into another (by a C extension, or by the worker
+    processes the same Ctrl-C ended)."""
     try:
         with _signals_as_exceptions():
             common.read_memory_option(args)
             code = args.run(args)
             sys.stdout.flush()
-            return int(code)
-    except UserError as exc:
-        return _fail(f"error: {exc}", ExitCode.BAD_INPUT)
-    except WrongAnswer as exc:
-        return _fail(f"WRONG ANSWER: {exc}", ExitCode.MISMATCH)
     except Terminated:
         return _fail("terminated", ExitCode.TERMINATED)
     except KeyboardInterrupt:
@@ -398,16 +398,31 @@ def _run(args: argparse.Namespace, debug: bool) -> int:
         _to_devnull(1)
         return ExitCode.OK
     except Exception as exc:  # noqa: BLE001 - the contract: one line, code 70, never 1
-        if _ARRIVED:                # an interrupt some C extension turned into an error
-            return _interrupted() if _ARRIVED[0] == signal.SIGINT else \
-                _fail("terminated", ExitCode.TERMINATED)
-        if debug:
-            traceback.print_exc()
-        what = "out of memory" if isinstance(exc, MemoryError) else \
-            f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
-        return _fail(f"internal error, please report: {what}"
-                     + ("" if debug else " (run with --debug for the traceback)"),
-                     ExitCode.INTERNAL_ERROR)
+        return _signalled() if _ARRIVED else _failed(exc, debug)
+    return _signalled() if _ARRIVED else int(code)
+
+
+def _signalled() -> int:
+    """The exit of the first signal in :data:`_ARRIVED`."""
+    if _ARRIVED[0] == signal.SIGINT:
+        return _interrupted()
+    return _fail("terminated", ExitCode.TERMINATED)
+
+
+def _failed(exc: Exception, debug: bool) -> int:
+    """The exit of a command that raised ``exc``: bad input 2, a wrong answer 4, else a
+    bug, 70."""
+    if isinstance(exc, UserError):
+        return _fail(f"error: {exc}", ExitCode.BAD_INPUT)
+    if isinstance(exc, WrongAnswer):
+        return _fail(f"WRONG ANSWER: {exc}", ExitCode.MISMATCH)
+    if debug:
+        traceback.print_exception(exc)
+    what = "out of memory" if isinstance(exc, MemoryError) else \
+        f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+    return _fail(f"internal error, please report: {what}"
+                 + ("" if debug else " (run with --debug for the traceback)"),
+                 ExitCode.INTERNAL_ERROR)
 
 
 class GuardedStream:
