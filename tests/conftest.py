@@ -31,6 +31,18 @@ def instance_pairs(name: str) -> list[tuple[Grid, Grid]]:
     return list(zip(puzzles, solutions))
 
 
+@pytest.fixture
+def run(capsys):
+    """The command line in this process: ``run(*argv)`` gives (exit code, stdout, stderr)."""
+    from solvers import cli
+
+    def call(*argv):
+        code = cli.main([str(a) for a in argv])
+        out, err = capsys.readouterr()
+        return code, out, err
+    return call
+
+
 def shared_set(name: str) -> Path:
     """A big data set from ../shared/data/sudoku, or skip (users' clones do not have it)."""
     path = SHARED_DATA / name

@@ -9,24 +9,12 @@ import numpy as np
 import pytest
 
 from reductions.grid import Grid, format_grid, parse_grid
-from solvers import cli
 from solvers.cli import ExitCode
 from solvers.formats.sidecar import load_hcp_export, sidecar_path
 from solvers.formats.tsplib import read_arc_list, read_hcp, write_tour
 
 from .conftest import INSTANCES, instance_puzzles
 from .test_grid import PAPER_17, PAPER_17_SOLUTION
-
-
-@pytest.fixture
-def run(capsys):
-    """Run the CLI in this process; return (exit code, stdout, stderr)."""
-
-    def runner(*argv):
-        code = cli.main([str(a) for a in argv])
-        out, err = capsys.readouterr()
-        return code, out, err
-    return runner
 
 
 def solution_tour(graph_path, solution: Grid, tour_path, reverse=False, shift=0):

@@ -15,7 +15,6 @@ import pytest
 
 from reductions.grid import Grid, Shape, check_solution, parse_grid, read_puzzles
 from reductions.hcp import HcpError
-from solvers import cli
 from solvers.cli import ExitCode
 from reductions.hcp_pipeline import (HcpOptions, build_hcp_pipeline, clue_choice_arcs,
                                      required_pairs)
@@ -36,16 +35,6 @@ needs_ortools = pytest.mark.skipif(not HAVE_ORTOOLS, reason="ortools not install
 ROYLE = instance_puzzles("royle17-sample300.txt")
 HARDEST = instance_puzzles("forum-hardest-sample100.txt")
 SAMPLE = ROYLE[:6] + HARDEST[:4]
-
-
-@pytest.fixture
-def run(capsys):
-    """Run the CLI in this process; (exit code, stdout, stderr)."""
-    def call(*argv):
-        code = cli.main([str(a) for a in argv])
-        out, err = capsys.readouterr()
-        return code, out, err
-    return call
 
 
 # ----------------------------------------------------------------------------- closed loop

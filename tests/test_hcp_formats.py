@@ -43,15 +43,6 @@ except ImportError:                                            # pragma: no cove
 needs_networkx = pytest.mark.skipif(nx is None, reason="networkx not installed (extra graphs)")
 
 
-@pytest.fixture
-def run(capsys):
-    def call(*argv):
-        code = cli.main([str(a) for a in argv])
-        out, err = capsys.readouterr()
-        return code, out, err
-    return call
-
-
 def digits(text: str) -> str:
     return "".join(c for c in text if c.isdigit())
 

@@ -15,7 +15,6 @@ import pytest
 
 from reductions.grid import format_grid
 from reductions.hcp_pipeline import HcpOptions, build_hcp_pipeline
-from solvers import cli
 from solvers.cli import ExitCode
 from solvers.formats.graph_files import write_concorde_edges
 from solvers.hamiltonian import CycleStatus, normalized_graph
@@ -145,15 +144,6 @@ def test_the_tour_of_a_linkern_killed_at_the_limit_is_read(fakes):
 
 
 # ----------------------------------------------------------------------------- the route
-
-@pytest.fixture
-def run(capsys):
-    def call(*argv):
-        code = cli.main([str(a) for a in argv])
-        out, err = capsys.readouterr()
-        return code, out, err
-    return call
-
 
 def solution_tour(tmp_path) -> str:
     """The 4×4 puzzle's solution as a tour of the graph the linkern route builds, in

@@ -21,7 +21,6 @@ import pytest
 
 from reductions.errors import UserError
 from reductions.grid import Grid, check_solution, format_grid
-from solvers import cli
 from solvers.cli import ExitCode
 from solvers.hamiltonian import CycleStatus
 from solvers.routes.hcp import solve_puzzle as solve_hcp_puzzle
@@ -77,16 +76,6 @@ def parse_parameters(text: str) -> dict[str, str]:
         assert key.strip() == key.strip().upper() and key.strip()
         out[key.strip()] = value.strip()
     return out
-
-
-@pytest.fixture
-def run(capsys):
-    """Run the CLI in this process; (exit code, stdout, stderr)."""
-    def call(*argv):
-        code = cli.main([str(a) for a in argv])
-        out, err = capsys.readouterr()
-        return code, out, err
-    return call
 
 
 # A fake LKH's preamble: $PAR is the parameter file, $PROBLEM and $TOUR the files it names,

@@ -20,6 +20,7 @@ import tempfile
 import textwrap
 import time
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -289,6 +290,25 @@ EXIT = {signal.SIGINT: (130, "sudoku-bridge: interrupted"),
         signal.SIGTERM: (143, "sudoku-bridge: terminated")}
 
 
+def interrupt_at_seeded_points(start, signum: int, *, attempts: int, seed: str, fakes,
+                               tmpdir: Path) -> None:
+    """``attempts`` runs, each started by ``start(attempt)`` (the run, and when it is busy);
+    once busy, after a seeded delay, ``signum`` goes to the command line alone or to its
+    whole group, and :func:`interrupt_and_check` checks what is left."""
+    chance = random.Random(seed)
+    for attempt in range(attempts):
+        delay, to_group = chance.uniform(0, 0.6), chance.random() < 0.5
+        run, busy = start(attempt)
+        try:
+            run.wait_until_busy(busy)
+            time.sleep(delay)
+            where = f"attempt {attempt}: {delay:.2f} s, to the " \
+                    f"{'group' if to_group else 'process'}"
+            interrupt_and_check(run, signum, to_group, where, fakes, tmpdir)
+        finally:
+            run.kill_group()
+
+
 def interrupt_and_check(run: CliRun, signum: int, to_group: bool, where: str, fakes,
                         tmpdir: Path) -> None:
     code, err = run.interrupt(signum, to_group)
@@ -305,19 +325,13 @@ def test_crosscheck_interrupted_anywhere_leaves_nothing(tmp_path, tmpdir, fakes,
     """Seeded points: a delay once every route has answered (the routes are in full swing:
     models being written, programs running, answers being read), the signal to the command
     line alone or to its whole group."""
-    chance = random.Random(f"{jobs}-{int(signum)}")
-    for attempt in range(3):
-        delay, to_group = chance.uniform(0, 0.6), chance.random() < 0.5
+    def start(attempt: int) -> tuple[CliRun, Callable[[], bool]]:
         records = tmp_path / f"records-{attempt}.jsonl"
-        run = CliRun(crosscheck_args(fakes, records, jobs), tmpdir, tmp_path)
-        try:
-            run.wait_until_busy(lambda: every_route_recorded(records))
-            time.sleep(delay)
-            where = f"attempt {attempt}: {delay:.2f} s, to the " \
-                    f"{'group' if to_group else 'process'}"
-            interrupt_and_check(run, signum, to_group, where, fakes, tmpdir)
-        finally:
-            run.kill_group()
+        return (CliRun(crosscheck_args(fakes, records, jobs), tmpdir, tmp_path),
+                lambda: every_route_recorded(records))
+
+    interrupt_at_seeded_points(start, signum, attempts=3, seed=f"{jobs}-{int(signum)}",
+                               fakes=fakes, tmpdir=tmpdir)
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["INT", "TERM"])
@@ -334,18 +348,12 @@ def test_solve_on_a_file_interrupted_leaves_nothing(tmp_path, tmpdir, fakes, rou
     if route == "ilp":
         cbc = fakes.script("cbc", 'cbc "$@"\n')       # the real CBC under a marked name
         args += ["--cbc-path", str(cbc)]
-    chance = random.Random(f"{route}-{int(signum)}")
-    for attempt in range(2):
-        delay, to_group = chance.uniform(0, 0.6), chance.random() < 0.5
+    def start(attempt: int) -> tuple[CliRun, Callable[[], bool]]:
         run = CliRun(args, tmpdir, tmp_path)
-        try:
-            run.wait_until_busy(lambda: run.stdout.stat().st_size > 0)   # answers coming
-            time.sleep(delay)
-            where = f"attempt {attempt}: {delay:.2f} s, to the " \
-                    f"{'group' if to_group else 'process'}"
-            interrupt_and_check(run, signum, to_group, where, fakes, tmpdir)
-        finally:
-            run.kill_group()
+        return run, lambda: run.stdout.stat().st_size > 0          # answers coming
+
+    interrupt_at_seeded_points(start, signum, attempts=2, seed=f"{route}-{int(signum)}",
+                               fakes=fakes, tmpdir=tmpdir)
 
 
 def test_crosscheck_killed_outright_leaves_nothing(tmp_path, tmpdir, fakes):
