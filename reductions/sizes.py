@@ -21,12 +21,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .cnf import AMO_ENCODINGS, expected_size as cnf_expected_size, resolve_amo
+from .encodings.cnf import AMO_ENCODINGS, expected_size as cnf_expected_size, resolve_amo
 from .errors import UserError, format_bytes, scientific
-from .exact_cover import DENSE_LIMIT_BYTES
+from .encodings.exact_cover import DENSE_LIMIT_BYTES
 from .formulas import Formula
-from .grid import Shape
-from .hcp import directed_size, undirected_size
+from .sudoku.grid import Shape
+from .hamiltonian.hcp import directed_size, undirected_size
 
 MB = 2**20
 BASE = 4 * MB
@@ -197,7 +197,7 @@ def nishio_gadget_estimate(formula: Formula, *, order: int | None = None,
     """Building the cell set S of Theorem 2 for ``formula`` (Theorem 3: pass its X'), on
     the n²×n² grid of ``order`` n (default Theorem 2's); ``write``: also writing S.txt;
     ``picture`` ("svg" or "png"): also drawing ``picture_cells`` grid cells."""
-    from .nishio_gadget import theorem_order
+    from .nishio.gadget import theorem_order
     n = theorem_order(formula) if order is None else order
     side = n * n
     per_cell = NISHIO_WRITE_PER_CELL if write else NISHIO_BUILD_PER_CELL
@@ -218,7 +218,7 @@ def nishio_build_estimate(formula: Formula, *, variant: str = "thm2", order: int
     ``picture`` ("svg" or "png") of the whole grid or of its gadget rows and columns only
     (``view="core"``: 2L + c of each), and the formula's own SAT call that
     ``show_placement`` needs."""
-    from .nishio_gadget import theorem3_instance, theorem_order
+    from .nishio.gadget import theorem3_instance, theorem_order
     built = theorem3_instance(formula).formula if variant == "thm3" else formula
     drawn = 0
     if picture:
@@ -237,7 +237,7 @@ def nishio_validation_estimate(formula: Formula, *, order: int | None = None,
     model, extraction and forward map. With ``split`` the model holds the gadget cells only
     (the filler is solved without SAT; :class:`solvers.gadgets.nishio.PlacementModel` checks its own
     size again), without it every cell of S."""
-    from .nishio_gadget import expected_cell_count, theorem_order
+    from .nishio.gadget import expected_cell_count, theorem_order
     n = theorem_order(formula) if order is None else order
     occurrences = sum(len(c) for c in formula.clauses)
     model_cells = 6 * occurrences if split else expected_cell_count(formula, n)
@@ -259,14 +259,14 @@ def cell_set_reading_estimate(file_bytes: int) -> Estimate:
 
 def nishio_dag_estimate(shape: Shape) -> Estimate:
     """Nishio(S) by the almost-balanced-matrix DAG (its vertices: a closed formula)."""
-    from .nishio import almost_balanced_count
+    from .nishio.placements import almost_balanced_count
     vertices = almost_balanced_count(shape)
     return Estimate(f"a DAG of {_count(vertices)} vertices", _bytes(DAG_PER_VERTEX * vertices))
 
 
 def nishio_overlay_estimate(shape: Shape) -> Estimate:
     """Nishio(S) by pattern overlay: every valid placement as a row of N cells."""
-    from .nishio import valid_placement_count
+    from .nishio.placements import valid_placement_count
     count = valid_placement_count(shape)
     return Estimate(f"{_count(count)} placements",
                     _bytes(OVERLAY_PER_ENTRY * count * shape.size))
@@ -279,7 +279,7 @@ def nrpath_gadget_estimate(formula: Formula, *, cycle: bool = False,
     """Theorem 4's graph of ``formula`` (2 + 2n + 2L + 3c vertices, 1 + 3n + 4L + 2c arcs,
     n from the header: every variable gets its gadget), written as an edge list;
     ``validate``: instead of writing, the SAT model of simple paths and nr(G) on it."""
-    from .nrpath_gadget import expected_size as nrpath_expected_size
+    from .nonrepetitive.nrpath_gadget import expected_size as nrpath_expected_size
     vertices, arcs = nrpath_expected_size(formula, cycle)
     last = (PATH_MODEL_PER_ARC * arcs if validate
             else EDGE_LINES_PER_ROW * min(arcs, EDGE_LINES_ROWS))
@@ -302,7 +302,7 @@ def nr_graph_estimate(num_vertices: int, num_arcs: int, *, simple: bool = False)
 def simple_path_estimate(num_vertices: int, num_edges: int, *, cycles: bool = False
                          ) -> Estimate:
     """The polynomial search for simple nonrepetitive paths of an undirected graph with
-    ``num_edges`` edges (Theorem 3, :mod:`reductions.simple_nonrepetitive`): usp(G) of
+    ``num_edges`` edges (Theorem 3, :mod:`reductions.nonrepetitive.simple_nonrepetitive`): usp(G) of
     n + 2K vertices and m + 3K edges and its skew-symmetric graph of 2(n + 2K) + 2 vertices and
     2(m + 3K) + 4 arcs, with K ≤ 2m (vertex, label) pairs taken at its bound; ``cycles``: one
     such search per edge, one at a time, after nr(G) for Theorem 1."""
@@ -324,7 +324,7 @@ def simple_path_estimate(num_vertices: int, num_edges: int, *, cycles: bool = Fa
 def hcp_estimate(n: int, *, directed: bool, triple: bool = False, reduce: bool = False,
                  solve: bool = False) -> Estimate:
     """Haythorpe's graph of an N×N puzzle (the blank grid's size bounds every puzzle's:
-    clues only remove arcs), through the pipeline of :mod:`reductions.hcp_pipeline`;
+    clues only remove arcs), through the pipeline of :mod:`reductions.hamiltonian.hcp_pipeline`;
     ``solve``: also the exact SAT model of Hamiltonian cycles on it."""
     vertices, arcs = directed_size(n)
     counts = (vertices, arcs)
@@ -357,7 +357,7 @@ def _amo_group_size(n: int, amo: str) -> tuple[int, int]:
 
 
 def _cnf_write_block(n: int, amo: str, per_group: int) -> float:
-    """The largest clause block of :func:`reductions.cnf.encoding_blocks` while the DIMACS
+    """The largest clause block of :func:`reductions.encodings.cnf.encoding_blocks` while the DIMACS
     writer formats it: array blocks (at-least-one kinds, N² clauses of N literals; pairwise,
     a whole kind; sequential counter, 256 groups) cost their array and temporaries plus one
     formatted piece of at most ``CNF_FORMAT_ROWS`` clauses; other at-most-one encodings come
@@ -376,7 +376,7 @@ def _cnf_write_block(n: int, amo: str, per_group: int) -> float:
 
 def cnf_estimate(shape: Shape, *, encoding: str = "extended", amo: str = "auto",
                  clues: str = "units", solve: bool = False) -> Estimate:
-    """A puzzle's CNF (:func:`reductions.cnf.sudoku_cnf`) written as DIMACS or (``solve``)
+    """A puzzle's CNF (:func:`reductions.encodings.cnf.sudoku_cnf`) written as DIMACS or (``solve``)
     loaded into pysat. The rule clauses stream by blocks, so the largest block counts, plus
     the whole clause list when clues are eliminated, plus the solver's copy."""
     n = shape.size

@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reductions.candidates import CandidateState, layout, tallies
-from reductions.grid import Shape, read_puzzles
-from reductions.rules import RULES, deduce, select_rules
+from reductions.sudoku.candidates import CandidateState, layout, tallies
+from reductions.sudoku.grid import Shape, read_puzzles
+from reductions.rules.engine import RULES, deduce, select_rules
 from reductions.rules.chains import ChainGraph, NO_PREDECESSOR, _graphs, split
 from reductions.rules.matching import flexible, hall_analysis
 from solvers.generate import generate_puzzles

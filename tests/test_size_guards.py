@@ -15,14 +15,14 @@ from pathlib import Path
 import pytest
 
 from reductions import reading
-from reductions.cnf import AMO_ENCODINGS, sudoku_cnf
-from reductions.exact_cover import sudoku_exact_cover
+from reductions.encodings.cnf import AMO_ENCODINGS, sudoku_cnf
+from reductions.encodings.exact_cover import sudoku_exact_cover
 from reductions.formulas import Formula, example_satisfiable, random_3sat
-from reductions.grid import Grid, Shape, parse_grid
-from reductions.hcp_pipeline import HcpOptions, build_hcp_pipeline
-from reductions.ilp import sudoku_ilp
-from reductions.nishio_gadget import nishio_gadget, theorem3_instance
-from reductions.nrpath_gadget import nrpath_gadget
+from reductions.sudoku.grid import Grid, Shape, parse_grid
+from reductions.hamiltonian.hcp_pipeline import HcpOptions, build_hcp_pipeline
+from reductions.encodings.ilp import sudoku_ilp
+from reductions.nishio.gadget import nishio_gadget, theorem3_instance
+from reductions.nonrepetitive.nrpath_gadget import nrpath_gadget
 from reductions.sizes import (TooLarge, cell_set_reading_estimate, cnf_estimate, ensure_fits,
                               exact_cover_estimate, format_bytes, formula_sat_estimate,
                               hcp_estimate, ilp_estimate, nishio_gadget_estimate,

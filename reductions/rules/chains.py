@@ -1,5 +1,5 @@
 """The nonlocal rules of Eppstein 2005 §3.2–3.5 on the bilocation and bivalue graphs, through
-nr(G) (:mod:`reductions.nonrepetitive`, Theorems 1 and 2).
+nr(G) (:mod:`reductions.nonrepetitive.nr_graph`, Theorems 1 and 2).
 
 **Bilocation graph** (§3.2). A vertex per open cell; an edge labelled x joins two cells that
 are the only two places for digit x in some row, column or block (an edge found by two units
@@ -62,7 +62,7 @@ order) gives each vertex the union of what every vertex it reaches forces, as bi
 (digit, cell): the forced pairs themselves, the candidates their digits take from their
 peers, and the other candidates of their cells. A clash is then one AND (a forced pair that
 another one blocks), an emptied unit or cell a few shifts over the packed masks
-(:mod:`reductions.candidates`). Graphs here have at most a few hundred pair vertices (9×9), so
+(:mod:`reductions.sudoku.candidates`). Graphs here have at most a few hundred pair vertices (9×9), so
 this is plain Python. Only for a start where a rule fires is nr(G) built (:class:`ChainGraph`)
 and searched breadth-first for the shortest walks of the witness, exactly as before; the
 deductions are the ones the per-start searches gave (tests/rules_reference).
@@ -74,8 +74,8 @@ from functools import cached_property
 
 import numpy as np
 
-from ..candidates import (CandidateState, Layout, bits, cell_name, coverage, peer_matrix,
-                          unit_matrix, unit_name)
+from ..sudoku.candidates import (CandidateState, Layout, bits, cell_name, coverage, peer_matrix,
+                                 unit_matrix, unit_name)
 from .base import Deduction
 
 NO_PREDECESSOR = -9999
@@ -144,7 +144,7 @@ class ChainGraph:
 
     ``edges`` as from :func:`bilocation_edges`; vertices are the flat cells, labels the
     0-based digits. nr(G) numbering: pair p = (vertex, label) has in-vertex 2p and out-vertex
-    2p + 1; nr-arc a < 2m is G's arc a. scipy and :mod:`reductions.nonrepetitive` are
+    2p + 1; nr-arc a < 2m is G's arc a. scipy and :mod:`reductions.nonrepetitive.nr_graph` are
     imported here, on first use: most puzzles never get this far, and the ``rules`` command
     starts without them.
     """
@@ -152,8 +152,8 @@ class ChainGraph:
     def __init__(self, state: CandidateState, edges: np.ndarray):
         from scipy.sparse import csr_matrix
 
-        from ..labelled_graph import LabelledGraph
-        from ..nonrepetitive import nr_graph
+        from ..nonrepetitive.labelled_graph import LabelledGraph
+        from ..nonrepetitive.nr_graph import nr_graph
         n = state.size
         self.state = state
         self.edges = edges

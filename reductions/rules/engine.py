@@ -24,10 +24,10 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
 from ..errors import UserError
-from ..grid import Grid, check_solution
-from ..rule_levels import MAX_LEVEL
+from ..sudoku.grid import Grid, check_solution
+from .levels import MAX_LEVEL
 from ..status import Status
-from ..candidates import CandidateState
+from ..sudoku.candidates import CandidateState
 from . import chains, local, matching
 from .base import Deduction, Rule
 
@@ -95,7 +95,7 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in [
 ]}
 
 if sorted(rule.level for rule in RULES.values()) != list(range(1, MAX_LEVEL + 1)):
-    raise ImportError("the rules' levels must be 1..reductions.rule_levels.MAX_LEVEL, each once")
+    raise ImportError("the rules' levels must be 1..reductions.rules.levels.MAX_LEVEL, each once")
 LOCAL_LEVEL = RULES["unit-matching"].level
 """The local and matching rules are the levels up to this one."""
 

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from reductions.errors import UserError
-from reductions.grid import Shape, parse_grid, puzzle_texts
+from reductions.sudoku.grid import Shape, parse_grid, puzzle_texts
 from reductions.sizes import Estimate, ensure_fits
 
 from . import common

@@ -40,9 +40,8 @@ import numpy as np
 
 from reductions.errors import UserError, format_bytes
 from reductions.formulas import Formula, seeded_random_formulas
-from reductions.labelled_graph import LabelledGraph
-from reductions.sizes import (TooLarge, declared_variables_note, ensure_fits,
-                              nrpath_gadget_estimate)
+from reductions.nonrepetitive.labelled_graph import LabelledGraph
+from reductions.sizes import TooLarge, declared_variables_note, ensure_fits, nrpath_gadget_estimate
 
 from . import common
 from .common import ExitCode
@@ -57,7 +56,7 @@ if TYPE_CHECKING:
 # ----------------------------------------------------------------------------- gadget nrpath
 
 def run_gadget_nrpath(args: argparse.Namespace) -> int:
-    from reductions.nrpath_gadget import expected_size, nrpath_gadget
+    from reductions.nonrepetitive.nrpath_gadget import expected_size, nrpath_gadget
     from ..formats.labelled_edges import write_gadget_files
     if args.validate:
         return run_validate(args)

@@ -45,8 +45,8 @@ import traceback
 from typing import Iterator
 
 from reductions.errors import UserError, printable
-from reductions.grid import (PuzzleLines, format_grid, load_puzzles, parse_grid, puzzle_lines,
-                             solution_problems)
+from reductions.sudoku.grid import (PuzzleLines, format_grid, load_puzzles, parse_grid,
+                                    puzzle_lines, solution_problems)
 
 from reductions.sizes import ensure_fits
 

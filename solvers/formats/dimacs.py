@@ -28,7 +28,7 @@ from typing import Iterable, Iterator, Sequence
 import numpy as np
 
 from reductions.errors import UserError, parse_int
-from reductions.grid import MAX_COMMENT_LINE
+from reductions.sudoku.grid import MAX_COMMENT_LINE
 from reductions.reading import (CHATTER_BYTES, DEFAULT_MEMORY_LIMIT, ReadLimit, open_text,
                                 read_text, reading)
 from reductions.formulas import Formula, from_dimacs_clauses

@@ -1,6 +1,6 @@
 """Nishio(S) at any size by SAT: "is there a valid placement inside S containing cell z?"
 
-The third method beside the DAG and pattern overlay of :mod:`reductions.nishio`, and the only
+The third method beside the DAG and pattern overlay of :mod:`reductions.nishio.placements`, and the only
 one usable on the big grids the 3SAT reduction produces (a 361×361 grid for 6 clauses).
 
 Model (exact cover as CNF). One Boolean variable per cell *of S* (cells outside S are simply
@@ -17,16 +17,16 @@ covers N cells at once, and every refuted cell becomes a unit clause ¬z that th
 keep.
 
 Presolve (``split=True``, the default). S falls apart into independent parts
-(:func:`reductions.nishio.independent_parts`): a placement inside S is one placement of each
+(:func:`reductions.nishio.placements.independent_parts`): a placement inside S is one placement of each
 part. A part fails at once when some band (stack) has a different number of its rows
 (columns) and blocks. A *complete* part — S holds every cell of its rows × columns inside its
 blocks — with matching counts always has placements through every one of its cells
-(:func:`reductions.nishio.subgrid_placement` builds them), so it needs no solver. Only the
+(:func:`reductions.nishio.placements.subgrid_placement` builds them), so it needs no solver. Only the
 other parts become SAT variables. This matters for the gadget grids: their filler (all cells
 away from the gadgets) is one huge complete part, while the gadgets are a part of a few hundred
 cells. ``split=False`` puts every cell of S into the SAT model (the tests check both agree).
 
-Every placement returned is checked (:func:`reductions.nishio.placement_problems`);
+Every placement returned is checked (:func:`reductions.nishio.placements.placement_problems`);
 a wrong one raises :class:`solvers.outcome.WrongAnswer`.
 
 Sizes and times (``benchmarks/results/nishio.md``): a 361×361 gadget grid (5 variables,
@@ -56,11 +56,12 @@ from pysat.formula import IDPool
 
 from reductions.errors import UserError
 from reductions.formulas import Formula, all_sign_patterns, example_satisfiable
-from reductions.nishio import (DAG_VERTEX_LIMIT, OVERLAY_LIMIT, Cell, CellSet, NishioError,
-                               Part, almost_balanced_count, independent_parts,
-                               is_valid_placement, nishio, placement_problems,
-                               subgrid_placement, valid_placement_count)
-from reductions.nishio_gadget import (GadgetError, NishioGadget, assignment_from_placement,
+from reductions.nishio.placements import (DAG_VERTEX_LIMIT, OVERLAY_LIMIT, Cell, CellSet,
+                                          NishioError, Part, almost_balanced_count,
+                                          independent_parts, is_valid_placement, nishio,
+                                          placement_problems, subgrid_placement,
+                                          valid_placement_count)
+from reductions.nishio.gadget import (GadgetError, NishioGadget, assignment_from_placement,
                                       nishio_gadget, placement_from_assignment, theorem3_gadget,
                                       theorem3_instance, v0_false_cells)
 from reductions.sizes import (TooLarge, ensure_fits, formula_sat_estimate, nishio_dag_estimate,

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from reductions.errors import UserError
-from reductions.grid import Grid, Shape
+from reductions.sudoku.grid import Grid, Shape
 from reductions.sizes import (Estimate, cnf_estimate, exact_cover_estimate, hcp_estimate,
                               ilp_estimate, rules_estimate)
 

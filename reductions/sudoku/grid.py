@@ -34,8 +34,8 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
-from .errors import UserError, printable
-from .reading import DEFAULT_MEMORY_LIMIT, ReadLimit, file_kind, read_lines
+from ..errors import UserError, printable
+from ..reading import DEFAULT_MEMORY_LIMIT, ReadLimit, file_kind, read_lines
 
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 """Single-character symbols: SYMBOLS[d - 1] is digit d, for d = 1..35."""

@@ -11,7 +11,7 @@ candidates left for one digit),
 
 and the Nishio deduction removes the candidates S \\ Nishio(S). The *decision version* asks
 whether Nishio(S) ≠ ∅, i.e. whether S contains a valid placement at all (NP-complete, §6; the
-reduction is in :mod:`reductions.nishio_gadget`).
+reduction is in :mod:`reductions.nishio.gadget`).
 
 Two exact methods live here (pure computation); the third, a SAT model that works at any size,
 is :mod:`solvers.gadgets.nishio`.
@@ -56,7 +56,7 @@ counts always has placements, through any of its cells: pair rows with blocks ba
 columns with blocks stack by stack (:func:`subgrid_placement`).
 
 Cells are (row, column) pairs, 0-based; flat index r·N + c. Rows, columns and blocks are
-numbered as in :mod:`reductions.grid`.
+numbered as in :mod:`reductions.sudoku.grid`.
 """
 
 from __future__ import annotations
@@ -70,8 +70,8 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from .errors import UserError
-from .grid import Shape
+from ..errors import UserError
+from ..sudoku.grid import Shape
 
 OVERLAY_LIMIT = 1_000_000
 """Most placements the pattern-overlay method will enumerate (9×9: 46,656; 10×10: 460,800)."""

@@ -2,10 +2,10 @@
 
 Given a CNF formula with clauses of 1 to 3 literals, :func:`nishio_gadget` builds a cell set S
 on an n²×n² grid with n×n blocks such that S contains a valid placement (one cell per row,
-column and block; see :mod:`reductions.nishio`) **iff the formula is satisfiable**
+column and block; see :mod:`reductions.nishio.placements`) **iff the formula is satisfiable**
 (Theorem 2). The order is n = max(v + c, 3c + 1) for v variables and c clauses (the theorem's
 bound; a larger n may be asked for). A *band* is a row of n blocks, a *stack* a column of n
-blocks. Rows, columns, blocks are 0-based; blocks row-major as in :mod:`reductions.grid`.
+blocks. Rows, columns, blocks are 0-based; blocks row-major as in :mod:`reductions.sudoku.grid`.
 
 Layout. Number the literal occurrences o = 0..L-1 in clause order (L ≤ 3c); occurrence o owns
 stack o, whose first two columns are X_o and Y_o. Stack L is the *terminal stack*. Each
@@ -29,7 +29,7 @@ variable that occurs gets a band (in variable order), then each clause a band.
 Why it is correct. Count first: every band has as many gadget rows as gadget blocks (k and k;
 w + 1 and w + 1) and every stack as many gadget columns as gadget blocks (2 and 2; c and c), so
 the filler — a complete sub-grid — always has a placement
-(:func:`reductions.nishio.subgrid_placement`), independent of the gadgets (no cell joins a
+(:func:`reductions.nishio.placements.subgrid_placement`), independent of the gadgets (no cell joins a
 gadget unit to a filler unit). In a valid placement P ⊆ S: each variable gadget is all-true or
 all-false, giving an assignment. In clause j the terminal block uses some conflict row K_{j,p};
 every other conflict row K_{j,q} has cells only in term block q, which must therefore use it;
@@ -77,11 +77,11 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from .errors import UserError
-from .formulas import Formula, literal_value
-from .grid import Shape
-from .nishio import Cell, CellSet, placement_problems, subgrid_placement
-from .reduction import satisfying_values
+from ..errors import UserError
+from ..formulas import Formula, literal_value
+from ..sudoku.grid import Shape
+from .placements import Cell, CellSet, placement_problems, subgrid_placement
+from ..reduction import satisfying_values
 
 
 class GadgetError(UserError):
