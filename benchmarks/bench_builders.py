@@ -33,7 +33,7 @@ The reference is the run itself: the exponent is the least-squares slope of log(
 log(peak) against log(size) over the sizes N ≥ ``--fit-from`` (per-element costs at small N
 are dominated by fixed costs), so "linear" means an exponent of about 1 in the output size
 (3 against N: every output here grows as N³). Target: exponent ≤ 1.15 for every builder.
-Cases whose estimate (``reductions/sizes.py``) is over ``--max-memory`` (default: the same
+Cases whose estimate (``reductions/*/sizes.py``) is over ``--max-memory`` (default: the same
 safe share of the machine as the command line's) are skipped and shown so; a case over
 ``--timeout`` seconds is killed and shown so.
 
@@ -63,8 +63,10 @@ import numpy as np  # noqa: E402
 from benchmarks.bench_hcp_build import half_filled  # noqa: E402
 from benchmarks.memprobe import status_kb  # noqa: E402
 from reductions.sudoku.grid import Grid, Shape  # noqa: E402
-from reductions.sizes import (Estimate, cnf_estimate, exact_cover_estimate, format_bytes,  # noqa: E402
-                              hcp_estimate)
+from reductions.estimate import Estimate  # noqa: E402
+from reductions.encodings.sizes import cnf_estimate, exact_cover_estimate  # noqa: E402
+from reductions.errors import format_bytes  # noqa: E402
+from reductions.hamiltonian.sizes import hcp_estimate  # noqa: E402
 from solvers.runtime.memory import default_limit, parse_size  # noqa: E402
 
 BUILDERS = ("hcp-directed", "hcp-split", "hcp-reduce", "hcp-emit", "cnf-emit", "cover-emit")

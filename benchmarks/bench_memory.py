@@ -1,4 +1,4 @@
-"""Memory estimates (reductions/sizes.py) against the measured peak memory of the commands.
+"""Memory estimates (reductions/*/sizes.py) against the measured peak memory of the commands.
 
     python benchmarks/bench_memory.py [--quick] [--only PREFIX]
 
@@ -29,12 +29,15 @@ sys.path.insert(0, str(ROOT))
 from reductions.formulas import random_3sat  # noqa: E402
 from reductions.sudoku.grid import Shape, parse_grid  # noqa: E402
 from reductions.nonrepetitive.labelled_graph import LabelledGraph, random_labelled_graph  # noqa: E402
-from reductions.nishio.gadget import theorem3_instance  # noqa: E402
-from reductions.sizes import (cell_set_reading_estimate, cnf_estimate, exact_cover_estimate,  # noqa: E402
-                              format_bytes, hcp_estimate, ilp_estimate, nishio_dag_estimate,
-                              nishio_gadget_estimate, nishio_validation_estimate,
-                              nr_graph_estimate, nrpath_gadget_estimate, formula_sat_estimate,
-                              simple_path_estimate)
+from reductions.nishio.theorem3 import theorem3_instance  # noqa: E402
+from reductions.nishio.sizes import (cell_set_reading_estimate, nishio_dag_estimate,  # noqa: E402
+                                     nishio_gadget_estimate, nishio_validation_estimate)
+from reductions.encodings.sizes import cnf_estimate, exact_cover_estimate, ilp_estimate  # noqa: E402
+from reductions.errors import format_bytes  # noqa: E402
+from reductions.hamiltonian.sizes import hcp_estimate  # noqa: E402
+from reductions.nonrepetitive.sizes import (nr_graph_estimate, nrpath_gadget_estimate,  # noqa: E402
+                                            simple_path_estimate)
+from reductions.formulas import formula_sat_estimate  # noqa: E402
 from solvers.formats.dimacs import read_formula  # noqa: E402
 from solvers.formats.labelled_edges import read_labelled_edges, write_labelled_edges  # noqa
 from solvers.routes import ROUTES, route_estimate  # noqa: E402
@@ -272,7 +275,7 @@ def main() -> None:
         lines = [f"# Memory estimates against measured peaks ({meta['date']}, Python "
                  f"{meta['python']}, {meta['machine']})", "",
                  "Peak RSS added by each command in a fresh process (`benchmarks/memprobe.py`) "
-                 "and the estimate it checks against `--max-memory` (`reductions/sizes.py`).",
+                 "and the estimate it checks against `--max-memory` (`reductions/*/sizes.py`).",
                  "", "| case | measured | estimate | estimate / measured | seconds |",
                  "|---|---|---|---|---|"]
         lines += [f"| {r['case']} | {format_bytes(r['measured_bytes'])} | "

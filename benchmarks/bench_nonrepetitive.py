@@ -49,8 +49,7 @@ sys.path.insert(0, str(ROOT))
 
 from reductions.formulas import random_3sat  # noqa: E402
 from reductions.nonrepetitive.labelled_graph import LabelledGraph, random_labelled_graph  # noqa: E402
-from reductions.nonrepetitive.nr_graph import (cyclic_edges, edges_from, nonrepetitive_path,  # noqa: E402
-                                               nr_graph)
+from reductions.nonrepetitive.nr_graph import cyclic_edges, edges_from, nonrepetitive_path, nr_graph  # noqa: E402
 from reductions.nonrepetitive.nrpath_gadget import expected_size, nrpath_gadget  # noqa: E402
 from solvers.formats.labelled_edges import write_labelled_edges  # noqa: E402
 from solvers.gadgets.nrpath import validate_formula  # noqa: E402

@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 from types import ModuleType
 
-from reductions.sudoku.grid import read_puzzles
+from reductions.sudoku.puzzle_files import read_puzzles
 from reductions.rules.engine import deduce, select_rules
 from reductions.status import Status
 

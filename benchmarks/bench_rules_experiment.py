@@ -44,7 +44,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from reductions.sudoku.grid import Shape, format_grid, read_puzzles  # noqa: E402
+from reductions.sudoku.grid import Shape, format_grid  # noqa: E402
+from reductions.sudoku.puzzle_files import read_puzzles  # noqa: E402
 from reductions.rules.engine import LOCAL_LEVEL, RULES, deduce, select_rules  # noqa: E402
 from reductions.status import Status  # noqa: E402
 from solvers.runtime.processes import worker_pool  # noqa: E402

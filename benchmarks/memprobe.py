@@ -9,7 +9,7 @@ resets the kernel's peak-RSS mark (``/proc/self/clear_refs``), runs the command 
 ``main()`` and prints one JSON line: the added peak RSS (VmHWM after − VmRSS before), the
 added peak address space (VmPeak after − VmSize before), the exit code and the wall time.
 Used by ``bench_memory.py`` (and tests/test_size_guards.py) to calibrate
-``reductions/sizes.py``.
+``reductions/*/sizes.py``.
 """
 
 from __future__ import annotations

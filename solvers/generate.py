@@ -17,7 +17,9 @@ import numpy as np
 from reductions.errors import UserError
 from reductions.rules.generator import GeneratedPuzzle, UniquenessOracle, generate
 from reductions.sudoku.grid import Shape
-from reductions.sizes import Estimate, cnf_estimate, rules_estimate
+from reductions.estimate import Estimate
+from reductions.encodings.sizes import cnf_estimate
+from reductions.rules.sizes import rules_estimate
 
 from .routes.sat import process_solver
 

@@ -12,7 +12,8 @@ import pytest
 from reductions.errors import UserError
 from reductions.formulas import Formula, example_satisfiable
 from reductions.sudoku.grid import Shape
-from reductions.nishio.placements import CellSet, nishio_dag, random_cell_set, random_placement
+from reductions.nishio.placements import CellSet, random_cell_set, random_placement
+from reductions.nishio.dag import nishio_dag
 from reductions.nishio.gadget import nishio_gadget, placement_from_assignment
 from solvers.formats.cellset import (CellSetError, Picture, format_cell_set, gadget_picture,
                                      parse_cell_set, picture_svg, read_cell_set,

@@ -13,7 +13,8 @@ import json
 import numpy as np
 import pytest
 
-from reductions.sudoku.grid import Grid, Shape, check_solution, parse_grid, read_puzzles
+from reductions.sudoku.grid import Grid, Shape, check_solution, parse_grid
+from reductions.sudoku.puzzle_files import read_puzzles
 from reductions.hamiltonian.hcp import HcpError
 from solvers.cli import ExitCode
 from reductions.hamiltonian.hcp_pipeline import (HcpOptions, build_hcp_pipeline, clue_choice_arcs,

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from reductions.sudoku.grid import Shape
-from reductions.nishio.placements import CellSet, nishio_dag, random_cell_set, random_placement
+from reductions.nishio.placements import CellSet, random_cell_set, random_placement
+from reductions.nishio.dag import nishio_dag
 from reductions.nishio.gadget import expected_cell_count
 from reductions.formulas import example_satisfiable
 from solvers import cli

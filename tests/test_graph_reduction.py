@@ -140,9 +140,9 @@ def reduction_record(reduction) -> tuple:
 
 def reduce_by_numpy_rounds_only(monkeypatch, n, edges, **options):
     """The reduction with every round of rule 2 vectorised (no plain-Python rounds)."""
-    import reductions.hamiltonian.graph_reduction as graph_reduction
+    import reductions.hamiltonian.degree_two as degree_two
     with monkeypatch.context() as patch:
-        patch.setattr(graph_reduction, "SMALL_FRONTIER", -1)
+        patch.setattr(degree_two, "SMALL_FRONTIER", -1)
         return reduce_degree_two(n, edges, **options)
 
 

@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reductions.sudoku.grid import (Grid, GridError, Shape, check_clues, check_solution,
-                                    clue_array_from_line, format_grid, load_puzzles, parse_grid,
-                                    pattern_solution, puzzle_texts, read_puzzles,
-                                    solution_problems, solves_clues)
+                                    clue_array_from_line, format_grid, parse_grid,
+                                    pattern_solution, solution_problems, solves_clues)
+from reductions.sudoku.puzzle_files import load_puzzles, puzzle_texts, read_puzzles
 
 from .conftest import INSTANCES, instance_pairs
 

@@ -19,7 +19,8 @@ import time
 import numpy as np
 import pytest
 
-from reductions.sudoku.grid import Grid, parse_grid, read_puzzles
+from reductions.sudoku.grid import Grid, parse_grid
+from reductions.sudoku.puzzle_files import read_puzzles
 from reductions.errors import UserError
 from reductions.hamiltonian.hcp import haythorpe_graph, haythorpe_layout
 from reductions.hamiltonian.hcp_pipeline import HcpOptions, build_hcp_pipeline, grid_pairs

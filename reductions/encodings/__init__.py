@@ -9,5 +9,6 @@ Modules:
   at-most-one groups (pysat's ``CardEnc``), clues as units or eliminated;
 - :mod:`~reductions.encodings.exact_cover` — options and items, their sizes with clues kept
   or eliminated;
-- :mod:`~reductions.encodings.ilp` — the exact-cover matrix as A·x = 1 (a PuLP model).
+- :mod:`~reductions.encodings.ilp` — the exact-cover matrix as A·x = 1 (a PuLP model);
+- :mod:`~reductions.encodings.sizes` — their memory estimates, written or solved.
 """

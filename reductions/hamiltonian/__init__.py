@@ -13,9 +13,12 @@ Modules:
 - :mod:`~reductions.hamiltonian.hcp_undirected` — the 3-split to an undirected graph (with
   the triple trick) and back;
 - :mod:`~reductions.hamiltonian.graph_reduction` — the degree-2 reduction of any undirected
-  graph to a fixpoint, and tours carried across it;
+  graph to a fixpoint (§7), and tours carried across it;
+- :mod:`~reductions.hamiltonian.degree_two` — its working state: rule 2 propagated by
+  frontiers, the ends of degree-2 paths for rule 3, the paths laid out for rule 1;
 - :mod:`~reductions.hamiltonian.split_reduction` — the degree-2 reduction of a 3-split graph,
   run on the directed graph;
 - :mod:`~reductions.hamiltonian.hcp_pipeline` — puzzle → graph → (split, reduced) graph and a
-  tour back to a checked grid.
+  tour back to a checked grid;
+- :mod:`~reductions.hamiltonian.sizes` — the pipeline's memory estimate.
 """

@@ -18,5 +18,6 @@ Modules:
 - :mod:`~reductions.nonrepetitive.simple_nonrepetitive` — Theorem 3: simple nonrepetitive
   paths and cycles of undirected graphs in polynomial time;
 - :mod:`~reductions.nonrepetitive.nrpath_gadget` — Theorem 4: 3SAT to directed simple
-  nonrepetitive paths (and cycles), with the forward map and extraction.
+  nonrepetitive paths (and cycles), with the forward map and extraction;
+- :mod:`~reductions.nonrepetitive.sizes` — their memory estimates.
 """

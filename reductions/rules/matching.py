@@ -33,7 +33,7 @@ tested again.
 **Nishio** (:mod:`reductions.nishio.placements`, the almost-balanced-matrix DAG): per digit, the cells of
 the candidate set S outside Nishio(S) (no valid placement of the digit inside S uses them) are
 eliminated; Nishio(S) = ∅ proves there is no solution. Applied where the DAG is built
-(9×9: 290 vertices, 16×16: 19,442); beyond :data:`reductions.nishio.placements.DAG_VERTEX_LIMIT` (25×25)
+(9×9: 290 vertices, 16×16: 19,442); beyond :data:`reductions.nishio.dag.DAG_VERTEX_LIMIT` (25×25)
 the rule finds nothing.
 """
 
@@ -44,7 +44,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..sudoku.candidates import CandidateState, bits, unit_name
-from ..nishio.placements import DAG_VERTEX_LIMIT, CellSet, almost_balanced_count, nishio_dag_sweep
+from ..nishio.dag import DAG_VERTEX_LIMIT, almost_balanced_count, nishio_dag_sweep
+from ..nishio.placements import CellSet
 from .base import Deduction, cells_text, numbers_text
 
 if TYPE_CHECKING:

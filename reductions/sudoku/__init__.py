@@ -7,6 +7,8 @@ Modules:
 - :mod:`~reductions.sudoku.grid` — :class:`~reductions.sudoku.grid.Shape`,
   :class:`~reductions.sudoku.grid.Grid`, parsing one grid, printing, and the checks of clues
   and solutions;
+- :mod:`~reductions.sudoku.puzzle_files` — puzzles from files and command-line arguments
+  (bounded reading), as texts with where each came from, or parsed;
 - :mod:`~reductions.sudoku.candidates` — the candidate state the rules engine works on
   (bitmask per cell, peers, units);
 - :mod:`~reductions.sudoku.forced` — the digits forced by singles alone, for whole batches;

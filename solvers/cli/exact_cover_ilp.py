@@ -25,7 +25,8 @@ from reductions.encodings.exact_cover import sudoku_exact_cover
 from reductions.encodings.ilp import CLUE_MODES as ILP_CLUE_MODES
 from reductions.encodings.ilp import expected_size as ilp_expected_size
 from reductions.encodings.ilp import sudoku_ilp
-from reductions.sizes import ensure_fits, exact_cover_estimate, ilp_estimate
+from reductions.estimate import ensure_fits
+from reductions.encodings.sizes import exact_cover_estimate, ilp_estimate
 
 from . import common
 from .common import ExitCode

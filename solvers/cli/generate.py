@@ -17,7 +17,7 @@ import time
 
 from reductions.errors import UserError
 from reductions.sudoku.grid import Shape, format_grid
-from reductions.sizes import ensure_fits
+from reductions.estimate import ensure_fits
 
 from ..formats.atomic import check_outputs, open_output
 from . import common

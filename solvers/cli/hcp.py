@@ -52,7 +52,8 @@ def print_stats(pipeline: HcpPipeline, out=None) -> None:
 def run_emit_hcp(args: argparse.Namespace) -> int:
     from reductions.hamiltonian.hcp import check_square
     from reductions.hamiltonian.hcp_pipeline import HcpOptions, build_hcp_pipeline
-    from reductions.sizes import ensure_fits, hcp_estimate
+    from reductions.estimate import ensure_fits
+    from reductions.hamiltonian.sizes import hcp_estimate
     from ..formats.atomic import OutputGroup, check_outputs
     from ..formats.graph_files import SIDECAR_NAMES, check_format, default_format
     from ..formats.hcp_export import write_export

@@ -20,7 +20,7 @@
   cycle or edges, ``seconds``). Exit codes as everywhere: 0 found or listed, 1 none (proved).
 
 Every command takes ``--max-memory SIZE``: the gadget, nr(G), the SAT model of simple paths
-or Theorem 3's skew-symmetric graph is estimated first (:mod:`reductions.sizes`) and refused in
+or Theorem 3's skew-symmetric graph is estimated first (:mod:`reductions.estimate`) and refused in
 one line (exit 2) over the limit.
 
 Only flags, calls and printing live here: the questions are answered by
@@ -41,7 +41,9 @@ import numpy as np
 from reductions.errors import UserError, format_bytes
 from reductions.formulas import Formula, seeded_random_formulas
 from reductions.nonrepetitive.labelled_graph import LabelledGraph
-from reductions.sizes import TooLarge, declared_variables_note, ensure_fits, nrpath_gadget_estimate
+from reductions.estimate import TooLarge, ensure_fits
+from reductions.formulas import declared_variables_note
+from reductions.nonrepetitive.sizes import nrpath_gadget_estimate
 
 from . import common
 from .common import ExitCode

@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from reductions.errors import UserError
-from reductions.sudoku.grid import format_grid, parse_grid, puzzle_texts
+from reductions.sudoku.grid import format_grid, parse_grid
+from reductions.sudoku.puzzle_files import puzzle_texts
 from reductions.rules.levels import MAX_LEVEL
 
 from ..routes import options as route_options

@@ -36,7 +36,7 @@ from reductions.errors import UserError
 from reductions.sudoku.grid import Shape
 from reductions.nishio.placements import Cell, CellSet, NishioError, shape_for_side
 from reductions.reading import DEFAULT_MEMORY_LIMIT, ReadLimit, read_lines
-from reductions.sizes import CELL_SET_READ_PER_BYTE
+from reductions.nishio.sizes import CELL_SET_READ_PER_BYTE
 
 from .atomic import OutputGroup, atomic_write
 
@@ -527,8 +527,8 @@ def write_gadget_files(built, *, cells_path: str | Path | None = None,
                        map_path: str | Path | None = None,
                        picture_path: str | Path | None = None,
                        placement: Sequence[Cell] | None = None, view: str = "full") -> None:
-    """The files of a built Nishio gadget (a :class:`reductions.nishio.gadget.BuiltGadget`),
-    all or none: S as a cell set, its JSON map (:meth:`~reductions.nishio.gadget.BuiltGadget.
+    """The files of a built Nishio gadget (a :class:`reductions.nishio.theorem3.BuiltGadget`),
+    all or none: S as a cell set, its JSON map (:meth:`~reductions.nishio.theorem3.BuiltGadget.
     record`, one line) and its picture (``placement`` drawn on top, ``view`` full or core)."""
     with OutputGroup() as outputs:
         if cells_path:

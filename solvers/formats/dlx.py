@@ -42,7 +42,8 @@ from reductions.encodings.exact_cover import (CLUE_MODES, ITEM_LETTERS, MAX_NAME
                                               sudoku_exact_cover)
 from reductions.sudoku.puzzle_record import MODEL_SPELLING, PuzzleRecord, comment_metadata, prefixed
 from reductions.reading import CHATTER_BYTES, DEFAULT_MEMORY_LIMIT, ReadLimit, read_text
-from reductions.sizes import ensure_fits, exact_cover_estimate
+from reductions.estimate import ensure_fits
+from reductions.encodings.sizes import exact_cover_estimate
 
 from .atomic import open_output
 

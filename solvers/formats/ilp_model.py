@@ -28,7 +28,8 @@ from reductions.encodings.ilp import CLUE_MODES, IlpError, SudokuIlp, sudoku_ilp
 from reductions.sudoku.puzzle_record import (MODEL_SPELLING, PuzzleRecord, comment_metadata,
                                              prefixed, read_comment_header)
 from reductions.reading import DEFAULT_MEMORY_LIMIT
-from reductions.sizes import ensure_fits, ilp_estimate
+from reductions.estimate import ensure_fits
+from reductions.encodings.sizes import ilp_estimate
 from reductions.status import Status
 
 from ..runtime.processes import ExternalSolverError

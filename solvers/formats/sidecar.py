@@ -24,7 +24,8 @@ from reductions.sudoku.grid import MAX_GRID_TEXT, MAX_SIZE
 from reductions.hamiltonian.hcp_pipeline import HcpOptions, HcpPipeline, build_hcp_pipeline
 from reductions.sudoku.puzzle_record import PuzzleRecord
 from reductions.reading import DEFAULT_MEMORY_LIMIT, HEADER_BYTES, ReadLimit, read_text
-from reductions.sizes import ensure_fits, hcp_estimate
+from reductions.estimate import ensure_fits
+from reductions.hamiltonian.sizes import hcp_estimate
 from reductions.status import Status
 
 from .atomic import OutputGroup, atomic_write

@@ -71,8 +71,10 @@ from reductions.nonrepetitive.nrpath_gadget import (NrPathGadget, assignment_fro
                                                     assignment_from_path, cycle_from_assignment,
                                                     expected_size, nrpath_gadget,
                                                     path_from_assignment)
-from reductions.sizes import (Estimate, TooLarge, ensure_fits, formula_sat_estimate,
-                              nr_graph_estimate, nrpath_gadget_estimate, simple_path_estimate)
+from reductions.estimate import Estimate, TooLarge, ensure_fits
+from reductions.formulas import formula_sat_estimate
+from reductions.nonrepetitive.sizes import (nr_graph_estimate, nrpath_gadget_estimate,
+                                            simple_path_estimate)
 
 from ..outcome import WrongAnswer
 from ..runtime.pysat_solvers import DEFAULT_SOLVER, new_pysat_solver, solve_formula
@@ -371,8 +373,8 @@ def validate_formula(formula: Formula, name: str = "formula", cycle: bool = Fals
     """Build the gadget and check the reduction both ways on one formula.
 
     With ``max_memory`` (bytes), the whole check is estimated first
-    (:func:`reductions.sizes.nrpath_gadget_estimate` and the formula's own SAT call) and
-    refused with :class:`~reductions.sizes.TooLarge` before anything is built."""
+    (:func:`reductions.nonrepetitive.sizes.nrpath_gadget_estimate` and the formula's own SAT call) and
+    refused with :class:`~reductions.estimate.TooLarge` before anything is built."""
     ensure_fits(nrpath_gadget_estimate(formula, cycle=cycle, validate=True)
                 .plus(formula_sat_estimate(formula)), max_memory, name)
     seconds: dict[str, float] = {}

@@ -34,7 +34,8 @@ from reductions.errors import UserError
 from reductions.sudoku.forced import forced_digits
 from reductions.sudoku.grid import (Grid, Shape, check_clues, clue_array_from_line, parse_grid,
                                     solve_checks, solves_clues)
-from reductions.sizes import cnf_estimate, ensure_fits
+from reductions.encodings.sizes import cnf_estimate
+from reductions.estimate import ensure_fits
 from reductions.status import STATUS_CODE, STATUS_CODES
 
 from ..formats.dimacs import SatAnswer, write_cnf
