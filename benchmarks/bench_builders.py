@@ -10,10 +10,10 @@ Builders (each case in a fresh child process; its input is built first, untimed)
 
 * ``hcp-directed``  Haythorpe's directed graph (``reductions.hamiltonian.hcp.haythorpe_graph``);
   size = arcs.
-* ``hcp-split``     the undirected 3-split of that graph (``reductions.hamiltonian.hcp_undirected``);
-  size = edges.
-* ``hcp-reduce``    the degree-2 reduction of the 3-split (``reductions.hamiltonian.graph_reduction``,
-  rules 1-3); size = the edges it is given.
+* ``hcp-split``     the undirected 3-split of that graph
+  (``reductions.hamiltonian.hcp_undirected``); size = edges.
+* ``hcp-reduce``    the degree-2 reduction of the 3-split
+  (``reductions.hamiltonian.graph_reduction``, rules 1-3); size = the edges it is given.
 * ``hcp-emit``      ``emit hcp`` (undirected, TSPLIB file + JSON sidecar), build included;
   size = edges written.
 * ``cnf-emit``      ``emit cnf`` (``reductions.encodings.cnf.sudoku_cnf`` + ``write_cnf``, extended

@@ -3,8 +3,8 @@
     python benchmarks/bench_nonrepetitive.py [--max-edges 1000000] [--max-validate-vars 200]
                                              [--out benchmarks/results]
 
-1. nr(G) (``reductions.nonrepetitive.nr_graph``) on uniform random labelled multigraphs with m edges,
-   m/4 vertices and 9 labels (the Sudoku digits), directed and undirected, m = 10³ … 10⁶:
+1. nr(G) (``reductions.nonrepetitive.nr_graph``) on uniform random labelled multigraphs with m
+   edges, m/4 vertices and 9 labels (the Sudoku digits), directed and undirected, m = 10³ … 10⁶:
    time to build nr(G) and its size; then Theorem 1 (all edges on nonrepetitive cycles:
    strongly connected components, scipy), Theorem 2 (edges on walks
    that start with the first edge's tail and label: one search) and a shortest nonrepetitive

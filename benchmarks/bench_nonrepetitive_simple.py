@@ -11,8 +11,9 @@ against the SAT model, m = 10³ … 10⁶ edges.
    its peak-RSS mark (as ``memprobe.py`` does), runs one case and reports its time, the
    peak memory the case added, and the answer:
 
-   * ``found``: ``reductions.nonrepetitive.simple_nonrepetitive.simple_path`` from vertex 0 to vertex 1
-     (a path exists at every size here), with the answer checked by ``simple_path_problems``;
+   * ``found``: ``reductions.nonrepetitive.simple_nonrepetitive.simple_path`` from vertex 0 to
+     vertex 1 (a path exists at every size here), with the answer checked by
+     ``simple_path_problems``;
    * ``exhaustive``: from vertex 0 to the vertex without edges: no path, so the search
      explores everything regular paths reach from 0 — the worst case of one search;
    * ``sat``: ``solvers.gadgets.nrpath.find_simple_path`` (today's method) on the same graph and

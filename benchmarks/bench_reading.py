@@ -5,9 +5,9 @@
 Each case runs in a fresh child process with the checkout on PYTHONPATH (and the scratch
 directory as its working directory, so that no other checkout is imported): it imports the
 reader, resets the kernel's peak-RSS mark (``/proc/self/clear_refs``), reads the file with
-``reductions.sudoku.puzzle_files.load_puzzles`` (every puzzle read and parsed, as ``verify``, ``emit`` and
-``rules`` do; the ``solve`` batch path reads the texts only: ``puzzle_texts``, measured too)
-and prints the added peak RSS and the wall time. Memory per input byte = added peak ÷ file
+``reductions.sudoku.puzzle_files.load_puzzles`` (every puzzle read and parsed, as ``verify``,
+``emit`` and ``rules`` do; the ``solve`` batch path reads the texts only: ``puzzle_texts``, measured
+too) and prints the added peak RSS and the wall time. Memory per input byte = added peak ÷ file
 size. Results: ``benchmarks/results/reading.md``.
 
 Cases: the 49,151-puzzle 17-clue set (the shared data set, when present), a file of 10,000

@@ -248,7 +248,8 @@ HOW = {
 }
 
 
-@pytest.mark.parametrize("module", ["numpy", "reductions.sudoku.grid", "dataclasses", "pysat.solvers"])
+@pytest.mark.parametrize("module", ["numpy", "reductions.sudoku.grid", "dataclasses",
+                                    "pysat.solvers"])
 @pytest.mark.parametrize("how", list(HOW))
 def test_ctrl_c_during_the_imports_is_one_line_and_exit_130(module, how):
     """The command line's modules import numpy, scipy and the routes: most of the start-up,

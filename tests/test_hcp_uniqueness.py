@@ -1,8 +1,8 @@
 """Uniqueness through Haythorpe's Hamiltonian-cycle graph, and how many cycles a solution has.
 
 The hcp routes prove a grid unique by asking the model that found it for a cycle leaving out
-one of the grid's row exits (:func:`reductions.hamiltonian.hcp_pipeline.grid_pairs`). Checked here: the
-verdicts agree with the SAT route's on random 4×4 puzzles; unique, several, unsolvable and
+one of the grid's row exits (:func:`reductions.hamiltonian.hcp_pipeline.grid_pairs`). Checked here:
+the verdicts agree with the SAT route's on random 4×4 puzzles; unique, several, unsolvable and
 time-limited puzzles on both routes and on the fresh (per-puzzle) model; a no-good asked on
 the shared model never removes the solution of a later puzzle; and the reduction is not
 parsimonious — a solution has one cycle per choice of the order in which each row and each

@@ -1,6 +1,6 @@
-"""Nishio(S) by the almost-balanced-matrix DAG and by pattern overlay (reductions/nishio/placements.py):
-the paper's sizes, exact placement counts, the two methods against each other, and the
-independent-parts lemma used by the SAT presolve."""
+"""Nishio(S) by the almost-balanced-matrix DAG and by pattern overlay (reductions/nishio/dag.py,
+placements.py, parts.py): the paper's sizes, exact placement counts, the two methods against each
+other, and the independent-parts lemma used by the SAT presolve."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """Size guards: every builder is estimated before it is built (the sizes.py beside each
-construction, reductions/*/sizes.py) and refused over the memory limit (--max-memory, solvers/runtime/memory.py); DIMACS headers are checked; the
-validations skip what is too large and go on."""
+construction, reductions/*/sizes.py) and refused over the memory limit (--max-memory,
+solvers/runtime/memory.py); DIMACS headers are checked; the validations skip what is too large and
+go on."""
 
 from __future__ import annotations
 

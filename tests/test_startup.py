@@ -82,7 +82,8 @@ def test_solver_modules_use_the_declared_vocabularies():
     assert solvers.routes.ilp.IlpSolver is declared.IlpSolver
     assert solvers.routes.sat.DEFAULT_SOLVER is declared.DEFAULT_SOLVER
     assert reductions.rules.engine.MAX_LEVEL is rule_levels.MAX_LEVEL
-    assert declared.ALL_OPTIONS["prune"].choices == tuple(map(str, reductions.hamiltonian.hcp.PRUNE_MODES))
+    prune_modes = reductions.hamiltonian.hcp.PRUNE_MODES
+    assert declared.ALL_OPTIONS["prune"].choices == tuple(map(str, prune_modes))
 
 
 def test_outside_programs_load_only_when_one_runs():

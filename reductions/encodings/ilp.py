@@ -12,8 +12,8 @@ Constraints: 4N² equalities, each a sum of N variables equal to 1 (the paper's 
 
 so 4N³ nonzeros (9×9: 729 variables, 324 equalities, 2,916 nonzeros). The objective is empty
 (a feasibility problem; the paper's objective is arbitrary too). This is the exact-cover
-matrix of ``reductions.encodings.exact_cover`` read as A·x = 1 with x binary, so its 0/1 solutions are
-exactly the solved grids, by the same argument.
+matrix of ``reductions.encodings.exact_cover`` read as A·x = 1 with x binary, so its 0/1 solutions
+are exactly the solved grids, by the same argument.
 
 Clues, two modes (``clues=``):
 
@@ -293,7 +293,8 @@ class SudokuToIlp:
     Size formula: ``equalities`` — N³ variables, 4N² + k equalities, 4N³ + k nonzeros
     (:func:`expected_size`); ``eliminate`` — one variable per candidate of an empty cell,
     4(N² − k) equalities, 4 nonzeros per variable (the exact-cover count,
-    :func:`reductions.encodings.exact_cover.eliminated_size`). Sizes are measured on the PuLP problem.
+    :func:`reductions.encodings.exact_cover.eliminated_size`). Sizes are measured on the PuLP
+    problem.
     """
 
     source: Grid

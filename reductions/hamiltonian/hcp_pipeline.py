@@ -7,7 +7,8 @@ The steps (:func:`build_hcp_pipeline`):
    (:mod:`reductions.hamiltonian.hcp`);
 2. optionally the undirected 3-split, with or without the triple trick
    (:mod:`reductions.hamiltonian.hcp_undirected`);
-3. optionally the degree-2 reduction of the undirected graph (:mod:`reductions.hamiltonian.graph_reduction`).
+3. optionally the degree-2 reduction of the undirected graph
+   (:mod:`reductions.hamiltonian.graph_reduction`).
 
 :meth:`HcpPipeline.decode` maps a Hamiltonian cycle of the output graph back through every
 step (expand merged paths → undirected tour → directed cycle → grid);

@@ -86,7 +86,7 @@ def v0_false_cells(instance: Theorem3Instance, gadget: NishioGadget) -> tuple[Ce
     return g.false_cells if g else ()
 
 
-# ----------------------------------------------------------------------------- what gadget nishio writes
+# ------------------------------------------------------------------ what gadget nishio writes
 
 VARIANTS = ("thm2", "thm3")
 """Theorem 2's S for the formula itself, or Theorem 3's S' for its X'."""

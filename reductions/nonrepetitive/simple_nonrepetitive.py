@@ -7,8 +7,8 @@ share a label. For directed graphs deciding it is NP-complete (Theorem 4,
 
 1. usp(G) (:mod:`reductions.nonrepetitive.usp`, Lemma 3): labels 0/1, n + 2K vertices, m + 3K edges
    (K ≤ 2m distinct (vertex, label) pairs);
-2. ssg(usp(G)) (:mod:`reductions.nonrepetitive.ssg`, Lemma 4): a skew-symmetric graph of 2(n + 2K) + 2
-   vertices and 2(m + 3K) + 4 arcs (:func:`simple_path_size`);
+2. ssg(usp(G)) (:mod:`reductions.nonrepetitive.ssg`, Lemma 4): a skew-symmetric graph of 2(n + 2K) +
+   2 vertices and 2(m + 3K) + 4 arcs (:func:`simple_path_size`);
 3. a regular path s → σ(s) (:mod:`reductions.nonrepetitive.skew_symmetric`), in O((n + m) α(m, n));
 4. its decoding back through both lemmas: a simple nonrepetitive path of G.
 
@@ -30,8 +30,8 @@ every edge of a cycle found is cyclic without a test of its own.
 (The paper's faster existence test for a single cycle is not implemented.)
 
 Each function returns arcs of G (arc ``a < m`` is edge ``a`` from tail to head, ``m + a``
-backwards; :mod:`reductions.nonrepetitive.labelled_graph`) and does not check them: callers check with
-:func:`reductions.nonrepetitive.nr_graph.simple_path_problems` /
+backwards; :mod:`reductions.nonrepetitive.labelled_graph`) and does not check them: callers check
+with :func:`reductions.nonrepetitive.nr_graph.simple_path_problems` /
 :func:`~reductions.nonrepetitive.nr_graph.simple_cycle_problems` (the command line does).
 """
 

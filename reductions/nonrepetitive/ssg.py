@@ -29,8 +29,8 @@ and ending with label b (or, read along the mate arcs, from q to p starting with
 ending with a: :func:`graph_path` turns it round). Conversely, a simple nonrepetitive path
 p = v_0, …, v_k = q with labels l_1 = a, …, l_k = b maps to s → (v_0, 1 − a) → (v_1, l_1)
 → … → (v_k, l_k) → σ(s), regular because the v_i are distinct (:func:`ssg_path`). Hence
-s and σ(s) are r-reachable (:func:`reductions.nonrepetitive.skew_symmetric.regular_path`) iff G has such a
-path.
+s and σ(s) are r-reachable (:func:`reductions.nonrepetitive.skew_symmetric.regular_path`) iff G has
+such a path.
 """
 
 from __future__ import annotations

@@ -36,8 +36,9 @@ p = v_0, …, v_k = q of G maps to (:func:`usp_path`)
 
 whose labels run 1, 0, 1, 0, 1, 0, …, 0, 1. Every simple nonrepetitive path between two
 centres can be taken to start and end with label 1: one starting v →0 (v, i, 1) →1 (v, i, 0)
-shortens to v →1 (v, i, 0), and likewise at its end — :mod:`reductions.nonrepetitive.simple_nonrepetitive`
-uses this to need one of Lemma 4's skew-symmetric graphs instead of four.
+shortens to v →1 (v, i, 0), and likewise at its end —
+:mod:`reductions.nonrepetitive.simple_nonrepetitive` uses this to need one of Lemma 4's
+skew-symmetric graphs instead of four.
 """
 
 from __future__ import annotations

@@ -14,8 +14,8 @@ order) gives each vertex the union of what every vertex it reaches forces, as bi
 (digit, cell): the forced pairs themselves, the candidates their digits take from their
 peers, and the other candidates of their cells. A clash is then one AND (a forced pair that
 another one blocks), an emptied unit or cell a few shifts over the packed masks
-(:mod:`reductions.sudoku.candidates`). Graphs here have at most a few hundred pair vertices (9×9), so
-this is plain Python. Only for a start where a rule fires is nr(G) built (:class:`ChainGraph`)
+(:mod:`reductions.sudoku.candidates`). Graphs here have at most a few hundred pair vertices (9×9),
+so this is plain Python. Only for a start where a rule fires is nr(G) built (:class:`ChainGraph`)
 and searched breadth-first for the shortest walks of the witness, exactly as before; the
 deductions are the ones the per-start searches gave (tests/rules_reference).
 """

@@ -134,7 +134,8 @@ def bivalue_path(state: CandidateState) -> list[Deduction]:
     shape, chain = state.shape, graphs.chain
     out, claimed = [], set()
     for cell, digit, label, start, pred, reached in _useful_searches(
-            state, graphs, claimed, digit_of=lambda cell, label: other_candidate(state, cell, label)):
+            state, graphs, claimed,
+            digit_of=lambda cell, label: other_candidate(state, cell, label)):
         arcs = np.flatnonzero(reached[chain.out_vertex])
         heads = chain.arc_heads[arcs]
         pulled = other_candidates(state, heads, chain.arc_digits[arcs])

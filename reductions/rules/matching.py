@@ -30,9 +30,9 @@ imported there, on first use). Placed cells are left out of the test (each is a 
 its digit, in every perfect matching), and a graph already tested in the same run is not
 tested again.
 
-**Nishio** (:mod:`reductions.nishio.placements`, the almost-balanced-matrix DAG): per digit, the cells of
-the candidate set S outside Nishio(S) (no valid placement of the digit inside S uses them) are
-eliminated; Nishio(S) = ∅ proves there is no solution. Applied where the DAG is built
+**Nishio** (:mod:`reductions.nishio.dag`, the almost-balanced-matrix DAG): per digit, the
+cells of the candidate set S outside Nishio(S) (no valid placement of the digit inside S uses them)
+are eliminated; Nishio(S) = ∅ proves there is no solution. Applied where the DAG is built
 (9×9: 290 vertices, 16×16: 19,442); beyond :data:`reductions.nishio.dag.DAG_VERTEX_LIMIT` (25×25)
 the rule finds nothing.
 """

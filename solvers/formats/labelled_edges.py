@@ -410,8 +410,8 @@ def to_networkx(graph: LabelledGraph):
 
 def gadget_comments(gadget, source: str) -> list[str]:
     """The comment lines above a Theorem 4 gadget (a
-    :class:`reductions.nonrepetitive.nrpath_gadget.NrPathGadget`) built from the formula in ``source``:
-    what it is and how its paths (or cycles) read as assignments."""
+    :class:`reductions.nonrepetitive.nrpath_gadget.NrPathGadget`) built from the formula in
+    ``source``: what it is and how its paths (or cycles) read as assignments."""
     formula = gadget.formula
     comments = [
         f"Eppstein 2005 Theorem 4 gadget of {source}: {formula.num_vars} variables, "

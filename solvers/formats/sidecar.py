@@ -1,7 +1,7 @@
 """The JSON sidecar that lets a tour of an exported Hamiltonian-cycle graph be decoded later.
 
-An exported graph is the end of a pipeline (:mod:`reductions.hamiltonian.hcp_pipeline`). Every step is
-deterministic, so the sidecar ``GRAPH.json`` stores the *recipe* (the puzzle, N and the block
+An exported graph is the end of a pipeline (:mod:`reductions.hamiltonian.hcp_pipeline`). Every step
+is deterministic, so the sidecar ``GRAPH.json`` stores the *recipe* (the puzzle, N and the block
 shape: :class:`~reductions.sudoku.puzzle_record.PuzzleRecord`'s JSON fields; the pipeline options)
 rather than the vertex maps themselves, plus SHA-256 digests of the graph file and of the
 edge array. :func:`load_hcp_export` rebuilds the pipeline from the sidecar alone, checks that

@@ -1,7 +1,8 @@
 """Nishio(S) at any size by SAT: "is there a valid placement inside S containing cell z?"
 
-The third method beside the DAG and pattern overlay of :mod:`reductions.nishio.placements`, and the only
-one usable on the big grids the 3SAT reduction produces (a 361×361 grid for 6 clauses).
+The third method beside the DAG (:mod:`reductions.nishio.dag`) and pattern overlay
+(:mod:`reductions.nishio.placements`), and the only one usable on the big grids the 3SAT
+reduction produces (a 361×361 grid for 6 clauses).
 
 Model (exact cover as CNF). One Boolean variable per cell *of S* (cells outside S are simply
 absent: the model is as sparse as S), numbered 1..m in row-major order; auxiliary variables come

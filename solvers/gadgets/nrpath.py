@@ -35,10 +35,11 @@ repeat its label).
 
 **Which method answers** (:func:`simple_path`, :func:`simple_cycle`,
 :func:`simple_cyclic_edges`, what the ``nonrepetitive`` command calls): on an undirected graph
-the polynomial algorithm of Theorem 3 (:mod:`reductions.nonrepetitive.simple_nonrepetitive`: usp(G), ssg,
-one regular-path search), on a directed graph the SAT model above (Theorem 4: NP-complete).
-Either way the answer is checked with :func:`~reductions.nonrepetitive.nr_graph.simple_path_problems`
-or :func:`~reductions.nonrepetitive.nr_graph.simple_cycle_problems` before it is returned
+the polynomial algorithm of Theorem 3 (:mod:`reductions.nonrepetitive.simple_nonrepetitive`: usp(G),
+ssg, one regular-path search), on a directed graph the SAT model above (Theorem 4: NP-complete).
+Either way the answer is checked with
+:func:`~reductions.nonrepetitive.nr_graph.simple_path_problems` or
+:func:`~reductions.nonrepetitive.nr_graph.simple_cycle_problems` before it is returned
 (:class:`~solvers.outcome.WrongAnswer` otherwise), and says which method gave it.
 
 **The questions of the** ``nonrepetitive`` **command** (:func:`cyclic_edges_answer`,
@@ -373,8 +374,8 @@ def validate_formula(formula: Formula, name: str = "formula", cycle: bool = Fals
     """Build the gadget and check the reduction both ways on one formula.
 
     With ``max_memory`` (bytes), the whole check is estimated first
-    (:func:`reductions.nonrepetitive.sizes.nrpath_gadget_estimate` and the formula's own SAT call) and
-    refused with :class:`~reductions.estimate.TooLarge` before anything is built."""
+    (:func:`reductions.nonrepetitive.sizes.nrpath_gadget_estimate` and the formula's own SAT call)
+    and refused with :class:`~reductions.estimate.TooLarge` before anything is built."""
     ensure_fits(nrpath_gadget_estimate(formula, cycle=cycle, validate=True)
                 .plus(formula_sat_estimate(formula)), max_memory, name)
     seconds: dict[str, float] = {}

@@ -22,9 +22,9 @@ re-checkable by counting; all edges from S to outside T go with it.
 
 A missing perfect matching is a proof of no solution (witness: the deficient set).
 
-**Nishio** (:mod:`reductions.nishio.placements`, the almost-balanced-matrix DAG): per digit, the cells of
-the candidate set S outside Nishio(S) (no valid placement of the digit inside S uses them) are
-eliminated; Nishio(S) = ∅ proves there is no solution. Applied where the DAG is built
+**Nishio** (:mod:`reductions.nishio.dag`, the almost-balanced-matrix DAG): per digit, the
+cells of the candidate set S outside Nishio(S) (no valid placement of the digit inside S uses them)
+are eliminated; Nishio(S) = ∅ proves there is no solution. Applied where the DAG is built
 (9×9: 290 vertices, 16×16: 19,442); beyond :data:`reductions.nishio.dag.DAG_VERTEX_LIMIT` (25×25)
 the rule finds nothing.
 """
