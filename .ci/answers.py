@@ -94,7 +94,7 @@ def exact_cover_answer(path: str, out: str) -> None:
 
 
 def hcp_answer(graph: str, solution: str, out: str) -> None:
-    from reductions.grid import parse_grid
+    from reductions.sudoku.grid import parse_grid
     from solvers.formats.sidecar import load_hcp_export
 
     pipeline, _ = load_hcp_export(graph)

@@ -8,15 +8,15 @@ exponent.
 
 Builders (each case in a fresh child process; its input is built first, untimed):
 
-* ``hcp-directed``  Haythorpe's directed graph (``reductions.hcp.haythorpe_graph``);
+* ``hcp-directed``  Haythorpe's directed graph (``reductions.hamiltonian.hcp.haythorpe_graph``);
   size = arcs.
-* ``hcp-split``     the undirected 3-split of that graph (``reductions.hcp_undirected``);
-  size = edges.
-* ``hcp-reduce``    the degree-2 reduction of the 3-split (``reductions.graph_reduction``,
-  rules 1-3); size = the edges it is given.
+* ``hcp-split``     the undirected 3-split of that graph
+  (``reductions.hamiltonian.hcp_undirected``); size = edges.
+* ``hcp-reduce``    the degree-2 reduction of the 3-split
+  (``reductions.hamiltonian.graph_reduction``, rules 1-3); size = the edges it is given.
 * ``hcp-emit``      ``emit hcp`` (undirected, TSPLIB file + JSON sidecar), build included;
   size = edges written.
-* ``cnf-emit``      ``emit cnf`` (``reductions.cnf.sudoku_cnf`` + ``write_cnf``, extended
+* ``cnf-emit``      ``emit cnf`` (``reductions.encodings.cnf.sudoku_cnf`` + ``write_cnf``, extended
   encoding, at-most-one auto, clue units); size = literals written.
 * ``cover-emit``    ``emit exact-cover`` (``sudoku_exact_cover`` + ``write_dlx``);
   size = nonzeros (option × item entries).
@@ -33,7 +33,7 @@ The reference is the run itself: the exponent is the least-squares slope of log(
 log(peak) against log(size) over the sizes N ≥ ``--fit-from`` (per-element costs at small N
 are dominated by fixed costs), so "linear" means an exponent of about 1 in the output size
 (3 against N: every output here grows as N³). Target: exponent ≤ 1.15 for every builder.
-Cases whose estimate (``reductions/sizes.py``) is over ``--max-memory`` (default: the same
+Cases whose estimate (``reductions/*/sizes.py``) is over ``--max-memory`` (default: the same
 safe share of the machine as the command line's) are skipped and shown so; a case over
 ``--timeout`` seconds is killed and shown so.
 
@@ -62,9 +62,11 @@ import numpy as np  # noqa: E402
 
 from benchmarks.bench_hcp_build import half_filled  # noqa: E402
 from benchmarks.memprobe import status_kb  # noqa: E402
-from reductions.grid import Grid, Shape  # noqa: E402
-from reductions.sizes import (Estimate, cnf_estimate, exact_cover_estimate,  # noqa: E402
-                              format_bytes, hcp_estimate)
+from reductions.sudoku.grid import Grid, Shape  # noqa: E402
+from reductions.estimate import Estimate  # noqa: E402
+from reductions.encodings.sizes import cnf_estimate, exact_cover_estimate  # noqa: E402
+from reductions.errors import format_bytes  # noqa: E402
+from reductions.hamiltonian.sizes import hcp_estimate  # noqa: E402
 from solvers.runtime.memory import default_limit, parse_size  # noqa: E402
 
 BUILDERS = ("hcp-directed", "hcp-split", "hcp-reduce", "hcp-emit", "cnf-emit", "cover-emit")
@@ -90,12 +92,12 @@ def reset_peak() -> dict[str, int]:
 
 def run_builder(builder: str, n: int, kind: str, out: Path) -> dict:
     """Build the input (untimed), then time and measure the builder alone."""
-    from reductions.cnf import sudoku_cnf
-    from reductions.exact_cover import sudoku_exact_cover
-    from reductions.graph_reduction import reduce_degree_two
-    from reductions.hcp import haythorpe_graph
-    from reductions.hcp_pipeline import HcpOptions, build_hcp_pipeline
-    from reductions.hcp_undirected import haythorpe_split
+    from reductions.encodings.cnf import sudoku_cnf
+    from reductions.encodings.exact_cover import sudoku_exact_cover
+    from reductions.hamiltonian.graph_reduction import reduce_degree_two
+    from reductions.hamiltonian.hcp import haythorpe_graph
+    from reductions.hamiltonian.hcp_pipeline import HcpOptions, build_hcp_pipeline
+    from reductions.hamiltonian.hcp_undirected import haythorpe_split
     from solvers.formats.atomic import OutputGroup
     from solvers.formats.dimacs import write_cnf
     from solvers.formats.dlx import write_dlx
@@ -168,8 +170,8 @@ def dimacs_literals(path: Path) -> int:
 def child_main(argv: list[str]) -> None:
     builder, n, kind, out = argv[0], int(argv[1]), argv[2], Path(argv[3])
     if builder == "baseline":
-        import reductions.cnf, reductions.exact_cover, reductions.graph_reduction  # noqa: F401,E401
-        import reductions.hcp_pipeline, solvers.formats.dimacs, solvers.formats.dlx  # noqa: F401,E401
+        import reductions.encodings.cnf, reductions.encodings.exact_cover, reductions.hamiltonian.graph_reduction  # noqa: F401,E401
+        import reductions.hamiltonian.hcp_pipeline, solvers.formats.dimacs, solvers.formats.dlx  # noqa: F401,E401
         import solvers.formats.hcp_export, solvers.formats.sidecar  # noqa: F401,E401
         print(json.dumps({"case_hwm": 1024 * status_kb()["VmHWM"]}))
         return

@@ -39,7 +39,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from reductions.grid import Grid, Shape, parse_grid, pattern_solution, read_puzzles  # noqa: E402
+from reductions.sudoku.grid import Grid, Shape, parse_grid, pattern_solution  # noqa: E402
+from reductions.sudoku.puzzle_files import read_puzzles  # noqa: E402
 from solvers.routes import exact_cover as ec  # noqa: E402
 from solvers.routes import ilp
 from solvers.tools.ilp_programs import find_cbc  # noqa: E402

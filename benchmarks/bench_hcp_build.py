@@ -36,10 +36,10 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
-from reductions.graph_reduction import reduce_degree_two  # noqa: E402
-from reductions.grid import Grid, Shape, parse_grid, pattern_solution  # noqa: E402
-from reductions.hcp import haythorpe_graph  # noqa: E402
-from reductions.hcp_undirected import haythorpe_split  # noqa: E402
+from reductions.hamiltonian.graph_reduction import reduce_degree_two  # noqa: E402
+from reductions.sudoku.grid import Grid, Shape, parse_grid, pattern_solution  # noqa: E402
+from reductions.hamiltonian.hcp import haythorpe_graph  # noqa: E402
+from reductions.hamiltonian.hcp_undirected import haythorpe_split  # noqa: E402
 
 PAPER_REDUCED = (12_036, 19_301)
 TARGETS = {9: 0.05, 25: 1.0, 64: 15.0}

@@ -40,7 +40,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from reductions.grid import Grid, Shape, check_solution, parse_grid  # noqa: E402
+from reductions.sudoku.grid import Grid, Shape, check_solution, parse_grid  # noqa: E402
 
 
 def run(args: list[str], checkout: Path, shape: Shape) -> dict:

@@ -35,7 +35,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from reductions.grid import Grid, Shape, parse_grid, read_puzzles  # noqa: E402
+from reductions.sudoku.grid import Grid, Shape, parse_grid  # noqa: E402
+from reductions.sudoku.puzzle_files import read_puzzles  # noqa: E402
 from solvers.routes.hcp import solve_puzzle as solve_hcp_puzzle  # noqa: E402
 from solvers.tools.lkh import LKH_NAMES, elkai_available, find_lkh  # noqa: E402
 from solvers.outcome import Status  # noqa: E402

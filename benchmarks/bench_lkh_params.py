@@ -33,9 +33,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from reductions.graphs import count_non_edges  # noqa: E402
-from reductions.grid import Grid, Shape, parse_grid, read_puzzles  # noqa: E402
-from reductions.hcp_pipeline import HcpOptions, build_hcp_pipeline, first_row_fixed  # noqa: E402
+from reductions.hamiltonian.graphs import count_non_edges  # noqa: E402
+from reductions.sudoku.grid import Grid, Shape, parse_grid  # noqa: E402
+from reductions.sudoku.puzzle_files import read_puzzles  # noqa: E402
+from reductions.hamiltonian.hcp_pipeline import HcpOptions, build_hcp_pipeline, first_row_fixed  # noqa: E402
 from solvers.runtime.processes import run_program  # noqa: E402
 from solvers.formats.hcp_export import write_export  # noqa: E402
 from solvers.formats.tsplib import read_tour, write_hcp  # noqa: E402

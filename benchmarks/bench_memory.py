@@ -1,4 +1,4 @@
-"""Memory estimates (reductions/sizes.py) against the measured peak memory of the commands.
+"""Memory estimates (reductions/*/sizes.py) against the measured peak memory of the commands.
 
     python benchmarks/bench_memory.py [--quick] [--only PREFIX]
 
@@ -27,15 +27,17 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from reductions.formulas import random_3sat  # noqa: E402
-from reductions.grid import Shape, parse_grid  # noqa: E402
-from reductions.labelled_graph import LabelledGraph, random_labelled_graph  # noqa: E402
-from reductions.nishio_gadget import theorem3_instance  # noqa: E402
-from reductions.sizes import (cell_set_reading_estimate, cnf_estimate,  # noqa: E402
-                              exact_cover_estimate, format_bytes, hcp_estimate,
-                              ilp_estimate, nishio_dag_estimate, nishio_gadget_estimate,
-                              nishio_validation_estimate, nr_graph_estimate,
-                              nrpath_gadget_estimate, formula_sat_estimate,
-                              simple_path_estimate)
+from reductions.sudoku.grid import Shape, parse_grid  # noqa: E402
+from reductions.nonrepetitive.labelled_graph import LabelledGraph, random_labelled_graph  # noqa: E402
+from reductions.nishio.theorem3 import theorem3_instance  # noqa: E402
+from reductions.nishio.sizes import (cell_set_reading_estimate, nishio_dag_estimate,  # noqa: E402
+                                     nishio_gadget_estimate, nishio_validation_estimate)
+from reductions.encodings.sizes import cnf_estimate, exact_cover_estimate, ilp_estimate  # noqa: E402
+from reductions.errors import format_bytes  # noqa: E402
+from reductions.hamiltonian.sizes import hcp_estimate  # noqa: E402
+from reductions.nonrepetitive.sizes import (nr_graph_estimate, nrpath_gadget_estimate,  # noqa: E402
+                                            simple_path_estimate)
+from reductions.formulas import formula_sat_estimate  # noqa: E402
 from solvers.formats.dimacs import read_formula  # noqa: E402
 from solvers.formats.labelled_edges import read_labelled_edges, write_labelled_edges  # noqa
 from solvers.routes import ROUTES, route_estimate  # noqa: E402
@@ -210,7 +212,7 @@ def cases(files: dict[str, Path], tmp: Path, quick: bool) -> list[tuple[str, lis
 
 def _drawn(formula, view: str) -> int:
     """Grid cells a picture draws: the whole n²×n² grid, or the gadget rows × columns."""
-    from reductions.nishio_gadget import theorem_order
+    from reductions.nishio.gadget import theorem_order
     side = (2 * sum(len(c) for c in formula.clauses) + formula.num_clauses if view == "core"
             else theorem_order(formula) ** 2)
     return side * side
@@ -273,7 +275,7 @@ def main() -> None:
         lines = [f"# Memory estimates against measured peaks ({meta['date']}, Python "
                  f"{meta['python']}, {meta['machine']})", "",
                  "Peak RSS added by each command in a fresh process (`benchmarks/memprobe.py`) "
-                 "and the estimate it checks against `--max-memory` (`reductions/sizes.py`).",
+                 "and the estimate it checks against `--max-memory` (`reductions/*/sizes.py`).",
                  "", "| case | measured | estimate | estimate / measured | seconds |",
                  "|---|---|---|---|---|"]
         lines += [f"| {r['case']} | {format_bytes(r['measured_bytes'])} | "

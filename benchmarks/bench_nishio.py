@@ -39,13 +39,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from reductions.formulas import from_dimacs_clauses, random_3sat  # noqa: E402
-from reductions.grid import Shape, read_puzzles  # noqa: E402
-from reductions.nishio import (CellSet, all_placements, nishio_dag,  # noqa: E402
-                               nishio_dag_sweep, nishio_overlay, placement_dag,
-                               random_cell_set)
-from reductions.nishio_gadget import (assignment_from_placement, nishio_gadget,  # noqa: E402
-                                      placement_from_assignment, theorem3_gadget,
-                                      v0_false_cells)
+from reductions.sudoku.grid import Shape  # noqa: E402
+from reductions.sudoku.puzzle_files import read_puzzles  # noqa: E402
+from reductions.nishio.placements import CellSet, all_placements, nishio_overlay, random_cell_set  # noqa: E402
+from reductions.nishio.dag import nishio_dag, nishio_dag_sweep, placement_dag  # noqa: E402
+from reductions.nishio.gadget import (assignment_from_placement, nishio_gadget,  # noqa: E402
+                                      placement_from_assignment)
+from reductions.nishio.theorem3 import theorem3_gadget, v0_false_cells  # noqa: E402
 from solvers.formats.cellset import write_cell_set  # noqa: E402
 from solvers.formats.dimacs import read_cnf  # noqa: E402
 from solvers.gadgets.nishio import PlacementModel, formula_model  # noqa: E402

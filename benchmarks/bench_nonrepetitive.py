@@ -3,8 +3,8 @@
     python benchmarks/bench_nonrepetitive.py [--max-edges 1000000] [--max-validate-vars 200]
                                              [--out benchmarks/results]
 
-1. nr(G) (``reductions.nonrepetitive``) on uniform random labelled multigraphs with m edges,
-   m/4 vertices and 9 labels (the Sudoku digits), directed and undirected, m = 10³ … 10⁶:
+1. nr(G) (``reductions.nonrepetitive.nr_graph``) on uniform random labelled multigraphs with m
+   edges, m/4 vertices and 9 labels (the Sudoku digits), directed and undirected, m = 10³ … 10⁶:
    time to build nr(G) and its size; then Theorem 1 (all edges on nonrepetitive cycles:
    strongly connected components, scipy), Theorem 2 (edges on walks
    that start with the first edge's tail and label: one search) and a shortest nonrepetitive
@@ -48,10 +48,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from reductions.formulas import random_3sat  # noqa: E402
-from reductions.labelled_graph import LabelledGraph, random_labelled_graph  # noqa: E402
-from reductions.nonrepetitive import (cyclic_edges, edges_from, nonrepetitive_path,  # noqa: E402
-                                      nr_graph)
-from reductions.nrpath_gadget import expected_size, nrpath_gadget  # noqa: E402
+from reductions.nonrepetitive.labelled_graph import LabelledGraph, random_labelled_graph  # noqa: E402
+from reductions.nonrepetitive.nr_graph import cyclic_edges, edges_from, nonrepetitive_path, nr_graph  # noqa: E402
+from reductions.nonrepetitive.nrpath_gadget import expected_size, nrpath_gadget  # noqa: E402
 from solvers.formats.labelled_edges import write_labelled_edges  # noqa: E402
 from solvers.gadgets.nrpath import validate_formula  # noqa: E402
 

@@ -11,8 +11,9 @@ against the SAT model, m = 10³ … 10⁶ edges.
    its peak-RSS mark (as ``memprobe.py`` does), runs one case and reports its time, the
    peak memory the case added, and the answer:
 
-   * ``found``: ``reductions.simple_nonrepetitive.simple_path`` from vertex 0 to vertex 1
-     (a path exists at every size here), with the answer checked by ``simple_path_problems``;
+   * ``found``: ``reductions.nonrepetitive.simple_nonrepetitive.simple_path`` from vertex 0 to
+     vertex 1 (a path exists at every size here), with the answer checked by
+     ``simple_path_problems``;
    * ``exhaustive``: from vertex 0 to the vertex without edges: no path, so the search
      explores everything regular paths reach from 0 — the worst case of one search;
    * ``sat``: ``solvers.gadgets.nrpath.find_simple_path`` (today's method) on the same graph and
@@ -60,7 +61,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from reductions.labelled_graph import LabelledGraph, random_labelled_graph  # noqa: E402
+from reductions.nonrepetitive.labelled_graph import LabelledGraph, random_labelled_graph  # noqa: E402
 
 SIZES = (1_000, 10_000, 40_000, 100_000, 300_000, 1_000_000)
 CYCLE_SIZES = (250, 500, 1_000, 2_000, 4_000)
@@ -86,8 +87,8 @@ def _status_kb() -> dict[str, int]:
 
 def worker(kind: str, m: int) -> dict:
     """One case in this (fresh) process: time, peak memory added, answer."""
-    from reductions.nonrepetitive import simple_path_problems
-    from reductions.simple_nonrepetitive import simple_path, simple_path_size
+    from reductions.nonrepetitive.nr_graph import simple_path_problems
+    from reductions.nonrepetitive.simple_nonrepetitive import simple_path, simple_path_size
     from solvers.gadgets.nrpath import find_simple_path
     g = bench_graph(m)
     p, q = 0, (m // 2 if kind == "exhaustive" else 1)
@@ -112,9 +113,9 @@ def worker(kind: str, m: int) -> dict:
 
 def search_against_reachability(g: LabelledGraph, p: int, q: int) -> dict:
     """The blossom search alone, then a plain reachability search over the same arrays."""
-    from reductions.skew_symmetric import regular_path
-    from reductions.ssg import ssg_graph
-    from reductions.usp import usp_graph
+    from reductions.nonrepetitive.skew_symmetric import regular_path
+    from reductions.nonrepetitive.ssg import ssg_graph
+    from reductions.nonrepetitive.usp import usp_graph
     usp = usp_graph(g)
     ssg = ssg_graph(usp.graph, usp.centre(p), usp.centre(q), first_label=1, last_label=1)
     indptr, targets, _ = ssg.graph.adjacency
@@ -259,7 +260,7 @@ def _describe(checkout: Path) -> str:
 # ----------------------------------------------------------------------------- 3. cycles
 
 def bench_cycles(sizes: list[int], compare_up_to: int) -> list[dict]:
-    from reductions.simple_nonrepetitive import simple_cycle, simple_cyclic_edges
+    from reductions.nonrepetitive.simple_nonrepetitive import simple_cycle, simple_cyclic_edges
     rows = []
     for m in sizes:
         g = bench_graph(m)

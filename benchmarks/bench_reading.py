@@ -5,9 +5,9 @@
 Each case runs in a fresh child process with the checkout on PYTHONPATH (and the scratch
 directory as its working directory, so that no other checkout is imported): it imports the
 reader, resets the kernel's peak-RSS mark (``/proc/self/clear_refs``), reads the file with
-``reductions.grid.load_puzzles`` (every puzzle read and parsed, as ``verify``, ``emit`` and
-``rules`` do; the ``solve`` batch path reads the texts only: ``puzzle_texts``, measured too)
-and prints the added peak RSS and the wall time. Memory per input byte = added peak ÷ file
+``reductions.sudoku.puzzle_files.load_puzzles`` (every puzzle read and parsed, as ``verify``,
+``emit`` and ``rules`` do; the ``solve`` batch path reads the texts only: ``puzzle_texts``, measured
+too) and prints the added peak RSS and the wall time. Memory per input byte = added peak ÷ file
 size. Results: ``benchmarks/results/reading.md``.
 
 Cases: the 49,151-puzzle 17-clue set (the shared data set, when present), a file of 10,000
@@ -33,7 +33,7 @@ RESULTS = ROOT / "benchmarks" / "results"
 
 _CHILD = r"""
 import json, sys, time
-from reductions import grid
+from reductions.sudoku import puzzle_files
 path, step = sys.argv[1], sys.argv[2]
 def status():
     out = {}
@@ -49,9 +49,9 @@ start = time.perf_counter()
 error = None
 try:
     if step == "texts":
-        count = len(grid.puzzle_texts(path))
+        count = len(puzzle_files.puzzle_texts(path))
     else:
-        count = len(grid.load_puzzles(path, check=False))
+        count = len(puzzle_files.load_puzzles(path, check=False))
 except Exception as exc:
     count, error = 0, f"{type(exc).__name__}: {str(exc)[:120]}"
 seconds = time.perf_counter() - start
@@ -66,7 +66,7 @@ def make_cases(directory: Path) -> dict[str, Path]:
     if SHARED.exists():
         cases["17-clue set (49,151 lines)"] = SHARED
     sys.path.insert(0, str(ROOT))
-    from reductions.grid import Shape, format_grid, pattern_solution
+    from reductions.sudoku.grid import Shape, format_grid, pattern_solution
     big = format_grid(pattern_solution(Shape(5, 7)), "line")
     path = directory / "35x35-10000.txt"
     path.write_text((big + "\n") * 10_000)

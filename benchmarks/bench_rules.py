@@ -34,8 +34,8 @@ import time
 from pathlib import Path
 from types import ModuleType
 
-from reductions.grid import read_puzzles
-from reductions.rules import deduce, select_rules
+from reductions.sudoku.puzzle_files import read_puzzles
+from reductions.rules.engine import deduce, select_rules
 from reductions.status import Status
 
 ROOT = Path(__file__).resolve().parent.parent

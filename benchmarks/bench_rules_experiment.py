@@ -4,11 +4,11 @@ with the rules.
     PYTHONPATH=. python benchmarks/bench_rules_experiment.py [--count 2000] [--seed 2005]
         [--jobs 2] [--records FILE] [--from-records FILE] [--no-shipped]
 
-Puzzles: ``sudoku-bridge generate --symmetric`` (:mod:`reductions.generator`: random
+Puzzles: ``sudoku-bridge generate --symmetric`` (:mod:`reductions.rules.generator`: random
 symmetric placements propagated by the singles, symmetric pairs removed in order while SAT
 proves uniqueness), puzzle k of the seed for k < ``--count``, on ``--jobs`` processes. The
 paper generated 33,302; the default count runs in a few minutes. Every puzzle is then solved
-by deduction (:func:`reductions.rules.deduce`) twice:
+by deduction (:func:`reductions.rules.engine.deduce`) twice:
 
 * **the paper's rule set**: the local rules (singles, locked candidates, subsets, the two
   matching rules: levels 1-9) and the nonlocal rules on the bilocation and bivalue graphs
@@ -44,8 +44,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from reductions.grid import Shape, format_grid, read_puzzles  # noqa: E402
-from reductions.rules import LOCAL_LEVEL, RULES, deduce, select_rules  # noqa: E402
+from reductions.sudoku.grid import Shape, format_grid  # noqa: E402
+from reductions.sudoku.puzzle_files import read_puzzles  # noqa: E402
+from reductions.rules.engine import LOCAL_LEVEL, RULES, deduce, select_rules  # noqa: E402
 from reductions.status import Status  # noqa: E402
 from solvers.runtime.processes import worker_pool  # noqa: E402
 from solvers.generate import generate_puzzles  # noqa: E402

@@ -5,7 +5,7 @@
 For each set, the whole file goes through ``solvers.routes.sat.solve_batch`` (one incremental CaDiCaL
 1.9.5 per process, the fixed extended CNF loaded once, clues as assumptions), wall clock from
 reading the file to the last answer, every answer verified against its puzzle in the worker
-(``reductions.grid.solves_clues``). Also a single-process run for reference.
+(``reductions.sudoku.grid.solves_clues``). Also a single-process run for reference.
 
 Then ``emit cnf`` of the empty 64×64 grid with the sequential counter: time and peak memory of
 a child process. Results: ``benchmarks/results/sat.json`` and ``sat.md``.
@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from reductions.grid import Shape  # noqa: E402
+from reductions.sudoku.grid import Shape  # noqa: E402
 from solvers.routes.sat import solve_batch  # noqa: E402
 
 SETS = {
@@ -61,8 +61,8 @@ def emit_64() -> dict:
     code = (
         "import resource, sys, time\n"
         f"sys.path.insert(0, {str(ROOT)!r})\n"
-        "from reductions.grid import Grid\n"
-        "from reductions.cnf import sudoku_cnf\n"
+        "from reductions.sudoku.grid import Grid\n"
+        "from reductions.encodings.cnf import sudoku_cnf\n"
         "from solvers.formats.dimacs import write_cnf\n"
         "t = time.perf_counter()\n"
         "cnf = sudoku_cnf(Grid.empty(64), 'extended', 'seqcounter')\n"

@@ -9,7 +9,7 @@ resets the kernel's peak-RSS mark (``/proc/self/clear_refs``), runs the command 
 ``main()`` and prints one JSON line: the added peak RSS (VmHWM after − VmRSS before), the
 added peak address space (VmPeak after − VmSize before), the exit code and the wall time.
 Used by ``bench_memory.py`` (and tests/test_size_guards.py) to calibrate
-``reductions/sizes.py``.
+``reductions/*/sizes.py``.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def probe(argv: list[str]) -> dict:
         for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
             if module.name != "solvers.cli.__main__":
                 importlib.import_module(module.name)
-    import pulp  # noqa: F401  (reductions.ilp imports it when it builds a model)
+    import pulp  # noqa: F401  (reductions.encodings.ilp imports it when it builds a model)
     with open("/proc/self/clear_refs", "w") as handle:
         handle.write("5")                           # VmHWM := VmRSS
     before = status_kb()

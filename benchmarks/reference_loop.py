@@ -16,8 +16,8 @@ import sys
 import numpy as np
 from pysat.solvers import Solver
 
-from reductions.cnf import sudoku_cnf
-from reductions.grid import Grid
+from reductions.encodings.cnf import sudoku_cnf
+from reductions.sudoku.grid import Grid
 
 n = 9
 unique = "--unique" in sys.argv[2:]

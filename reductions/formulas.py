@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
 from .errors import UserError
+from .estimate import Estimate, with_base
 
 
 class FormulaError(UserError):
@@ -192,3 +193,33 @@ def example_satisfiable() -> Formula:
 def example_unsatisfiable() -> Formula:
     """All eight sign patterns over three variables: the smallest unsatisfiable 3-CNF."""
     return all_sign_patterns(3)
+
+
+# CNF formulas read from DIMACS (the gadgets' input) and solved by pysat.
+FORMULA_PER_CLAUSE = 500         # parsed list + Formula tuple of a clause of ≤ 3 literals:
+                                 # measured 275 (random 3-SAT, 300,000 clauses)
+FORMULA_SAT_PER_VAR = 300        # pysat, its model, the value tuple and dict: measured
+FORMULA_SAT_PER_CLAUSE = 400     # 152 MB for 300,000 variables and 300,000 clauses
+
+
+def formula_reading_estimate(num_clauses: int, max_width: int) -> Estimate:
+    """Reading a DIMACS formula of ``num_clauses`` clauses of at most ``max_width``
+    literals (the header's count, known before the clauses are read)."""
+    per_clause = FORMULA_PER_CLAUSE * max(1, max_width) / 3
+    return Estimate(f"{num_clauses:,} clauses in memory", with_base(num_clauses * per_clause))
+
+
+def formula_sat_estimate(formula: Formula) -> Estimate:
+    """Deciding the formula itself with pysat (the validations' reference answer)."""
+    return Estimate(f"a SAT solver over {formula.num_vars:,} variables",
+                    with_base(FORMULA_SAT_PER_VAR * formula.num_vars,
+                              FORMULA_SAT_PER_CLAUSE * formula.num_clauses))
+
+
+def declared_variables_note(formula: Formula) -> str:
+    """`` (its header declares 1,000,000 variables, 5 used)`` when most declared variables
+    never occur — the gadgets are sized by the declared count — else empty."""
+    used = len({abs(lit) for clause in formula.clauses for lit in clause})
+    if formula.num_vars <= max(2 * used, 16):
+        return ""
+    return f" (its header declares {formula.num_vars:,} variables, {used:,} used)"

@@ -19,13 +19,13 @@ methods (:class:`ReductionRule`), in the spirit of the ``ReduceTo`` trait and it
 
 The rules, one per reduction, each next to the reduction it adapts:
 
-* :class:`reductions.cnf.SudokuToCnf` — Sudoku → CNF (Lynce & Ouaknine; Kwon & Jain);
-* :class:`reductions.exact_cover.SudokuToExactCover` — Sudoku → exact cover (Knuth);
-* :class:`reductions.ilp.SudokuToIlp` — Sudoku → 0/1 ILP (Bartlett et al.);
-* :class:`reductions.hcp_pipeline.SudokuToHcp` — Sudoku → Hamiltonian cycle (Haythorpe),
+* :class:`reductions.encodings.cnf.SudokuToCnf` — Sudoku → CNF (Lynce & Ouaknine; Kwon & Jain);
+* :class:`reductions.encodings.exact_cover.SudokuToExactCover` — Sudoku → exact cover (Knuth);
+* :class:`reductions.encodings.ilp.SudokuToIlp` — Sudoku → 0/1 ILP (Bartlett et al.);
+* :class:`reductions.hamiltonian.hcp_pipeline.SudokuToHcp` — Sudoku → Hamiltonian cycle (Haythorpe),
   directed, 3-split or degree-2 reduced;
-* :class:`reductions.nishio_gadget.SatToNishio` — 3SAT → Nishio placement (Eppstein 2012);
-* :class:`reductions.nrpath_gadget.SatToNrPath` — 3SAT → simple nonrepetitive path or
+* :class:`reductions.nishio.gadget.SatToNishio` — 3SAT → Nishio placement (Eppstein 2012);
+* :class:`reductions.nonrepetitive.nrpath_gadget.SatToNrPath` — 3SAT → simple nonrepetitive path or
   cycle (Eppstein 2005).
 
 To add a reduction: write its builder, forward map and extraction as plain functions in its
@@ -44,7 +44,7 @@ from __future__ import annotations
 from typing import Mapping, Protocol, Sequence, TypeVar, runtime_checkable
 
 from .formulas import Formula
-from .grid import Grid, solution_problems
+from .sudoku.grid import Grid, solution_problems
 
 __all__ = ["ReductionRule", "SizeCounts", "checked_grid", "satisfying_values"]
 
@@ -64,7 +64,7 @@ class ReductionRule(Protocol[Source, Target, Witness, Solution]):
     Attributes
     ----------
     source : Source
-        The instance reduced (a :class:`~reductions.grid.Grid` puzzle, a
+        The instance reduced (a :class:`~reductions.sudoku.grid.Grid` puzzle, a
         :class:`~reductions.formulas.Formula`).
     target : Target
         The built instance of the target problem.

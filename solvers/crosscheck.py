@@ -46,8 +46,8 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
 from reductions.errors import UserError
-from reductions.grid import (MAX_GRID_TEXT, SYMBOLS, Grid, Shape, clue_rows, format_grid,
-                             parse_grid, solution_problems, solve_checks)
+from reductions.sudoku.grid import (MAX_GRID_TEXT, SYMBOLS, Grid, Shape, clue_rows, format_grid,
+                                    parse_grid, solution_problems, solve_checks)
 from reductions.reading import DEFAULT_MEMORY_LIMIT, ReadLimit, compression, read_lines
 
 from .runtime.processes import worker_pool
@@ -414,8 +414,8 @@ def recheck(records: list[tuple[str, RouteResult]], shape: Shape | None
             ) -> Iterator[tuple[str, RouteResult, str]]:
     """(where, record, why) for every record read back that does not hold, checked as a
     fresh record is made: a solved record's grid (and second grid) must solve its puzzle —
-    by :func:`~reductions.grid.solve_checks` on all of them at once, and
-    :func:`~reductions.grid.solution_problems` to say what is wrong — and its verdicts on
+    by :func:`~reductions.sudoku.grid.solve_checks` on all of them at once, and
+    :func:`~reductions.sudoku.grid.solution_problems` to say what is wrong — and its verdicts on
     them must be the ones they earn; a record of another status must have the fields a
     fresh one has (:func:`_fields_problem`)."""
     solved = [(where, r) for where, r in records if r.status == RecordStatus.SOLVED]

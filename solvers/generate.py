@@ -1,4 +1,4 @@
-"""Eppstein's generator (:mod:`reductions.generator`) with this project's SAT route as the
+"""Eppstein's generator (:mod:`reductions.rules.generator`) with this project's SAT route as the
 uniqueness oracle.
 
 The oracle is this process's incremental CaDiCaL for the shape
@@ -15,9 +15,11 @@ from typing import Iterator
 import numpy as np
 
 from reductions.errors import UserError
-from reductions.generator import GeneratedPuzzle, UniquenessOracle, generate
-from reductions.grid import Shape
-from reductions.sizes import Estimate, cnf_estimate, rules_estimate
+from reductions.rules.generator import GeneratedPuzzle, UniquenessOracle, generate
+from reductions.sudoku.grid import Shape
+from reductions.estimate import Estimate
+from reductions.encodings.sizes import cnf_estimate
+from reductions.rules.sizes import rules_estimate
 
 from .routes.sat import process_solver
 
@@ -61,7 +63,7 @@ def check_request(shape: Shape, count: int) -> None:
 def generate_puzzles(shape: Shape, *, count: int, seed: int, symmetric: bool = False,
                      start: int = 0) -> Iterator[GeneratedPuzzle]:
     """Puzzles ``start`` .. ``start + count - 1`` of ``seed`` (see
-    :mod:`reductions.generator`), uniqueness proved by SAT; the request is checked at once,
+    :mod:`reductions.rules.generator`), uniqueness proved by SAT; the request is checked at once,
     the puzzles are made as they are consumed."""
     check_request(shape, count)
     return generate(shape, count=count, seed=seed, symmetric=symmetric,

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reductions.errors import UserError
-from reductions.grid import Grid, check_solution, solution_problems
+from reductions.sudoku.grid import Grid, check_solution, solution_problems
 from reductions.status import Status
 
 

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from reductions.grid import Grid, read_puzzles
+from reductions.sudoku.grid import Grid
+from reductions.sudoku.puzzle_files import read_puzzles
 
 # the fixture for marked fake programs, killed after each test
 from .processes import fakes  # noqa: F401

@@ -29,9 +29,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from reductions.cnf import sudoku_cnf
-from reductions.exact_cover import sudoku_exact_cover
-from reductions.grid import Grid, check_solution, format_grid, parse_grid
+from reductions.encodings.cnf import sudoku_cnf
+from reductions.encodings.exact_cover import sudoku_exact_cover
+from reductions.sudoku.grid import Grid, check_solution, format_grid, parse_grid
 
 from .conftest import instance_pairs
 

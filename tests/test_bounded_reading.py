@@ -34,7 +34,7 @@ import pytest
 from reductions.errors import UserError
 from solvers.cli import ExitCode, main
 
-from reductions.grid import format_grid
+from reductions.sudoku.grid import format_grid
 
 from .bombs import BOMBS, GIB, PAPER_17, PUZZLE_4, build, expanding
 from .conftest import INSTANCES
@@ -396,7 +396,8 @@ def test_the_memory_share_names_the_limit():
 
 
 def test_puzzle_files_stream_and_stop_at_the_first_impossible_line(tmp_path):
-    from reductions.grid import MAX_GRID_TEXT, puzzle_texts
+    from reductions.sudoku.grid import MAX_GRID_TEXT
+    from reductions.sudoku.puzzle_files import puzzle_texts
     path = tmp_path / "p.txt"
     path.write_text("# two puzzles, then a line no grid can be\n" + PAPER_17 + "\n\n"
                     + PAPER_17 + "\n" + "1" * (MAX_GRID_TEXT + 1) + "\n" + PAPER_17 + "\n")

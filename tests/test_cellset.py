@@ -11,9 +11,10 @@ import pytest
 
 from reductions.errors import UserError
 from reductions.formulas import Formula, example_satisfiable
-from reductions.grid import Shape
-from reductions.nishio import CellSet, nishio_dag, random_cell_set, random_placement
-from reductions.nishio_gadget import nishio_gadget, placement_from_assignment
+from reductions.sudoku.grid import Shape
+from reductions.nishio.placements import CellSet, random_cell_set, random_placement
+from reductions.nishio.dag import nishio_dag
+from reductions.nishio.gadget import nishio_gadget, placement_from_assignment
 from solvers.formats.cellset import (CellSetError, Picture, format_cell_set, gadget_picture,
                                      parse_cell_set, picture_svg, read_cell_set,
                                      write_cell_set, write_picture)

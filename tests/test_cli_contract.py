@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from reductions.grid import format_grid, parse_grid
+from reductions.sudoku.grid import format_grid, parse_grid
 from solvers.cli import ExitCode, main
 from solvers.routes import ROUTES, Route, Target
 
@@ -248,7 +248,8 @@ HOW = {
 }
 
 
-@pytest.mark.parametrize("module", ["numpy", "reductions.grid", "dataclasses", "pysat.solvers"])
+@pytest.mark.parametrize("module", ["numpy", "reductions.sudoku.grid", "dataclasses",
+                                    "pysat.solvers"])
 @pytest.mark.parametrize("how", list(HOW))
 def test_ctrl_c_during_the_imports_is_one_line_and_exit_130(module, how):
     """The command line's modules import numpy, scipy and the routes: most of the start-up,
@@ -264,7 +265,7 @@ def test_ctrl_c_during_the_imports_is_one_line_and_exit_130(module, how):
 
 SWALLOWED_INTERRUPT = """
 import gc, signal, sys
-from reductions.grid import parse_grid
+from reductions.sudoku.grid import parse_grid
 from solvers.cli import main
 from solvers.outcome import Outcome, Status
 from solvers.routes import ROUTES, Route, Target

@@ -10,8 +10,8 @@ import sys
 
 import pytest
 
-from reductions.exact_cover import sudoku_exact_cover
-from reductions.grid import check_solution, format_grid, parse_grid
+from reductions.encodings.exact_cover import sudoku_exact_cover
+from reductions.sudoku.grid import check_solution, format_grid, parse_grid
 from solvers import cli
 from solvers.cli import ExitCode
 from solvers.routes.exact_cover import find_covers
@@ -94,7 +94,7 @@ def test_several_solutions_are_both_printed(capsys, route):
 
 def test_time_limit_exit_code(capsys):
     from .test_routes_exact_cover import hard_36
-    from reductions.grid import format_grid as fmt
+    from reductions.sudoku.grid import format_grid as fmt
     text = fmt(hard_36(), "ints").replace("\n", " ")
     code, out, _ = run(capsys, "solve", text, "--via", "exact-cover", "--cover-solver", "dlx",
                        "--time-limit", "0.3")

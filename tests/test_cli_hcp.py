@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from reductions.grid import Grid, format_grid, parse_grid
+from reductions.sudoku.grid import Grid, format_grid, parse_grid
 from solvers.cli import ExitCode
 from solvers.formats.sidecar import load_hcp_export, sidecar_path
 from solvers.formats.tsplib import read_arc_list, read_hcp, write_tour

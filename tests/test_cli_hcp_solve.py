@@ -13,11 +13,12 @@ import json
 import numpy as np
 import pytest
 
-from reductions.grid import Grid, Shape, check_solution, parse_grid, read_puzzles
-from reductions.hcp import HcpError
+from reductions.sudoku.grid import Grid, Shape, check_solution, parse_grid
+from reductions.sudoku.puzzle_files import read_puzzles
+from reductions.hamiltonian.hcp import HcpError
 from solvers.cli import ExitCode
-from reductions.hcp_pipeline import (HcpOptions, build_hcp_pipeline, clue_choice_arcs,
-                                     required_pairs)
+from reductions.hamiltonian.hcp_pipeline import (HcpOptions, build_hcp_pipeline, clue_choice_arcs,
+                                                 required_pairs)
 from solvers.routes.hcp import solve_puzzle as solve_hcp_puzzle
 from solvers.hamiltonian import solve_directed_hcp, solve_undirected_hcp
 from solvers.outcome import Status

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from reductions.grid import Shape
-from reductions.nishio import (CellSet, nishio_dag, random_cell_set, random_placement)
-from reductions.nishio_gadget import expected_cell_count
+from reductions.sudoku.grid import Shape
+from reductions.nishio.placements import CellSet, random_cell_set, random_placement
+from reductions.nishio.dag import nishio_dag
+from reductions.nishio.gadget import expected_cell_count
 from reductions.formulas import example_satisfiable
 from solvers import cli
 from solvers.cli import ExitCode

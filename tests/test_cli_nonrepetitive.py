@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from reductions.formulas import Formula
-from reductions.labelled_graph import LabelledGraph
-from reductions.nonrepetitive import cyclic_edges, edges_from, simple_path_problems
-from reductions.nrpath_gadget import expected_size
+from reductions.nonrepetitive.labelled_graph import LabelledGraph
+from reductions.nonrepetitive.nr_graph import cyclic_edges, edges_from, simple_path_problems
+from reductions.nonrepetitive.nrpath_gadget import expected_size
 from solvers import cli
 from solvers.cli import ExitCode
 from solvers.formats.labelled_edges import read_labelled_edges, write_labelled_edges
@@ -293,7 +293,7 @@ def test_json_records_of_the_other_tasks(capsys, tmp_path):
 
 def test_a_wrong_answer_is_caught_before_printing(capsys, tmp_path, monkeypatch):
     """The command checks what the search returns (exit 4, nothing on stdout)."""
-    import reductions.simple_nonrepetitive as theorem3
+    import reductions.nonrepetitive.simple_nonrepetitive as theorem3
     g = graph_file(tmp_path, "undirected\np a 0\na q 1\np b 1\nb c 1\nc q 0\n")
     monkeypatch.setattr(theorem3, "simple_path", lambda graph, p, q: [2, 3])   # p b b c
     code, out, err = run(capsys, "nonrepetitive", g, "--path", "p", "q", "--simple")

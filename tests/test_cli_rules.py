@@ -11,8 +11,8 @@ import sys
 
 import pytest
 
-from reductions.grid import format_grid, parse_grid
-from reductions.rules import RULES
+from reductions.sudoku.grid import format_grid, parse_grid
+from reductions.rules.engine import RULES
 from solvers import cli
 from solvers.routes.sat import solve_puzzle
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reductions.grid import Grid, Shape, check_solution, format_grid, parse_grid
+from reductions.sudoku.grid import Grid, Shape, check_solution, format_grid, parse_grid
 from solvers.cli import ExitCode, main
 
 from .conftest import INSTANCES, ROOT, instance_puzzles

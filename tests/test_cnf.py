@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pysat.solvers import Solver
 
-from reductions.cnf import (AMO_ENCODINGS, ENCODINGS, CnfError, assignment_from_grid,
-                            cnf_from_metadata, complete_assignment, constraint_groups,
-                            expected_size, fixed_values, grid_from_model, sudoku_cnf)
-from reductions.grid import Grid, Shape, check_solution, parse_grid, pattern_solution
+from reductions.encodings.cnf import (AMO_ENCODINGS, ENCODINGS, CnfError, assignment_from_grid,
+                                      cnf_from_metadata, complete_assignment, constraint_groups,
+                                      expected_size, fixed_values, grid_from_model, sudoku_cnf)
+from reductions.sudoku.grid import Grid, Shape, check_solution, parse_grid, pattern_solution
 
 from .conftest import instance_pairs, instance_puzzles
 from .test_grid import PAPER_17, PAPER_17_SOLUTION, random_solution
@@ -231,7 +231,7 @@ def test_seqcounter_blocks_are_pysats_clauses(n):
     same auxiliary numbers, and the pool ends where CardEnc's would."""
     from pysat.card import CardEnc, EncType
     from pysat.formula import IDPool
-    from reductions.cnf import _seqcounter_block, _take_ids
+    from reductions.encodings.cnf import _seqcounter_block, _take_ids
     rng = np.random.default_rng(n)
     groups = np.stack([rng.permutation(n ** 3)[:n] + 1 for _ in range(7)])
     mine, theirs = IDPool(occupied=[[1, n ** 3]]), IDPool(occupied=[[1, n ** 3]])

@@ -27,8 +27,8 @@ from pathlib import Path
 import pytest
 
 from reductions.errors import UserError
-from reductions.exact_cover import sudoku_exact_cover
-from reductions.grid import check_solution, parse_grid
+from reductions.encodings.exact_cover import sudoku_exact_cover
+from reductions.sudoku.grid import check_solution, parse_grid
 from solvers import cli
 from solvers.cli import ExitCode
 from solvers.routes.exact_cover import CoverSolver, find_covers, solve_puzzle

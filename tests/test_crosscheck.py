@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from reductions.grid import Grid, format_grid
+from reductions.sudoku.grid import Grid, format_grid
 from solvers import crosscheck
 from solvers.routes import sat
 from solvers.cli import ExitCode, main

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from reductions.grid import puzzle_texts
+from reductions.sudoku.puzzle_files import puzzle_texts
 from solvers.cli import ExitCode
 from solvers.crosscheck import Execution, read_results, run_crosscheck
 

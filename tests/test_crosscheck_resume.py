@@ -43,7 +43,7 @@ from pathlib import Path
 
 import pytest
 
-from reductions.grid import puzzle_texts
+from reductions.sudoku.puzzle_files import puzzle_texts
 from solvers.cli import ExitCode, main
 from solvers.crosscheck import Execution, RouteResult, read_results, run_crosscheck
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from reductions.grid import puzzle_texts
+from reductions.sudoku.puzzle_files import puzzle_texts
 from solvers.cli import ExitCode, main
 from solvers.crosscheck import (CrosscheckError, Execution, RecordStatus, read_results,
                                 run_crosscheck, summary_rows)

@@ -117,7 +117,7 @@ def test_bad_solver_output(text, message):
 
 def test_read_formulas_turns_a_file_too_large_into_its_row(tmp_path):
     from reductions.formulas import Formula
-    from reductions.sizes import TooLarge
+    from reductions.estimate import TooLarge
     from reductions.errors import UserError
     from solvers.formats.dimacs import read_formulas
     small = tmp_path / "small.cnf"

@@ -8,8 +8,8 @@ import subprocess
 
 import pytest
 
-from reductions.exact_cover import CLUE_MODES, sudoku_exact_cover
-from reductions.grid import Grid, Shape, check_solution, parse_grid
+from reductions.encodings.exact_cover import CLUE_MODES, sudoku_exact_cover
+from reductions.sudoku.grid import Grid, Shape, check_solution, parse_grid
 from solvers.routes.exact_cover import find_covers
 from solvers.formats.dlx import (DlxFormatError, cover_from_dlx, dlx1_limit_notes, read_answer,
                                  read_dlx, write_dlx)

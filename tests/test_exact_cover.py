@@ -7,11 +7,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reductions.exact_cover import (CLUE_MODES, ExactCoverError, base_item_names,
-                                    base_option_items, candidate_mask, expected_size,
-                                    item_name, option_cells_digits, option_number,
-                                    parse_item_name, sudoku_exact_cover)
-from reductions.grid import Grid, Shape, check_solution, parse_grid
+from reductions.encodings.exact_cover import (CLUE_MODES, ExactCoverError, base_item_names,
+                                              base_option_items, candidate_mask, expected_size,
+                                              item_name, option_cells_digits, option_number,
+                                              parse_item_name, sudoku_exact_cover)
+from reductions.sudoku.grid import Grid, Shape, check_solution, parse_grid
 
 from .conftest import instance_pairs, instance_puzzles
 from .test_grid import PAPER_17, PAPER_17_SOLUTION, random_solution

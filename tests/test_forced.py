@@ -1,4 +1,4 @@
-"""Batch deductions (reductions/forced.py: singles, locked candidates): every forced digit is
+"""Batch deductions (reductions/sudoku/forced.py: singles, locked candidates): every forced digit is
 in every solution, the fixpoint is the rules engine's for the same rules, a completed grid is
 the only solution, NO instances are never "completed", and the batch path of the SAT route
 gives the same answers as one puzzle at a time."""
@@ -9,8 +9,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reductions.grid import Grid, Shape, check_solution, pattern_solution, solve_checks
-from reductions.forced import forced_digits
+from reductions.sudoku.grid import Grid, Shape, check_solution, pattern_solution, solve_checks
+from reductions.sudoku.forced import forced_digits
 from reductions.rules.engine import deduce, select_rules
 from solvers.outcome import Status
 from solvers.routes.sat import FORCED_MIN_BATCH, IncrementalSudokuSolver, solve_batch

@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reductions.grid import parse_grid
+from reductions.sudoku.grid import parse_grid
 from solvers.cli import ExitCode, main
 
 from .fuzz_inputs import (READERS, SOLUTION, mutate, run_main, seed_files,

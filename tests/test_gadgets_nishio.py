@@ -13,10 +13,11 @@ from hypothesis import strategies as st
 
 from reductions.errors import UserError
 from reductions.formulas import Formula, example_satisfiable, example_unsatisfiable, random_cnf
-from reductions.grid import Shape
-from reductions.nishio import (CellSet, NishioError, count_placements_dag, is_valid_placement,
-                               nishio_dag, random_cell_set, random_placement)
-from reductions.nishio_gadget import nishio_gadget
+from reductions.sudoku.grid import Shape
+from reductions.nishio.placements import (CellSet, NishioError, is_valid_placement,
+                                          random_cell_set, random_placement)
+from reductions.nishio.dag import count_placements_dag, nishio_dag
+from reductions.nishio.gadget import nishio_gadget
 from solvers.gadgets.nishio import (PlacementModel, compute_nishio, find_placement, formula_model,
                                     has_valid_placement, nishio_sat, validate_formula)
 
@@ -244,10 +245,10 @@ def test_pure_sat_model_on_many_gadget_grids():
 
 
 def test_the_nishio_command_s_method_choice_and_checks():
-    from reductions.sizes import TooLarge
+    from reductions.estimate import TooLarge
     from solvers.gadgets.nishio import (DAG_AUTO_LIMIT, check_nishio_method, choose_method,
                                         nishio_with_stats)
-    from reductions.nishio import almost_balanced_count
+    from reductions.nishio.dag import almost_balanced_count
     rng = random.Random(5)
     small = instance(Shape(3, 3), rng)
     assert almost_balanced_count(Shape(3, 3)) <= DAG_AUTO_LIMIT

@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reductions.formulas import Formula, random_3sat
-from reductions.labelled_graph import LabelledGraph
-from reductions.nonrepetitive import simple_cycle_problems, simple_path_problems
-from reductions.nrpath_gadget import assignment_from_path, chosen_terms, nrpath_gadget
+from reductions.nonrepetitive.labelled_graph import LabelledGraph
+from reductions.nonrepetitive.nr_graph import simple_cycle_problems, simple_path_problems
+from reductions.nonrepetitive.nrpath_gadget import assignment_from_path, chosen_terms, nrpath_gadget
 from solvers.gadgets.nrpath import (_follow, brute_force_cycle, brute_force_path, brute_force_paths,
                             find_simple_cycle, find_simple_path, fixed_formulas,
                             path_model, validate_formula)
@@ -61,7 +61,7 @@ def test_sat_model_agrees_with_brute_force_on_undirected_graphs(g):
 def test_both_answers_occur_in_random_digraphs():
     # the brute-force comparison above is only meaningful if both answers are common
     import numpy as np
-    from reductions.labelled_graph import random_labelled_graph
+    from reductions.nonrepetitive.labelled_graph import random_labelled_graph
     answers = []
     for seed in range(150):
         rng = np.random.default_rng(seed)

@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from reductions.generator import (construct, generate, is_symmetric, partner, puzzle_rng,
-                                  remove_clues)
-from reductions.grid import Grid, Shape, format_grid, parse_grid
-from reductions.rules import deduce, select_rules
+from reductions.rules.generator import (construct, generate, is_symmetric, partner, puzzle_rng,
+                                        remove_clues)
+from reductions.sudoku.grid import Grid, Shape, format_grid, parse_grid
+from reductions.rules.engine import deduce, select_rules
 from reductions.status import Status
 from solvers import cli
 from solvers.routes.exact_cover import solve_puzzle as exact_cover_solve

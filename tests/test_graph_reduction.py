@@ -12,12 +12,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reductions.graph_reduction import (NO_CYCLE, REDUCED, SOLVED, compress_tour,
-                                        expand_tour, reduce_degree_two)
-from reductions.grid import parse_grid
-from reductions.hcp import (HcpError, cycle_from_solution, grid_from_cycle, haythorpe_graph)
-from reductions.hcp_undirected import (directed_cycle_from_tour, haythorpe_split,
-                                       tour_from_cycle)
+from reductions.hamiltonian.graph_reduction import (NO_CYCLE, REDUCED, SOLVED, compress_tour,
+                                                    expand_tour, reduce_degree_two)
+from reductions.sudoku.grid import parse_grid
+from reductions.hamiltonian.hcp import (HcpError, cycle_from_solution, grid_from_cycle,
+                                        haythorpe_graph)
+from reductions.hamiltonian.hcp_undirected import (directed_cycle_from_tour, haythorpe_split,
+                                                   tour_from_cycle)
 
 from .conftest import instance_puzzles
 from .test_grid import PAPER_17, PAPER_17_SOLUTION
@@ -111,7 +112,7 @@ def reduction_digest(reduction) -> str:
 
 
 def test_reductions_of_sample_puzzles_are_unchanged():
-    from reductions.hcp_pipeline import HcpOptions, build_hcp_pipeline
+    from reductions.hamiltonian.hcp_pipeline import HcpOptions, build_hcp_pipeline
     puzzles = instance_puzzles("royle17-sample300.txt", 2)
     got = []
     for puzzle in puzzles:
@@ -139,9 +140,9 @@ def reduction_record(reduction) -> tuple:
 
 def reduce_by_numpy_rounds_only(monkeypatch, n, edges, **options):
     """The reduction with every round of rule 2 vectorised (no plain-Python rounds)."""
-    import reductions.graph_reduction as graph_reduction
+    import reductions.hamiltonian.degree_two as degree_two
     with monkeypatch.context() as patch:
-        patch.setattr(graph_reduction, "SMALL_FRONTIER", -1)
+        patch.setattr(degree_two, "SMALL_FRONTIER", -1)
         return reduce_degree_two(n, edges, **options)
 
 

@@ -1,4 +1,4 @@
-"""The general graph helpers of reductions/graphs.py: pair keys, cycle and component labels,
+"""The general graph helpers of reductions/hamiltonian/graphs.py: pair keys, cycle and component labels,
 list ranking, and the one check of a proposed Hamiltonian cycle (every kind of wrong cycle,
 directed and undirected, with the messages users see)."""
 
@@ -9,9 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reductions.graphs import (component_labels, count_non_edges, cycle_labels, cycle_steps,
-                               hamiltonian_cycle_problem, is_hamiltonian_cycle, label_roots,
-                               list_ranking, non_edge_steps, pair_keys)
+from reductions.hamiltonian.graphs import (component_labels, count_non_edges, cycle_labels,
+                                           cycle_steps, hamiltonian_cycle_problem,
+                                           is_hamiltonian_cycle, label_roots, list_ranking,
+                                           non_edge_steps, pair_keys)
 
 # A 5-cycle 0→1→2→3→4→0 with two chords 0→2 and 3→1; undirected, the same pairs as edges.
 ARCS = np.array([[0, 1], [0, 2], [1, 2], [2, 3], [3, 1], [3, 4], [4, 0]], dtype=np.int64)

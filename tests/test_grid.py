@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reductions.grid import (Grid, GridError, Shape, check_clues, check_solution,
-                             clue_array_from_line, format_grid, load_puzzles, parse_grid,
-                             pattern_solution, puzzle_texts, read_puzzles, solution_problems,
-                             solves_clues)
+from reductions.sudoku.grid import (Grid, GridError, Shape, check_clues, check_solution,
+                                    clue_array_from_line, format_grid, parse_grid,
+                                    pattern_solution, solution_problems, solves_clues)
+from reductions.sudoku.puzzle_files import load_puzzles, puzzle_texts, read_puzzles
 
 from .conftest import INSTANCES, instance_pairs
 
@@ -307,7 +307,7 @@ def test_grids_larger_than_the_limit_are_refused():
 
 
 def test_clue_exclusions_never_exclude_the_solution_of_an_empty_cell():
-    from reductions.grid import clue_exclusions
+    from reductions.sudoku.grid import clue_exclusions
     from .conftest import instance_pairs
     pairs = instance_pairs("12x12-3x4.txt") + instance_pairs("16x16.txt") + \
         instance_pairs("6x6-2x3.txt")

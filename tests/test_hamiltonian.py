@@ -16,11 +16,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reductions.grid import Grid, Shape, check_solution
-from reductions.graphs import component_labels, is_hamiltonian_cycle
+from reductions.sudoku.grid import Grid, Shape, check_solution
+from reductions.hamiltonian.graphs import component_labels, is_hamiltonian_cycle
 from reductions.errors import UserError
-from reductions.hcp import grid_from_cycle, haythorpe_graph
-from reductions.hcp_undirected import directed_cycle_from_tour, haythorpe_split, split_graph
+from reductions.hamiltonian.hcp import grid_from_cycle, haythorpe_graph
+from reductions.hamiltonian.hcp_undirected import (directed_cycle_from_tour, haythorpe_split,
+                                                   split_graph)
 from solvers.hamiltonian import (CycleStatus, GraphInputError, forced_paths,
                                  solve_directed_hcp, solve_undirected_hcp)
 from tests.conftest import instance_puzzles
@@ -493,7 +494,7 @@ def random_two_factor(rng: np.random.Generator, n: int) -> np.ndarray:
 
 
 def test_two_neighbours_lists_each_vertex_s_edges_in_their_order():
-    from reductions.graphs import label_roots
+    from reductions.hamiltonian.graphs import label_roots
     from solvers.hamiltonian.covers import _two_neighbours
     rng = np.random.default_rng(7)
     for n in (3, 7, 40, 200):

@@ -8,8 +8,8 @@ import random
 import numpy as np
 import pytest
 
-from reductions.grid import parse_grid
-from reductions.hcp_pipeline import HcpOptions, build_hcp_pipeline
+from reductions.sudoku.grid import parse_grid
+from reductions.hamiltonian.hcp_pipeline import HcpOptions, build_hcp_pipeline
 from solvers.routes import hcp as hcp_puzzle
 from solvers.hamiltonian import (CycleStatus, GraphInputError, SharedHcpModel,
                                  solve_directed_hcp, solve_undirected_hcp)
@@ -119,7 +119,7 @@ def test_reduction_keeps_every_edge_of_the_solution_tour():
     pipeline = build_hcp_pipeline(puzzle, HcpOptions(prune="peers", reduce=True))
     reduction = pipeline.reduction
     tour = pipeline.tour_of_solution(solution)
-    from reductions.graph_reduction import expand_tour
+    from reductions.hamiltonian.graph_reduction import expand_tour
     split_tour = expand_tour(reduction, tour)
     steps = np.sort(np.stack([split_tour, np.roll(split_tour, -1)], axis=1), axis=1)
     edges = np.sort(reduction.original_edges, axis=1)

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from reductions.errors import UserError
-from reductions.grid import format_grid
+from reductions.sudoku.grid import format_grid
 from solvers import cli
 from solvers.cli import ExitCode
 from solvers.formats.graph_files import GRAPH_FORMATS, write_graph
@@ -219,7 +219,7 @@ def fake_program(tmp_path, body: str) -> str:
 
 
 def solved_tour_file(tmp_path, form="linkern", break_it=False):
-    from reductions.hcp_pipeline import HcpOptions, build_hcp_pipeline
+    from reductions.hamiltonian.hcp_pipeline import HcpOptions, build_hcp_pipeline
     pipeline = build_hcp_pipeline(PUZZLE, HcpOptions(directed=False, reduce=True))
     order = pipeline.tour_of_solution(SOLUTION)
     if break_it:

@@ -1,5 +1,5 @@
 """The "together" clauses of the HCP SAT model: the seven arcs of a Sudoku option are on a
-Hamiltonian cycle all together or not at all (reductions.hcp_pipeline.option_groups,
+Hamiltonian cycle all together or not at all (reductions.hamiltonian.hcp_pipeline.option_groups,
 solvers.hamiltonian.together_clauses).
 
 They must never cut off a Hamiltonian cycle (every solution's cycle keeps its groups whole,
@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from reductions.grid import Grid, Shape, check_solution
-from reductions.hcp_pipeline import (HcpOptions, build_hcp_pipeline, option_groups,
-                                     required_pairs)
+from reductions.sudoku.grid import Grid, Shape, check_solution
+from reductions.hamiltonian.hcp_pipeline import (HcpOptions, build_hcp_pipeline, option_groups,
+                                                 required_pairs)
 from solvers.hamiltonian import (CycleStatus, GraphInputError, solve_directed_hcp,
                                  solve_undirected_hcp, together_clauses)
 from solvers.routes.hcp import solve_puzzle
@@ -160,7 +160,7 @@ def test_shared_model_with_groups(directed):
 
 def grid_of(pipeline, tour):
     """The grid of a tour of the searched graph (the 3-split, when reduced)."""
-    from reductions.graph_reduction import compress_tour
+    from reductions.hamiltonian.graph_reduction import compress_tour
     if pipeline.reduction is not None:
         tour = compress_tour(pipeline.reduction, tour)
     return pipeline.decode(tour)

@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reductions.grid import Grid, parse_grid
-from reductions.hcp import (PRUNE_MODES, HcpError, cycle_from_solution, grid_from_cycle,
-                            haythorpe_graph, undirected_size)
-from reductions.hcp_undirected import (IN, MID, OUT, directed_cycle_from_tour,
-                                       haythorpe_split, split_graph, tour_from_cycle)
+from reductions.sudoku.grid import Grid, parse_grid
+from reductions.hamiltonian.hcp import (PRUNE_MODES, HcpError, cycle_from_solution,
+                                        grid_from_cycle, haythorpe_graph, undirected_size)
+from reductions.hamiltonian.hcp_undirected import (IN, MID, OUT, directed_cycle_from_tour,
+                                                   haythorpe_split, split_graph, tour_from_cycle)
 
 from .test_grid import PAPER_17, PAPER_17_SOLUTION
 

@@ -1,8 +1,8 @@
 """Uniqueness through Haythorpe's Hamiltonian-cycle graph, and how many cycles a solution has.
 
 The hcp routes prove a grid unique by asking the model that found it for a cycle leaving out
-one of the grid's row exits (:func:`reductions.hcp_pipeline.grid_pairs`). Checked here: the
-verdicts agree with the SAT route's on random 4×4 puzzles; unique, several, unsolvable and
+one of the grid's row exits (:func:`reductions.hamiltonian.hcp_pipeline.grid_pairs`). Checked here:
+the verdicts agree with the SAT route's on random 4×4 puzzles; unique, several, unsolvable and
 time-limited puzzles on both routes and on the fresh (per-puzzle) model; a no-good asked on
 the shared model never removes the solution of a later puzzle; and the reduction is not
 parsimonious — a solution has one cycle per choice of the order in which each row and each
@@ -19,11 +19,12 @@ import time
 import numpy as np
 import pytest
 
-from reductions.grid import Grid, parse_grid, read_puzzles
+from reductions.sudoku.grid import Grid, parse_grid
+from reductions.sudoku.puzzle_files import read_puzzles
 from reductions.errors import UserError
-from reductions.hcp import haythorpe_graph, haythorpe_layout
-from reductions.hcp_pipeline import HcpOptions, build_hcp_pipeline, grid_pairs
-from reductions.hcp_undirected import haythorpe_split
+from reductions.hamiltonian.hcp import haythorpe_graph, haythorpe_layout
+from reductions.hamiltonian.hcp_pipeline import HcpOptions, build_hcp_pipeline, grid_pairs
+from reductions.hamiltonian.hcp_undirected import haythorpe_split
 from solvers.routes import hcp as hcp_puzzle
 from solvers.hamiltonian import hamiltonian_cycles
 from solvers.outcome import Status

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reductions.exact_cover import sudoku_exact_cover
-from reductions.grid import Grid, Shape, parse_grid
-from reductions.ilp import (CLUE_MODES, IlpError, expected_size, parse_variable_name,
-                            sudoku_ilp)
+from reductions.encodings.exact_cover import sudoku_exact_cover
+from reductions.sudoku.grid import Grid, Shape, parse_grid
+from reductions.encodings.ilp import (CLUE_MODES, IlpError, expected_size, parse_variable_name,
+                                      sudoku_ilp)
 
 from .conftest import instance_pairs, instance_puzzles
 from .test_grid import PAPER_17, PAPER_17_SOLUTION, random_solution

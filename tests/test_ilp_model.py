@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from reductions.grid import parse_grid
-from reductions.ilp import IlpError, sudoku_ilp
+from reductions.sudoku.grid import parse_grid
+from reductions.encodings.ilp import IlpError, sudoku_ilp
 from solvers.runtime.processes import ExternalSolverError
 from solvers.formats import ilp_model
 from solvers.formats.lp_solution import SolutionFormatError, read_lp_solution

@@ -15,8 +15,8 @@ import subprocess
 
 import pytest
 
-from reductions.grid import check_solution, format_grid, parse_grid
-from reductions.ilp import sudoku_ilp
+from reductions.sudoku.grid import check_solution, format_grid, parse_grid
+from reductions.encodings.ilp import sudoku_ilp
 from solvers.cli import ExitCode
 from solvers.formats import ilp_model
 from solvers.formats.mps import ModelFileError, ModelFormat, mps_number, short_name, sniff_model_format

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reductions.formulas import example_satisfiable
-from reductions.labelled_graph import GraphError, LabelledGraph, random_labelled_graph
-from reductions.nrpath_gadget import nrpath_gadget, path_from_assignment
+from reductions.nonrepetitive.labelled_graph import GraphError, LabelledGraph, random_labelled_graph
+from reductions.nonrepetitive.nrpath_gadget import nrpath_gadget, path_from_assignment
 from solvers.formats.labelled_edges import (EdgeListError, _parse_integer_edges, edge_lines,
                                             parse_labelled_edges, read_labelled_edges, to_networkx, write_dot,
                                             write_graphml, write_labelled_edges)

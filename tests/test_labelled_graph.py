@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from reductions.labelled_graph import (GraphError, LabelledGraph, edge_list,
-                                       random_labelled_graph)
+from reductions.nonrepetitive.labelled_graph import (GraphError, LabelledGraph, edge_list,
+                                                     random_labelled_graph)
 
 
 def test_from_edges_numbers_names_in_first_seen_order():

@@ -1,6 +1,9 @@
 """The layers hold (the module map of docs/architecture.md, bottom up): every import of the
 library, at module level or inside a function, goes to its own layer or a lower one.
-reductions/ is pure and imports no solver; the process plumbing (runtime/) and the file
+reductions/ is pure and imports no solver, and is layered itself: the shared modules at its
+top (errors, reading, status, estimate, formulas), the Sudoku model, the reduction protocol,
+then the families (encodings, Hamiltonian, Nishio, nonrepetitive), then the rules engine,
+which uses Nishio and nr(G); the process plumbing (runtime/) and the file
 formats know no route; outside programs (tools/) know the general Hamiltonian-cycle solver's
 answers but no route; nothing imports the command line. Read from the source with ``ast``, so
 lazy imports count.
@@ -19,7 +22,14 @@ ROOT = Path(solvers.__file__).resolve().parent.parent
 """Where the library's source is: the checkout, or site-packages for an installed copy."""
 
 LAYERS = [
-    ("reductions", ("reductions",)),
+    ("reductions (shared)", ("reductions",)),
+    ("reductions.sudoku", ("reductions.sudoku",)),
+    ("reductions.reduction", ("reductions.reduction",)),
+    ("reductions.encodings", ("reductions.encodings",)),
+    ("reductions.hamiltonian", ("reductions.hamiltonian",)),
+    ("reductions.nishio", ("reductions.nishio",)),
+    ("reductions.nonrepetitive", ("reductions.nonrepetitive",)),
+    ("reductions.rules", ("reductions.rules",)),
     ("runtime", ("solvers.runtime", "solvers.outcome")),
     ("formats", ("solvers.formats",)),
     ("hamiltonian", ("solvers.hamiltonian",)),
@@ -54,21 +64,46 @@ def imports_of(path: Path) -> set[str]:
 
 def imports_of_text(text: str, name: str, is_package: bool) -> set[str]:
     """Every module (and ``module.name``) the source imports, relative imports resolved."""
-    tree = ast.parse(text)
-    package = name if is_package else name.rpartition(".")[0]
     found = set()
-    for node in ast.walk(tree):
+    for base, names in imported_modules(text, name, is_package):
+        found.add(base)
+        found.update(f"{base}.{alias}" for alias in names)
+    return found
+
+
+def imported_modules(text: str, name: str, is_package: bool) -> list[tuple[str, list[str]]]:
+    """Each import statement as (the module it names, the names it takes from it: [] for a
+    plain ``import``), relative imports resolved."""
+    package = name if is_package else name.rpartition(".")[0]
+    found = []
+    for node in ast.walk(ast.parse(text)):
         if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
+            found.extend((alias.name, []) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
                 parent = package.split(".")
                 parent = parent[:len(parent) - node.level + 1]
                 base = ".".join(parent + ([base] if base else []))
-            found.add(base)
-            found.update(f"{base}.{alias.name}" for alias in node.names)
+            found.append((base, [alias.name for alias in node.names]))
     return found
+
+
+def is_module(name: str) -> bool:
+    """A module or package of this source tree (a file, not an attribute)."""
+    path = ROOT.joinpath(*name.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+
+
+def test_a_wrong_import_inside_reductions_is_seen():
+    """The folders of reductions/ are layers too: the Sudoku model importing an encoding, or
+    Nishio importing the rules engine, runs back up."""
+    names = imports_of_text("from ..encodings.cnf import sudoku_cnf\n",
+                            "reductions.sudoku.grid", False)
+    assert "reductions.encodings.cnf" in names
+    assert layer_of("reductions.encodings.cnf") > layer_of("reductions.sudoku.grid")
+    assert layer_of("reductions.rules.engine") > layer_of("reductions.nishio.placements")
+    assert layer_of("reductions.reduction") > layer_of("reductions.formulas")
 
 
 def test_a_wrong_import_is_seen():
@@ -97,3 +132,19 @@ def test_every_import_goes_to_the_same_layer_or_a_lower_one(path):
         if layer is not None:
             assert layer <= own, (f"{module_name(path)} ({LAYERS[own][0]}) imports {imported} "
                                   f"({LAYERS[layer][0]})")
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_import_of_the_library_names_a_module_that_exists(path):
+    """Lazy imports inside functions too: a module moved or split leaves none behind."""
+    for base, names in imported_modules(path.read_text(encoding="utf-8"), module_name(path),
+                                        path.name == "__init__.py"):
+        if base.partition(".")[0] in ("reductions", "solvers"):
+            assert is_module(base), f"{module_name(path)} imports {base}, which is no module"
+
+
+def test_a_missing_module_is_seen():
+    text = "def f():\n    from .nishio.gadget import theorem_order\n"
+    [(base, _)] = imported_modules(text, "reductions.nishio.sizes", False)
+    assert base == "reductions.nishio.nishio.gadget" and not is_module(base)
+    assert is_module("reductions.nishio.gadget") and is_module("reductions.nishio")

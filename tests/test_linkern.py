@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from reductions.grid import format_grid
-from reductions.hcp_pipeline import HcpOptions, build_hcp_pipeline
+from reductions.sudoku.grid import format_grid
+from reductions.hamiltonian.hcp_pipeline import HcpOptions, build_hcp_pipeline
 from solvers.cli import ExitCode
 from solvers.formats.graph_files import write_concorde_edges
 from solvers.hamiltonian import CycleStatus, normalized_graph

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from reductions.errors import UserError
-from reductions.grid import Grid, check_solution, format_grid
+from reductions.sudoku.grid import Grid, check_solution, format_grid
 from solvers.cli import ExitCode
 from solvers.hamiltonian import CycleStatus
 from solvers.routes.hcp import solve_puzzle as solve_hcp_puzzle

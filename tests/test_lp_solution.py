@@ -10,8 +10,8 @@ import subprocess
 
 import pytest
 
-from reductions.grid import Grid, parse_grid
-from reductions.ilp import sudoku_ilp
+from reductions.sudoku.grid import Grid, parse_grid
+from reductions.encodings.ilp import sudoku_ilp
 from solvers.formats import ilp_model
 from solvers.formats.lp_solution import (LpSolutionFormat, SolutionFormatError, model_columns,
                                          read_lp_solution)

@@ -1,6 +1,6 @@
-"""Nishio(S) by the almost-balanced-matrix DAG and by pattern overlay (reductions/nishio.py):
-the paper's sizes, exact placement counts, the two methods against each other, and the
-independent-parts lemma used by the SAT presolve."""
+"""Nishio(S) by the almost-balanced-matrix DAG and by pattern overlay (reductions/nishio/dag.py,
+placements.py, parts.py): the paper's sizes, exact placement counts, the two methods against each
+other, and the independent-parts lemma used by the SAT presolve."""
 
 from __future__ import annotations
 
@@ -12,15 +12,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reductions.grid import MAX_SIZE, Shape
-from reductions.nishio import (CellSet, NishioError, all_placements, almost_balanced_count,
-                               count_placements_dag, count_placements_overlay,
-                               has_placement_dag, independent_parts, is_valid_placement,
-                               nishio, nishio_dag, nishio_dag_sweep, nishio_overlay, part_cells,
-                               placement_dag,
-                               placement_problems, random_cell_set, random_placement,
-                               shape_for_side, subgrid_placement, usable_arcs,
-                               valid_placement_count)
+from reductions.sudoku.grid import MAX_SIZE, Shape
+from reductions.nishio.placements import (CellSet, NishioError, all_placements,
+                                          count_placements_overlay, is_valid_placement,
+                                          nishio_overlay, placement_problems, random_cell_set,
+                                          random_placement, shape_for_side, valid_placement_count)
+from reductions.nishio.dag import (almost_balanced_count, count_placements_dag, has_placement_dag,
+                                   nishio, nishio_dag, nishio_dag_sweep, placement_dag,
+                                   usable_arcs)
+from reductions.nishio.parts import independent_parts, part_cells, subgrid_placement
 
 SMALL_SHAPES = [Shape(2, 2), Shape(2, 3), Shape(3, 2), Shape(2, 4), Shape(4, 2), Shape(3, 3)]
 

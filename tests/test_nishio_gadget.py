@@ -1,4 +1,4 @@
-"""3-CNF → Nishio gadgets (reductions/nishio_gadget.py): exact sizes, the structure the proof
+"""3-CNF → Nishio gadgets (reductions/nishio/gadget.py): exact sizes, the structure the proof
 needs, the closed loop on hundreds of random formulas, an exhaustive count of the gadget
 placements, the forward map and extraction, and Theorem 3."""
 
@@ -14,12 +14,11 @@ from pysat.solvers import Solver
 
 from reductions.formulas import (Formula, FormulaError, example_satisfiable, random_cnf,
                                  example_unsatisfiable, from_dimacs_clauses, random_3sat)
-from reductions.nishio import CellSet, is_valid_placement
-from reductions.nishio_gadget import (GadgetError, assignment_from_placement,
-                                      expected_cell_count, filler_units, nishio_gadget,
-                                      order_problems, placement_from_assignment,
-                                      theorem3_gadget, theorem3_instance, theorem_order,
-                                      v0_false_cells)
+from reductions.nishio.placements import CellSet, is_valid_placement
+from reductions.nishio.gadget import (GadgetError, assignment_from_placement, expected_cell_count,
+                                      filler_units, nishio_gadget, order_problems,
+                                      placement_from_assignment, theorem_order)
+from reductions.nishio.theorem3 import theorem3_gadget, theorem3_instance, v0_false_cells
 from solvers.formats.dimacs import read_cnf
 from solvers.gadgets.nishio import PlacementModel
 
@@ -221,7 +220,7 @@ def test_gadget_placements_are_assignments_times_true_terms(formula):
             expected[values] = ways
     found: dict = {}
     rows, cols, blocks = filler_units(gadget)
-    from reductions.nishio import subgrid_placement
+    from reductions.nishio.parts import subgrid_placement
     filler = subgrid_placement(shape, rows, cols, blocks)
     for cover in covers:
         extraction = assignment_from_placement(gadget, sorted(cover) + filler)
@@ -371,7 +370,7 @@ def test_theorem3_fixed_examples():
 
 def test_build_gadget_and_its_json_map():
     import json
-    from reductions.nishio_gadget import build_gadget, theorem3_instance, v0_false_cells
+    from reductions.nishio.theorem3 import build_gadget, theorem3_instance, v0_false_cells
     formula = example_satisfiable()
     built = build_gadget(formula)
     assert built.theorem3 is None and built.v0_false == ()

@@ -11,13 +11,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reductions.labelled_graph import LabelledGraph, random_labelled_graph
-from reductions.nonrepetitive import (group_pairs, _label_gadgets, cyclic_edges, edges_from,
-                                      label_gadget, label_gadget_size, naive_cyclic_edges,
-                                      naive_edges_from,
-                                      naive_path_length, nonrepetitive_path, nr_graph,
-                                      nr_graph_size, simple_cycle_problems, simple_path_problems,
-                                      strongly_connected_components, walk_problems)
+from reductions.nonrepetitive.labelled_graph import LabelledGraph, random_labelled_graph
+from reductions.nonrepetitive.nr_graph import (group_pairs, _label_gadgets, cyclic_edges,
+                                               edges_from, label_gadget, label_gadget_size,
+                                               naive_cyclic_edges, naive_edges_from,
+                                               naive_path_length, nonrepetitive_path, nr_graph,
+                                               nr_graph_size, simple_cycle_problems,
+                                               simple_path_problems, strongly_connected_components,
+                                               walk_problems)
 
 
 def reachable(num_vertices, tails, heads, start):

@@ -15,11 +15,14 @@ from hypothesis import strategies as st
 
 from reductions.formulas import (Formula, example_satisfiable, example_unsatisfiable,
                                  from_dimacs_clauses, random_3sat)
-from reductions.nonrepetitive import (cyclic_edges, nonrepetitive_path, simple_cycle_problems,
-                                      simple_path_problems, walk_problems)
-from reductions.nrpath_gadget import (NrPathError, assignment_from_cycle, assignment_from_path,
-                                      chosen_terms, cycle_from_assignment, expected_size,
-                                      nrpath_gadget, path_from_assignment, path_from_cycle)
+from reductions.nonrepetitive.nr_graph import (cyclic_edges, nonrepetitive_path,
+                                               simple_cycle_problems, simple_path_problems,
+                                               walk_problems)
+from reductions.nonrepetitive.nrpath_gadget import (NrPathError, assignment_from_cycle,
+                                                    assignment_from_path, chosen_terms,
+                                                    cycle_from_assignment, expected_size,
+                                                    nrpath_gadget, path_from_assignment,
+                                                    path_from_cycle)
 from solvers.formats.dimacs import read_cnf
 
 from .conftest import INSTANCES

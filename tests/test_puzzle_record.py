@@ -1,4 +1,4 @@
-"""The one "which puzzle is this file about" record (reductions/puzzle_record.py): written into a
+"""The one "which puzzle is this file about" record (reductions/sudoku/puzzle_record.py): written into a
 comment header in each spelling and read back to the same puzzle and settings; a tampered
 header is refused with a one-line error naming the file."""
 
@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from reductions.errors import UserError
-from reductions.grid import Grid, Shape, parse_grid, pattern_solution
-from reductions.puzzle_record import (CNF_SPELLING, MODEL_SPELLING, PuzzleRecord,
-                                      comment_metadata, prefixed, puzzle_comment_lines,
-                                      read_comment_header)
+from reductions.sudoku.grid import Grid, Shape, parse_grid, pattern_solution
+from reductions.sudoku.puzzle_record import (CNF_SPELLING, MODEL_SPELLING, PuzzleRecord,
+                                             comment_metadata, prefixed, puzzle_comment_lines,
+                                             read_comment_header)
 from reductions.reading import ReadLimit
 
 from .test_grid import PAPER_17

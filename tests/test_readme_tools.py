@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from reductions.grid import format_grid, parse_grid
+from reductions.sudoku.grid import format_grid, parse_grid
 
 from .conftest import ROOT, instance_puzzles
 from .documents import programs_of

@@ -23,15 +23,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reductions.cnf import SudokuToCnf
+from reductions.encodings.cnf import SudokuToCnf
 from reductions.errors import UserError
-from reductions.exact_cover import SudokuToExactCover
+from reductions.encodings.exact_cover import SudokuToExactCover
 from reductions.formulas import Formula, example_satisfiable
-from reductions.grid import Grid, parse_grid
-from reductions.hcp_pipeline import HcpOptions, SudokuToHcp, required_pairs
-from reductions.ilp import SudokuToIlp, model_constraints
-from reductions.nishio_gadget import SatToNishio
-from reductions.nrpath_gadget import SatToNrPath
+from reductions.sudoku.grid import Grid, parse_grid
+from reductions.hamiltonian.hcp_pipeline import HcpOptions, SudokuToHcp, required_pairs
+from reductions.encodings.ilp import SudokuToIlp, model_constraints
+from reductions.nishio.gadget import SatToNishio
+from reductions.nonrepetitive.nrpath_gadget import SatToNrPath
 from reductions.reduction import ReductionRule
 
 from .conftest import INSTANCES, instance_pairs, instance_puzzles
@@ -287,7 +287,7 @@ def candidate_solutions(case: Case, source) -> list:
     if not case.sudoku:
         return list(itertools.product((False, True), repeat=source.num_vars))
     from solvers.routes.exact_cover import algorithm_x
-    from reductions.exact_cover import sudoku_exact_cover
+    from reductions.encodings.exact_cover import sudoku_exact_cover
     for r, c, _ in source.clues():
         relaxed = source.with_value(r, c, 0)
         cover = sudoku_exact_cover(relaxed)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from reductions.errors import UserError
-from reductions.grid import format_grid
-from reductions.sizes import rules_estimate
+from reductions.sudoku.grid import format_grid
+from reductions.rules.sizes import rules_estimate
 from solvers import cli
 from solvers.crosscheck import find_mismatches, run_crosscheck, summary_rows
 from solvers.routes.deduction import solve_puzzle

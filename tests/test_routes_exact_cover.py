@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reductions.exact_cover import ExactCoverError, sudoku_exact_cover
-from reductions.grid import Grid, Shape, check_solution, parse_grid
+from reductions.encodings.exact_cover import ExactCoverError, sudoku_exact_cover
+from reductions.sudoku.grid import Grid, Shape, check_solution, parse_grid
 from solvers.routes import exact_cover as ec
 from solvers.outcome import Status
 

@@ -9,8 +9,8 @@ import subprocess
 import numpy as np
 import pytest
 
-from reductions.grid import Grid, check_solution, parse_grid
-from reductions.ilp import CLUE_MODES, sudoku_ilp
+from reductions.sudoku.grid import Grid, check_solution, parse_grid
+from reductions.encodings.ilp import CLUE_MODES, sudoku_ilp
 from solvers.routes import ilp
 from solvers.formats import ilp_model
 from solvers.formats.lp_solution import read_lp_solution

@@ -12,7 +12,7 @@ import inspect
 import pytest
 
 from reductions.errors import UserError
-from reductions.grid import parse_grid
+from reductions.sudoku.grid import parse_grid
 from solvers import cli, routes
 from solvers.routes import options as route_options
 from solvers.routes.options import ALL_OPTIONS, COMMON_OPTIONS

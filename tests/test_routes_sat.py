@@ -9,9 +9,9 @@ import sys
 import numpy as np
 import pytest
 
-from reductions.cnf import CnfError
-from reductions.grid import (Grid, Shape, check_solution, format_grid, parse_grid,
-                             pattern_solution)
+from reductions.encodings.cnf import CnfError
+from reductions.sudoku.grid import (Grid, Shape, check_solution, format_grid, parse_grid,
+                                    pattern_solution)
 from solvers.runtime.processes import ExternalSolverError
 from solvers.outcome import SolverUnavailable, Status
 from solvers.routes.sat import (IncrementalSudokuSolver, solve_batch, solve_many,

@@ -21,7 +21,7 @@ import pytest
 
 from reductions.errors import UserError
 from reductions.reading import ReadLimit, open_text, read_text, reading
-from reductions.grid import check_solution, format_grid, parse_grid
+from reductions.sudoku.grid import check_solution, format_grid, parse_grid
 from solvers.cli import ExitCode, main
 from solvers.formats.atomic import atomic_write
 from solvers.formats.dimacs import SatAnswer, parse_solver_output, read_cnf

@@ -9,12 +9,12 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from reductions.candidates import CandidateState
-from reductions.grid import Grid, Shape, parse_grid
-from reductions.nishio import CellSet, nishio_overlay
-from reductions.rules import RULES, RuleError, deduce, select_rules
+from reductions.sudoku.candidates import CandidateState
+from reductions.sudoku.grid import Grid, Shape, parse_grid
+from reductions.nishio.placements import CellSet, nishio_overlay
+from reductions.rules.engine import RULES, RuleError, deduce, select_rules
 from reductions.status import Status
-from reductions.rules.chains import bilocation_edges, bivalue_edges
+from reductions.rules.chain_graphs import bilocation_edges, bivalue_edges
 from reductions.rules.checks import deduction_problems
 from reductions.rules.engine import apply
 from reductions.rules.matching import hall_analysis

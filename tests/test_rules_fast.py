@@ -14,10 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reductions.candidates import CandidateState, layout, tallies
-from reductions.grid import Shape, read_puzzles
-from reductions.rules import RULES, deduce, select_rules
-from reductions.rules.chains import ChainGraph, NO_PREDECESSOR, _graphs, split
+from reductions.sudoku.candidates import CandidateState, layout, tallies
+from reductions.sudoku.grid import Shape
+from reductions.sudoku.puzzle_files import read_puzzles
+from reductions.rules.engine import RULES, deduce, select_rules
+from reductions.rules.chain_graphs import ChainGraph, NO_PREDECESSOR, split, state_graphs
 from reductions.rules.matching import flexible, hall_analysis
 from solvers.generate import generate_puzzles
 from solvers.routes.sat import solve_puzzle
@@ -195,7 +196,7 @@ def test_chain_closure_is_what_nr_searches_reach(state):
     breadth-first search of nr(G) reaches; cyclic arcs are nr(G)'s strong-component ones."""
     lay = state.lay
     for kind in ("bilocal", "bivalue"):
-        graphs = _graphs(state, kind)
+        graphs = state_graphs(state, kind)
         if graphs is None:
             continue
         reach = graphs.reach

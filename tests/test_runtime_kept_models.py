@@ -171,7 +171,7 @@ def test_the_four_families_and_their_numbers():
 
 
 def test_the_sat_solver_is_renewed_with_its_batch_look_ahead(monkeypatch):
-    from reductions.grid import Shape
+    from reductions.sudoku.grid import Shape
     from solvers.routes import sat
     monkeypatch.setattr(sat._PROCESS_SOLVERS, "renew_after", 5)
     shape = Shape(2, 2)

@@ -1,4 +1,4 @@
-"""Theorem 3 (reductions/simple_nonrepetitive.py): simple nonrepetitive paths and cycles of
+"""Theorem 3 (reductions/nonrepetitive/simple_nonrepetitive.py): simple nonrepetitive paths and cycles of
 undirected graphs through usp(G), ssg and one regular-path search, against brute force and
 the SAT model on thousands of random small multigraphs (labels 1–4, parallel edges,
 self-loops, p = q), the closed loop through both lemmas, and the cyclic-edge listing against
@@ -13,15 +13,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import reductions.simple_nonrepetitive as theorem3
-from reductions.labelled_graph import GraphError, LabelledGraph, random_labelled_graph
-from reductions.nonrepetitive import simple_cycle_problems, simple_path_problems
-from reductions.simple_nonrepetitive import (binary_simple_path, simple_cycle,
-                                             simple_cyclic_edges, simple_path,
-                                             simple_path_size)
-from reductions.skew_symmetric import regular_path_problems
-from reductions.ssg import graph_path as ssg_back, ssg_graph, ssg_path
-from reductions.usp import graph_path as usp_back, usp_graph, usp_path
+import reductions.nonrepetitive.simple_nonrepetitive as theorem3
+from reductions.nonrepetitive.labelled_graph import GraphError, LabelledGraph, random_labelled_graph
+from reductions.nonrepetitive.nr_graph import simple_cycle_problems, simple_path_problems
+from reductions.nonrepetitive.simple_nonrepetitive import (binary_simple_path, simple_cycle,
+                                                           simple_cyclic_edges, simple_path,
+                                                           simple_path_size)
+from reductions.nonrepetitive.skew_symmetric import regular_path_problems
+from reductions.nonrepetitive.ssg import graph_path as ssg_back, ssg_graph, ssg_path
+from reductions.nonrepetitive.usp import graph_path as usp_back, usp_graph, usp_path
 from solvers.gadgets.nrpath import (brute_force_cycle, brute_force_path, find_simple_cycle,
                             find_simple_path)
 

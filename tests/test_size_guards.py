@@ -1,6 +1,7 @@
-"""Size guards: every builder is estimated before it is built (reductions/sizes.py) and refused
-over the memory limit (--max-memory, solvers/runtime/memory.py); DIMACS headers are checked; the
-validations skip what is too large and go on."""
+"""Size guards: every builder is estimated before it is built (the sizes.py beside each
+construction, reductions/*/sizes.py) and refused over the memory limit (--max-memory,
+solvers/runtime/memory.py); DIMACS headers are checked; the validations skip what is too large and
+go on."""
 
 from __future__ import annotations
 
@@ -15,19 +16,23 @@ from pathlib import Path
 import pytest
 
 from reductions import reading
-from reductions.cnf import AMO_ENCODINGS, sudoku_cnf
-from reductions.exact_cover import sudoku_exact_cover
+from reductions.encodings.cnf import AMO_ENCODINGS, sudoku_cnf
+from reductions.encodings.exact_cover import sudoku_exact_cover
 from reductions.formulas import Formula, example_satisfiable, random_3sat
-from reductions.grid import Grid, Shape, parse_grid
-from reductions.hcp_pipeline import HcpOptions, build_hcp_pipeline
-from reductions.ilp import sudoku_ilp
-from reductions.nishio_gadget import nishio_gadget, theorem3_instance
-from reductions.nrpath_gadget import nrpath_gadget
-from reductions.sizes import (TooLarge, cell_set_reading_estimate, cnf_estimate, ensure_fits,
-                              exact_cover_estimate, format_bytes, formula_sat_estimate,
-                              hcp_estimate, ilp_estimate, nishio_gadget_estimate,
-                              nishio_validation_estimate, nrpath_gadget_estimate,
-                              placement_model_estimate)
+from reductions.sudoku.grid import Grid, Shape, parse_grid
+from reductions.hamiltonian.hcp_pipeline import HcpOptions, build_hcp_pipeline
+from reductions.encodings.ilp import sudoku_ilp
+from reductions.nishio.gadget import nishio_gadget
+from reductions.nishio.theorem3 import theorem3_instance
+from reductions.nonrepetitive.nrpath_gadget import nrpath_gadget
+from reductions.estimate import TooLarge, ensure_fits
+from reductions.nishio.sizes import (cell_set_reading_estimate, nishio_gadget_estimate,
+                                     nishio_validation_estimate, placement_model_estimate)
+from reductions.encodings.sizes import cnf_estimate, exact_cover_estimate, ilp_estimate
+from reductions.errors import format_bytes
+from reductions.formulas import formula_sat_estimate
+from reductions.hamiltonian.sizes import hcp_estimate
+from reductions.nonrepetitive.sizes import nrpath_gadget_estimate
 from solvers import cli
 from solvers.cli import ExitCode
 from solvers.formats import dimacs
@@ -309,10 +314,11 @@ def test_other_counts_bound_the_built_instances():
 
 def test_writer_piece_sizes_match_the_estimates():
     """The estimates count one formatted piece of the writers' own size."""
-    from reductions import sizes
+    from reductions.encodings import sizes as encoding_sizes
+    from reductions.nonrepetitive import sizes as nonrepetitive_sizes
     from solvers.formats import dimacs, labelled_edges
-    assert sizes.CNF_FORMAT_ROWS == dimacs.FORMAT_ROWS
-    assert sizes.EDGE_LINES_ROWS == labelled_edges.CHUNK
+    assert encoding_sizes.CNF_FORMAT_ROWS == dimacs.FORMAT_ROWS
+    assert nonrepetitive_sizes.EDGE_LINES_ROWS == labelled_edges.CHUNK
 
 
 PROBE = ROOT / "benchmarks" / "memprobe.py"

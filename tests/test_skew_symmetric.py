@@ -1,4 +1,4 @@
-"""Regular paths in skew-symmetric graphs (reductions/skew_symmetric.py): the graph type, the
+"""Regular paths in skew-symmetric graphs (reductions/nonrepetitive/skew_symmetric.py): the graph type, the
 checker, a hand-made instance that needs a blossom, and the blossom search against an
 exhaustive search and against a maximum-matching formulation (networkx) on thousands of
 random skew-symmetric graphs."""
@@ -12,9 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import reductions.skew_symmetric as skew_module
-from reductions.labelled_graph import GraphError
-from reductions.skew_symmetric import SkewSymmetricGraph, regular_path, regular_path_problems
+import reductions.nonrepetitive.skew_symmetric as skew_module
+from reductions.nonrepetitive.labelled_graph import GraphError
+from reductions.nonrepetitive.skew_symmetric import (SkewSymmetricGraph, regular_path,
+                                                     regular_path_problems)
 
 
 # ----------------------------------------------------------------------------- references

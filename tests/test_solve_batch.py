@@ -10,7 +10,8 @@ import json
 
 import pytest
 
-from reductions.grid import Shape, puzzle_lines
+from reductions.sudoku.grid import Shape
+from reductions.sudoku.puzzle_files import puzzle_lines
 from solvers.cli import ExitCode, common, main
 from solvers.cli.sat import _chunk_reports, _solved
 from solvers.routes import ROUTES

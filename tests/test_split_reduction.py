@@ -9,12 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reductions.graph_reduction import NO_CYCLE, REDUCED, reduce_degree_two
-from reductions.grid import Grid
-from reductions.hcp import haythorpe_graph
-from reductions.hcp_pipeline import HcpOptions, build_hcp_pipeline
-from reductions.hcp_undirected import describe_split_vertex, haythorpe_split, split_graph
-from reductions.split_reduction import reduce_split_degree_two
+from reductions.hamiltonian.graph_reduction import NO_CYCLE, REDUCED, reduce_degree_two
+from reductions.sudoku.grid import Grid
+from reductions.hamiltonian.hcp import haythorpe_graph
+from reductions.hamiltonian.hcp_pipeline import HcpOptions, build_hcp_pipeline
+from reductions.hamiltonian.hcp_undirected import (describe_split_vertex, haythorpe_split,
+                                                   split_graph)
+from reductions.hamiltonian.split_reduction import reduce_split_degree_two
 
 from .conftest import instance_puzzles
 

@@ -10,11 +10,12 @@ import doctest
 import numpy as np
 import pytest
 
-import reductions.ssg as ssg_module
-from reductions.labelled_graph import GraphError, LabelledGraph, random_labelled_graph
-from reductions.nonrepetitive import simple_path_problems
-from reductions.skew_symmetric import SkewSymmetricGraph, regular_path, regular_path_problems
-from reductions.ssg import graph_path, ssg_graph, ssg_path, ssg_size
+import reductions.nonrepetitive.ssg as ssg_module
+from reductions.nonrepetitive.labelled_graph import GraphError, LabelledGraph, random_labelled_graph
+from reductions.nonrepetitive.nr_graph import simple_path_problems
+from reductions.nonrepetitive.skew_symmetric import (SkewSymmetricGraph, regular_path,
+                                                     regular_path_problems)
+from reductions.nonrepetitive.ssg import graph_path, ssg_graph, ssg_path, ssg_size
 from solvers.gadgets.nrpath import brute_force_paths
 
 

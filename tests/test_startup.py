@@ -13,9 +13,9 @@ import pytest
 
 from .processes import ROOT
 
-HEAVY = ["scipy.sparse", "pulp", "reductions.rules", "reductions.hcp_pipeline",
-         "reductions.graph_reduction", "solvers.hamiltonian", "solvers.routes.hcp",
-         "reductions.nonrepetitive"]
+HEAVY = ["scipy.sparse", "pulp", "reductions.rules.engine", "reductions.hamiltonian.hcp_pipeline",
+         "reductions.hamiltonian.graph_reduction", "solvers.hamiltonian", "solvers.routes.hcp",
+         "reductions.nonrepetitive.nr_graph"]
 
 RUN = """
 import contextlib, io, json, sys
@@ -48,7 +48,7 @@ def test_light_commands_import_no_heavy_module(argv):
 def test_the_check_can_fail():
     """A route that needs a heavy module does load it (so the test above can see one)."""
     result = run_cli("solve", "instances/haythorpe-17clue.txt", "--via", "rules")
-    assert "reductions.rules" in result["modules"]
+    assert "reductions.rules.engine" in result["modules"]
 
 
 def test_route_options_module_is_light():
@@ -67,13 +67,13 @@ def test_route_options_module_is_light():
 def test_solver_modules_use_the_declared_vocabularies():
     """The solver modules take the names their route options choose from from
     solvers.routes.options (the same objects, not copies)."""
-    import reductions.hcp
-    import reductions.rules
+    import reductions.hamiltonian.hcp
+    import reductions.rules.engine
     import solvers.routes.exact_cover
     import solvers.routes.hcp
     import solvers.routes.ilp
     import solvers.routes.sat
-    from reductions import rule_levels
+    from reductions.rules import levels as rule_levels
     from solvers.routes import options as declared
 
     assert solvers.routes.hcp.HcpSolver is declared.HcpSolver
@@ -81,8 +81,9 @@ def test_solver_modules_use_the_declared_vocabularies():
     assert solvers.routes.exact_cover.CoverSolver is declared.CoverSolver
     assert solvers.routes.ilp.IlpSolver is declared.IlpSolver
     assert solvers.routes.sat.DEFAULT_SOLVER is declared.DEFAULT_SOLVER
-    assert reductions.rules.MAX_LEVEL is rule_levels.MAX_LEVEL
-    assert declared.ALL_OPTIONS["prune"].choices == tuple(map(str, reductions.hcp.PRUNE_MODES))
+    assert reductions.rules.engine.MAX_LEVEL is rule_levels.MAX_LEVEL
+    prune_modes = reductions.hamiltonian.hcp.PRUNE_MODES
+    assert declared.ALL_OPTIONS["prune"].choices == tuple(map(str, prune_modes))
 
 
 def test_outside_programs_load_only_when_one_runs():

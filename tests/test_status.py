@@ -8,8 +8,8 @@ import numpy as np
 
 import reductions.status
 import solvers.outcome
-from reductions.grid import Grid, parse_grid
-from reductions.rules import deduce
+from reductions.sudoku.grid import Grid, parse_grid
+from reductions.rules.engine import deduce
 from reductions.status import STATUS_CODE, STATUS_CODES, Status
 from solvers.crosscheck import RecordStatus
 
@@ -43,8 +43,8 @@ def test_crosscheck_records_extend_the_vocabulary_with_why_there_is_none():
 
 def test_the_hcp_pipeline_says_its_status_in_the_one_vocabulary():
     """The degree-2 reduction's end maps onto every status; the sidecar keeps its old words."""
-    from reductions.graph_reduction import ReductionStatus
-    from reductions.hcp_pipeline import PUZZLE_STATUS, HcpOptions, build_hcp_pipeline
+    from reductions.hamiltonian.graph_reduction import ReductionStatus
+    from reductions.hamiltonian.hcp_pipeline import PUZZLE_STATUS, HcpOptions, build_hcp_pipeline
     from solvers.formats.sidecar import SIDECAR_STATUS
     assert set(PUZZLE_STATUS) == set(ReductionStatus) and set(PUZZLE_STATUS.values()) == set(Status)
     assert SIDECAR_STATUS == {Status.UNKNOWN: "ok", Status.NO_SOLUTION: "no cycle",

@@ -9,11 +9,11 @@ import doctest
 import numpy as np
 import pytest
 
-import reductions.usp as usp_module
-from reductions.labelled_graph import GraphError, LabelledGraph, random_labelled_graph
-from reductions.nonrepetitive import simple_path_problems
-from reductions.simple_nonrepetitive import simple_path_size
-from reductions.usp import graph_path, usp_graph, usp_path, usp_size
+import reductions.nonrepetitive.usp as usp_module
+from reductions.nonrepetitive.labelled_graph import GraphError, LabelledGraph, random_labelled_graph
+from reductions.nonrepetitive.nr_graph import simple_path_problems
+from reductions.nonrepetitive.simple_nonrepetitive import simple_path_size
+from reductions.nonrepetitive.usp import graph_path, usp_graph, usp_path, usp_size
 from solvers.gadgets.nrpath import brute_force_paths
 
 

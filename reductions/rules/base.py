@@ -1,12 +1,12 @@
 """What every rule shares: the :class:`Deduction` it returns and the :class:`Rule` record.
 
-A rule is a pure function *state → deductions* (:class:`~reductions.candidates.CandidateState`
-in, a list of :class:`Deduction` out, the state untouched). Every deduction it returns is
-sound in that state and changes it (places a digit or removes a present candidate), or is a
-proof that the state has no solution (``contradiction=True``). Each carries a ``witness``: a
-small JSON-able dict naming the cells, units, digits, Hall sets or walks the conclusion rests
-on, which :mod:`reductions.rules.checks` re-checks from the state alone, by plain loops
-independent of the rule's numpy and graph machinery.
+A rule is a pure function *state → deductions*
+(:class:`~reductions.sudoku.candidates.CandidateState` in, a list of :class:`Deduction` out, the
+state untouched). Every deduction it returns is sound in that state and changes it (places a digit
+or removes a present candidate), or is a proof that the state has no solution
+(``contradiction=True``). Each carries a ``witness``: a small JSON-able dict naming the cells,
+units, digits, Hall sets or walks the conclusion rests on, which :mod:`reductions.rules.checks`
+re-checks from the state alone, by plain loops independent of the rule's numpy and graph machinery.
 
 Cells in deductions and witnesses are flat indices r·N + c; digits are 1-based.
 """
@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..candidates import CandidateState, cell_name
+from ..sudoku.candidates import CandidateState, cell_name
 
 
 @dataclass(frozen=True, slots=True, init=False)

@@ -1,5 +1,5 @@
 """The nonlocal rules of Eppstein 2005 §3.2–3.5 on the bilocation and bivalue graphs, through
-nr(G) (:mod:`reductions.nonrepetitive`, Theorems 1 and 2).
+nr(G) (:mod:`reductions.nonrepetitive.nr_graph`, Theorems 1 and 2).
 
 **Bilocation graph** (§3.2). A vertex per open cell; an edge labelled x joins two cells that
 are the only two places for digit x in some row, column or block (an edge found by two units
@@ -31,17 +31,8 @@ later cell holds its candidate other than the label it was entered by ("pull").
 * conflicting paths rule: two walks leaving c by label d that pull equal digits into two
   peers (or two digits into one cell, or d into a peer of c): c ≠ d.
 
-**Path rules and mixed conflicts** (Eppstein's own solver, PADS ``Sudoku.py``: its ``path``
-and ``conflict`` rules; the paper names the mixed form in one sentence of §3.5):
-
-* bilocal path: a walk leaving u by d and entering w ≠ u by d: if u ≠ d, pushing gives w = d;
-  so d is in u or w and leaves every cell seeing both (an X-chain / alternating chain);
-* bivalue path: a walk from u = {d, o} leaving by o and pulling d into w ≠ u: d is in u or w
-  and leaves every cell seeing both (an XY-chain);
-* mixed conflicting paths: assume c ≠ d and follow both graphs at once (bilocation walks
-  leaving c by d push; if c is bivalue it is its other value o, and bivalue walks leaving by o
-  pull). A clash of two forced digits, or forced digits whose peers take every place of a
-  digit in a unit (PADS's unit form) or every candidate of a cell, proves c = d.
+The path rules and mixed conflicts are in :mod:`reductions.rules.chain_paths`; the graphs,
+and how one pass finds what every start forces, in :mod:`reductions.rules.chain_graphs`.
 
 Every deduction's witness is the walk (or two walks) as ``[from cell, to cell, digit]``
 triples; :mod:`reductions.rules.checks` re-checks the edges against the state and the
@@ -49,349 +40,23 @@ nonrepetitive condition by plain loops. Paths are shortest in nr(G) (scipy bread
 search), so the explanations stay short. The paper's bipartite, flag-labelled bivalue graph
 only changes the worst-case time bound, not what the rules find; the plain bivalue graph is
 used here.
-
-**Finding, then explaining** (issue 27). Rules 11–19 ask the same questions of the same two
-graphs: which (cell, digit) pairs do the walks from each start force, and which edges lie on
-nonrepetitive cycles. :class:`Reach` answers them for every start at once, once per state
-(memoised on the state and shared by all nine rules): the *pair graph* has a vertex for
-"enter cell v by label x" and one for "leave v by x" — the in- and out-vertices of nr(G)'s
-pairs, with the same numbers, and an arc in → out for every other label at v instead of the
-Lemma 1 gadget (a vertex has few labels here) — so its reachability between pair vertices and
-its strong components are nr(G)'s. One strong-components pass (Tarjan, in reverse topological
-order) gives each vertex the union of what every vertex it reaches forces, as bit masks over
-(digit, cell): the forced pairs themselves, the candidates their digits take from their
-peers, and the other candidates of their cells. A clash is then one AND (a forced pair that
-another one blocks), an emptied unit or cell a few shifts over the packed masks
-(:mod:`reductions.candidates`). Graphs here have at most a few hundred pair vertices (9×9), so
-this is plain Python. Only for a start where a rule fires is nr(G) built (:class:`ChainGraph`)
-and searched breadth-first for the shortest walks of the witness, exactly as before; the
-deductions are the ones the per-start searches gave (tests/rules_reference).
 """
 
 from __future__ import annotations
 
-from functools import cached_property
-
 import numpy as np
 
-from ..candidates import (CandidateState, Layout, bits, cell_name, coverage, peer_matrix,
-                          unit_matrix, unit_name)
+from ..sudoku.candidates import CandidateState, bits, cell_name
 from .base import Deduction
-
-NO_PREDECESSOR = -9999
-
-
-# ----------------------------------------------------------------------------- the graphs
-
-def _bilocation_edges(state: CandidateState) -> list[tuple[int, int, int]]:
-    """(cell, cell, digit) with cell < cell, digit 1-based, sorted, each once: two cells that
-    are the only places of the digit in some unit."""
-    edges = set()
-    where = state.where
-    for unit in state.lay.unit_masks:
-        for d, mask in enumerate(where):
-            cells = mask & unit
-            if cells.bit_count() == 2:
-                low = cells & -cells
-                edges.add((low.bit_length() - 1, (cells ^ low).bit_length() - 1, d + 1))
-    return sorted(edges)
-
-
-def _bivalue_cells(state: CandidateState) -> int:
-    """The mask of the open cells with exactly two candidates."""
-    once = twice = thrice = 0
-    for mask in state.where:
-        thrice |= twice & mask
-        twice |= once & mask
-        once |= mask
-    return twice & ~thrice & state.open
-
-
-def _bivalue_edges(state: CandidateState) -> list[tuple[int, int, int]]:
-    """(cell, cell, digit), cell < cell, sorted, each once: two bivalue open cells of a
-    common unit sharing the digit."""
-    bivalue = _bivalue_cells(state)
-    edges = set()
-    for unit in state.lay.unit_masks:
-        mine = unit & bivalue
-        if not mine & (mine - 1):
-            continue
-        for d, mask in enumerate(state.where):
-            having = list(bits(mask & mine))
-            for i, a in enumerate(having):
-                for b in having[i + 1:]:
-                    edges.add((a, b, d + 1))
-    return sorted(edges)
-
-
-def bilocation_edges(state: CandidateState) -> np.ndarray:
-    """``(m, 3)`` int array of (cell, cell, digit) with cell < cell, digit 1-based, distinct."""
-    return _as_array(_bilocation_edges(state))
-
-
-def bivalue_edges(state: CandidateState) -> np.ndarray:
-    """``(m, 3)`` (cell, cell, digit): two bivalue open cells of a common unit sharing digit."""
-    return _as_array(_bivalue_edges(state))
-
-
-def _as_array(edges: list[tuple[int, int, int]]) -> np.ndarray:
-    return np.array(edges, dtype=np.int64).reshape(-1, 3)
-
-
-class ChainGraph:
-    """A bilocation or bivalue graph with its nr(G), ready for walks (built only where a rule
-    fires, for the witness).
-
-    ``edges`` as from :func:`bilocation_edges`; vertices are the flat cells, labels the
-    0-based digits. nr(G) numbering: pair p = (vertex, label) has in-vertex 2p and out-vertex
-    2p + 1; nr-arc a < 2m is G's arc a. scipy and :mod:`reductions.nonrepetitive` are
-    imported here, on first use: most puzzles never get this far, and the ``rules`` command
-    starts without them.
-    """
-
-    def __init__(self, state: CandidateState, edges: np.ndarray):
-        from scipy.sparse import csr_matrix
-
-        from ..labelled_graph import LabelledGraph
-        from ..nonrepetitive import nr_graph
-        n = state.size
-        self.state = state
-        self.edges = edges
-        self.graph = LabelledGraph(n * n, edges[:, 0], edges[:, 1], edges[:, 2] - 1,
-                                   directed=False)
-        self.nr = nr_graph(self.graph)
-        arcs = self.graph.arcs()
-        self.arc_tails, self.arc_heads = arcs.tails, arcs.heads
-        self.arc_digits = arcs.labels + 1
-        self.matrix = csr_matrix((np.ones(self.nr.num_arcs, dtype=np.int8),
-                                  (self.nr.tails, self.nr.heads)),
-                                 shape=(self.nr.num_vertices, self.nr.num_vertices))
-        self.out_vertex = 2 * self.nr.arc_tail_pair + 1        # per G arc
-        self.in_vertex = 2 * self.nr.arc_head_pair             # per G arc
-
-    @cached_property
-    def arc_of_step(self) -> dict[tuple[int, int], int]:
-        """(nr tail, nr head) of a G arc -> the arc (G has no parallel equal-label edges)."""
-        return {(int(t), int(h)): a for a, (t, h) in
-                enumerate(zip(self.out_vertex.tolist(), self.in_vertex.tolist()))}
-
-    @cached_property
-    def cyclic(self) -> np.ndarray:
-        """Per G arc: on a nonrepetitive closed walk (Theorem 1, scipy strong components)."""
-        from scipy.sparse.csgraph import connected_components
-        _, comp = connected_components(self.matrix, directed=True, connection="strong")
-        return comp[self.out_vertex] == comp[self.in_vertex]
-
-    def search(self, start: int) -> np.ndarray:
-        """Predecessors of a breadth-first search in nr(G) from nr-vertex ``start``."""
-        from scipy.sparse.csgraph import breadth_first_order
-        _, pred = breadth_first_order(self.matrix, start, directed=True,
-                                      return_predecessors=True)
-        return pred
-
-    def walk(self, pred: np.ndarray, start: int, target: int) -> list[int]:
-        """The G arcs of the search path start → target (target must be reached)."""
-        vertices = [target]
-        while vertices[-1] != start:
-            vertices.append(int(pred[vertices[-1]]))
-        vertices.reverse()
-        steps = self.arc_of_step
-        return [steps[(a, b)] for a, b in zip(vertices, vertices[1:]) if (a, b) in steps]
-
-    def triples(self, arcs: list[int]) -> list[list[int]]:
-        return [[int(self.arc_tails[a]), int(self.arc_heads[a]), int(self.arc_digits[a])]
-                for a in arcs]
-
-    def start_vertex(self, cell: int, digit: int) -> int | None:
-        pair = self.nr.pair(cell, digit - 1)
-        return None if pair is None else 2 * pair + 1
-
-
-class Reach:
-    """What the nonrepetitive walks of one graph force, from every start at once (see the
-    module docstring): the pair graph, its strong components and, per vertex, the union of
-    the *bundles* of the in-vertices it reaches.
-
-    A bundle is three masks over (digit, cell) bits, as in the packed form (bit d·N² + c),
-    laid side by side in one integer (unions stay unions): the forced pairs, their peers'
-    lost candidates (``blocked``) and their cells' other candidates (``crowded``). Entering
-    cell v by label x forces (v, x) in the bilocation graph (push) and (v, the other
-    candidate) in the bivalue graph (pull)."""
-
-    def __init__(self, state: CandidateState, edges: list[tuple[int, int, int]], kind: str):
-        lay = state.lay
-        self.lay = lay
-        self.edges = edges
-        pairs = sorted({(c, d - 1) for a, b, d in edges for c in (a, b)})
-        self.pairs = pairs
-        index = {pair: j for j, pair in enumerate(pairs)}
-        self.index = index
-        # G's arcs as LabelledGraph numbers them: the edges forwards, then backwards
-        self.arcs = [(a, b, d - 1) for a, b, d in edges] + [(b, a, d - 1) for a, b, d in edges]
-        succ: list[list[int]] = [[] for _ in range(2 * len(pairs))]
-        for tail, head, x in self.arcs:
-            succ[2 * index[tail, x] + 1].append(2 * index[head, x])
-        labels_at: dict[int, list[int]] = {}
-        for j, (c, x) in enumerate(pairs):
-            labels_at.setdefault(c, []).append(j)
-        own = [0] * len(succ)
-        cand = state.cells
-        for j, (c, x) in enumerate(pairs):
-            succ[2 * j] = [2 * k + 1 for k in labels_at[c] if k != j]
-            forced = x if kind == "bilocal" else (cand[c] & ~(1 << x)).bit_length() - 1
-            own[2 * j] = bundle(lay, c, forced)
-        self.comp, self.closure = _components_and_closure(succ, own)
-
-    @property
-    def starts(self) -> list[tuple[int, int, int]]:
-        """(cell, 1-based digit, out-vertex) for every label at every vertex, in order."""
-        return [(c, x + 1, 2 * j + 1) for j, (c, x) in enumerate(self.pairs)]
-
-    def out_vertex(self, cell: int, digit: int) -> int | None:
-        j = self.index.get((cell, digit - 1))
-        return None if j is None else 2 * j + 1
-
-    def cyclic_arcs(self) -> list[int]:
-        """G's arcs on nonrepetitive closed walks, in arc order (Theorem 1)."""
-        comp, index = self.comp, self.index
-        return [a for a, (tail, head, x) in enumerate(self.arcs)
-                if comp[2 * index[tail, x] + 1] == comp[2 * index[head, x]]]
-
-    def forced(self, vertex: int) -> tuple[int, int, int]:
-        """(forced, blocked, crowded) of the walks from ``vertex``."""
-        return split(self.lay, self.closure[vertex])
-
-
-def bundle(lay: Layout, cell: int, digit: int) -> int:
-    """The bundle of one forced pair (0-based digit): the pair, the digit's bits at the
-    cell's peers, the other digits' bits at the cell."""
-    m, width = lay.area, lay.area * lay.n
-    pair = 1 << (digit * m + cell)
-    column = lay.column << cell
-    return pair | (lay.peers[cell] << (digit * m + width)) | ((column ^ pair) << (2 * width))
-
-
-def split(lay: Layout, value: int) -> tuple[int, int, int]:
-    width = lay.area * lay.n
-    full = (1 << width) - 1
-    return value & full, (value >> width) & full, value >> (2 * width)
-
-
-def _components_and_closure(succ: list[list[int]], own: list[int]
-                            ) -> tuple[list[int], list[int]]:
-    """Strong components (Tarjan, iteratively) and, per vertex, the union of ``own`` over
-    every vertex it reaches. Tarjan closes a component only after every component it leads
-    to, so their unions are ready when it closes."""
-    count = len(succ)
-    index = [-1] * count
-    low = [0] * count
-    on_stack = [False] * count
-    comp = [-1] * count
-    closure = [0] * count
-    stack: list[int] = []
-    counter = components = 0
-    for root in range(count):
-        if index[root] >= 0:
-            continue
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on_stack[root] = True
-        work = [(root, 0)]
-        while work:
-            v, i = work[-1]
-            nexts = succ[v]
-            if i < len(nexts):
-                work[-1] = (v, i + 1)
-                w = nexts[i]
-                if index[w] < 0:
-                    index[w] = low[w] = counter
-                    counter += 1
-                    stack.append(w)
-                    on_stack[w] = True
-                    work.append((w, 0))
-                elif on_stack[w] and index[w] < low[v]:
-                    low[v] = index[w]
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                if low[v] < low[parent]:
-                    low[parent] = low[v]
-            if low[v] != index[v]:
-                continue
-            members = []
-            while True:
-                w = stack.pop()
-                on_stack[w] = False
-                comp[w] = components
-                members.append(w)
-                if w == v:
-                    break
-            value = 0
-            for w in members:
-                value |= own[w]
-                for x in succ[w]:
-                    if comp[x] != components:
-                        value |= closure[x]
-            for w in members:
-                closure[w] = value
-            components += 1
-    return comp, closure
-
-
-class Graphs:
-    """One graph kind of a state: its edges, :class:`Reach`, and (on demand) nr(G)."""
-
-    def __init__(self, state: CandidateState, kind: str, edges: list[tuple[int, int, int]]):
-        self.state = state
-        self.kind = kind
-        self.reach = Reach(state, edges, kind)
-
-    @cached_property
-    def chain(self) -> ChainGraph:
-        return ChainGraph(self.state, _as_array(self.reach.edges))
-
-
-def _graphs(state: CandidateState, kind: str) -> Graphs | None:
-    """The state's graphs of ``kind`` ("bilocal" or "bivalue"), None without edges;
-    memoised on the state, so rules 11–19 build them once."""
-    def build():
-        edges = _bilocation_edges(state) if kind == "bilocal" else _bivalue_edges(state)
-        return Graphs(state, kind, edges) if edges else None
-    return state.memo(("chains", kind), build)
-
-
-def _chain(state: CandidateState, kind: str) -> ChainGraph | None:
-    graphs = _graphs(state, kind)
-    return None if graphs is None else graphs.chain
-
-
-def walk_text(shape, walk: list[list[int]]) -> str:
-    if not walk:
-        return ""
-    parts = [cell_name(shape, walk[0][0])]
-    for _, to, digit in walk:
-        parts.append(f"-{digit}- {cell_name(shape, to)}")
-    return " ".join(parts)
-
-
-def _closed_walk(chain: ChainGraph, arc: int) -> list[int]:
-    """A closed nonrepetitive walk starting with G arc ``arc`` (which must be cyclic)."""
-    pred = chain.search(int(chain.in_vertex[arc]))
-    return [arc] + chain.walk(pred, int(chain.in_vertex[arc]), int(chain.out_vertex[arc]))
-
-
-def _clash(forced: int, blocked: int, crowded: int) -> bool:
-    """Do the forced pairs clash: one blocked by another (a digit twice in a unit) or two in
-    one cell?"""
-    return bool(forced & (blocked | crowded))
+from .chain_graphs import (ChainGraph, NO_PREDECESSOR, bundle, clashes, closed_walk,
+                           forced_conflict, other_candidate, other_candidates, split, state_graphs,
+                           walk_text)
 
 
 # ----------------------------------------------------------------------------- bilocation
 
 def bilocal_cycle(state: CandidateState) -> list[Deduction]:
-    graphs = _graphs(state, "bilocal")
+    graphs = state_graphs(state, "bilocal")
     if graphs is None:
         return []
     cand = state.cells
@@ -402,7 +67,7 @@ def bilocal_cycle(state: CandidateState) -> list[Deduction]:
         if cell in done or cand[cell].bit_count() <= 2:
             continue
         chain = graphs.chain
-        walk = chain.triples(_closed_walk(chain, arc))
+        walk = chain.triples(closed_walk(chain, arc))
         keep = {walk[0][2], walk[-1][2]}
         elims = tuple((cell, d + 1) for d in bits(cand[cell]) if d + 1 not in keep)
         if not elims:
@@ -426,7 +91,7 @@ def _pushed(chain: ChainGraph, reached: np.ndarray) -> tuple[np.ndarray, np.ndar
 
 
 def bilocal_repetitive_cycle(state: CandidateState) -> list[Deduction]:
-    graphs = _graphs(state, "bilocal")
+    graphs = state_graphs(state, "bilocal")
     if graphs is None:
         return []
     shape, m = state.shape, state.lay.area
@@ -447,34 +112,14 @@ def bilocal_repetitive_cycle(state: CandidateState) -> list[Deduction]:
     return []
 
 
-def _conflict(state: CandidateState, cells: np.ndarray, digits: np.ndarray
-              ) -> tuple[int, int] | None:
-    """Indices i, j of two forced (cell, digit) pairs that cannot both hold: one cell with
-    two digits, or one digit in two peer cells (all pairs at once through the peer matrix)."""
-    n = state.size
-    forced = np.zeros((n * n, n), dtype=np.float32)
-    forced[cells, digits - 1] = 1
-    doubled = np.flatnonzero((forced > 0).sum(axis=1) >= 2)
-    if len(doubled):
-        i, j = np.flatnonzero(cells == doubled[0])[:2]
-        return int(i), int(j)
-    clash = ((peer_matrix(state.shape) @ forced) > 0) & (forced > 0)
-    if not clash.any():
-        return None
-    p, d = np.argwhere(clash)[0]
-    i = np.flatnonzero((cells == p) & (digits == d + 1))[0]
-    j = np.flatnonzero((digits == d + 1) & (peer_matrix(state.shape)[p, cells] > 0))[0]
-    return int(i), int(j)
-
-
 def bilocal_conflicting_paths(state: CandidateState) -> list[Deduction]:
-    graphs = _graphs(state, "bilocal")
+    graphs = state_graphs(state, "bilocal")
     if graphs is None:
         return []
     shape = state.shape
     reach = graphs.reach
     for cell, digit, start in reach.starts:
-        if not _clash(*reach.forced(start)):
+        if not clashes(*reach.forced(start)):
             continue
         chain = graphs.chain
         pred = chain.search(start)
@@ -485,7 +130,7 @@ def bilocal_conflicting_paths(state: CandidateState) -> list[Deduction]:
         # one forced pair per (cell, digit), first arc found
         _, first = np.unique(heads * (state.size + 1) + digits, return_index=True)
         arcs, heads, digits = arcs[first], heads[first], digits[first]
-        hit = _conflict(state, heads, digits)
+        hit = forced_conflict(state, heads, digits)
         walks = [chain.triples(chain.walk(pred, start, int(chain.out_vertex[arcs[k]]))
                                + [int(arcs[k])]) for k in hit]
         (p, dp), (q, dq) = (walks[0][-1][1:], walks[1][-1][1:])
@@ -503,20 +148,8 @@ def bilocal_conflicting_paths(state: CandidateState) -> list[Deduction]:
 
 # ----------------------------------------------------------------------------- bivalue
 
-def _other(state: CandidateState, cells: np.ndarray, digits: np.ndarray) -> np.ndarray:
-    """The other candidate of bivalue cells (1-based)."""
-    flat = state.flat_cand()[cells].copy()
-    flat[np.arange(len(cells)), digits - 1] = False
-    return flat.argmax(axis=1) + 1
-
-
-def _other_digit(state: CandidateState, cell: int, digit: int) -> int:
-    """The other candidate (1-based) of a bivalue cell."""
-    return (state.cells[cell] & ~(1 << (digit - 1))).bit_length()
-
-
 def bivalue_cycle(state: CandidateState) -> list[Deduction]:
-    graphs = _graphs(state, "bivalue")
+    graphs = state_graphs(state, "bivalue")
     if graphs is None:
         return []
     shape = state.shape
@@ -533,7 +166,7 @@ def bivalue_cycle(state: CandidateState) -> list[Deduction]:
             continue
         chain = graphs.chain
         x += 1
-        walk = chain.triples(_closed_walk(chain, arc))
+        walk = chain.triples(closed_walk(chain, arc))
         out.append(Deduction(
             "bivalue-cycle", eliminations=tuple((c, x) for c in common),
             witness={"edge": [u, w, x], "walk": walk},
@@ -553,7 +186,7 @@ def _bivalue_forced(state: CandidateState, chain: ChainGraph, pred: np.ndarray, 
     reached[start] = True
     arcs = np.flatnonzero(reached[chain.out_vertex])
     heads = chain.arc_heads[arcs]
-    forced = _other(state, heads, chain.arc_digits[arcs])
+    forced = other_candidates(state, heads, chain.arc_digits[arcs])
     return (np.concatenate([[-1], arcs]), np.concatenate([[cell], heads]),
             np.concatenate([[digit], forced]))
 
@@ -565,14 +198,14 @@ def _bivalue_walk(chain: ChainGraph, pred, start, arc: int) -> list[list[int]]:
 
 
 def bivalue_repetitive_cycle(state: CandidateState) -> list[Deduction]:
-    graphs = _graphs(state, "bivalue")
+    graphs = state_graphs(state, "bivalue")
     if graphs is None:
         return []
     shape, m = state.shape, state.lay.area
     reach = graphs.reach
     for cell, digit, start in reach.starts:
         # entering cell by digit pulls its other value there
-        other = _other_digit(state, cell, digit)
+        other = other_candidate(state, cell, digit)
         if not reach.closure[start] >> ((other - 1) * m + cell) & 1:
             continue
         chain = graphs.chain
@@ -589,14 +222,14 @@ def bivalue_repetitive_cycle(state: CandidateState) -> list[Deduction]:
 
 
 def bivalue_conflicting_paths(state: CandidateState) -> list[Deduction]:
-    graphs = _graphs(state, "bivalue")
+    graphs = state_graphs(state, "bivalue")
     if graphs is None:
         return []
     shape, lay = state.shape, state.lay
     reach = graphs.reach
     for cell, digit, start in reach.starts:
         assumed = split(lay, reach.closure[start] | bundle(lay, cell, digit - 1))
-        if not _clash(*assumed):
+        if not clashes(*assumed):
             continue
         chain = graphs.chain
         pred = chain.search(start)
@@ -604,7 +237,7 @@ def bivalue_conflicting_paths(state: CandidateState) -> list[Deduction]:
         _, first = np.unique(cells * (state.size + 1) + digits, return_index=True)
         first.sort()                                           # keep the assumption first
         arcs, cells, digits = arcs[first], cells[first], digits[first]
-        hit = _conflict(state, cells, digits)
+        hit = forced_conflict(state, cells, digits)
         walks = [_bivalue_walk(chain, pred, start, int(arcs[k])) for k in hit]
         ends = [(int(cells[k]), int(digits[k])) for k in hit]
         (p, dp), (q, dq) = ends
@@ -619,293 +252,3 @@ def bivalue_conflicting_paths(state: CandidateState) -> list[Deduction]:
             why=f"if {cell_name(shape, cell)} were {digit}, the bivalue walks {shown} force "
                 f"{clash}; so {cell_name(shape, cell)} is not {digit}")]
     return []
-
-
-# ----------------------------------------------------------------------------- paths
-# Rules of Eppstein's own solver (PADS ``Sudoku.py``, rules ``path`` and ``conflict``) that
-# the paper states only in passing (§3.5: "a version of the conflicting paths rule that allows
-# one of the two paths to be from the bilocation graph and the other from the bivalue graph").
-
-def _common_peers(state: CandidateState, u: int, ends: np.ndarray, digit: int) -> np.ndarray:
-    """``(len(ends), N²)`` bool: cells other than u and the end that see both u and the end
-    and still have ``digit``."""
-    peers = peer_matrix(state.shape) > 0
-    return peers[u][None, :] & peers[ends] & state.flat_cand()[:, digit - 1][None, :]
-
-
-def _path_deductions(state, rule, chain, cell, digit, start, pred, arcs, ends, claimed,
-                     explain) -> list[Deduction]:
-    """For walks from ``start`` ending with G arcs ``arcs`` at cells ``ends`` (each end holds
-    ``digit`` unless ``cell`` does): ``digit`` leaves the common peers of ``cell`` and the end.
-    One deduction per end with something new to remove (``claimed`` keeps them disjoint)."""
-    keep = ends != cell
-    arcs, ends = arcs[keep], ends[keep]
-    ends, first = np.unique(ends, return_index=True)
-    arcs = arcs[first]
-    common = _common_peers(state, cell, ends, digit)
-    out = []
-    for k in np.flatnonzero(common.any(axis=1)).tolist():
-        elims = tuple((int(c), digit) for c in np.flatnonzero(common[k]).tolist()
-                      if (int(c), digit) not in claimed)
-        if not elims:
-            continue
-        claimed.update(elims)
-        arc = int(arcs[k])
-        walk = chain.triples(chain.walk(pred, start, int(chain.out_vertex[arc])) + [arc])
-        out.append(Deduction(rule, eliminations=elims,
-                             witness={"cell": cell, "digit": digit, "walk": walk},
-                             why=explain(walk, [c for c, _ in elims])))
-    return out
-
-
-def _news(state: CandidateState, cell: int, digit: int, ends: int, claimed: set) -> bool:
-    """Would a path rule remove anything not yet claimed: ``digit`` from a cell seeing
-    ``cell`` and one of the ``ends``?"""
-    d = digit - 1
-    peers = state.lay.peers
-    near = peers[cell] & state.where[d]
-    for end in bits(ends):
-        for c in bits(near & peers[end]):
-            if (c, digit) not in claimed:
-                return True
-    return False
-
-
-def _useful_searches(state: CandidateState, graphs: Graphs, claimed: set, *,
-                     digit_of=lambda cell, label: label):
-    """The walks' searches worth making, for the path rules: for each start (a cell left by
-    a label) whose digit ``digit_of(cell, label)`` could leave some cell not yet ``claimed``
-    (:func:`_news`, on the cells the closure reaches), yields (cell, digit, label, start,
-    predecessors, reached) of one search from it."""
-    lay, reach, chain = state.lay, graphs.reach, graphs.chain
-    for cell, label, start in reach.starts:
-        digit = digit_of(cell, label)
-        if not lay.peers[cell] & state.where[digit - 1]:
-            continue
-        ends = (reach.closure[start] >> ((digit - 1) * lay.area)) & lay.all_cells
-        if not _news(state, cell, digit, ends & ~(1 << cell), claimed):
-            continue
-        pred = chain.search(start)
-        reached = pred != NO_PREDECESSOR
-        reached[start] = True
-        yield cell, digit, label, start, pred, reached
-
-
-def bilocal_path(state: CandidateState) -> list[Deduction]:
-    """A nonrepetitive bilocation walk leaving cell u by label d and entering cell w ≠ u by
-    label d: if u is not d, pushing along the walk makes w = d. So d is in u or w, and leaves
-    every cell that sees both (PADS ``path``, bilocation part)."""
-    graphs = _graphs(state, "bilocal")
-    if graphs is None:
-        return []
-    shape, chain = state.shape, graphs.chain
-    out, claimed = [], set()
-    for cell, digit, _, start, pred, reached in _useful_searches(state, graphs, claimed):
-        arcs = np.flatnonzero(reached[chain.out_vertex] & (chain.arc_digits == digit))
-
-        def explain(walk, cells, cell=cell, digit=digit):
-            end = walk[-1][1]
-            return (f"the bilocation walk {walk_text(shape, walk)} leaves "
-                    f"{cell_name(shape, cell)} and enters {cell_name(shape, end)} by "
-                    f"{digit}: if {cell_name(shape, cell)} is not {digit}, each link forces "
-                    f"the next, so {cell_name(shape, end)} is {digit}; {digit} is in one of "
-                    f"them and leaves {', '.join(cell_name(shape, c) for c in cells)}, "
-                    f"which see both")
-        out += _path_deductions(state, "bilocal-path", chain, cell, digit, start, pred, arcs,
-                                chain.arc_heads[arcs], claimed, explain)
-    return out
-
-
-def bivalue_path(state: CandidateState) -> list[Deduction]:
-    """A nonrepetitive bivalue walk from a cell u with candidates {d, o}, leaving by o and
-    entering a cell w ≠ u by a label whose other candidate at w is d: if u is not d it is o,
-    and pulling along the walk makes w = d. So d is in u or w, and leaves every cell that sees
-    both (PADS ``path``, bivalue part; an XY-chain)."""
-    graphs = _graphs(state, "bivalue")
-    if graphs is None:
-        return []
-    shape, chain = state.shape, graphs.chain
-    out, claimed = [], set()
-    for cell, digit, label, start, pred, reached in _useful_searches(
-            state, graphs, claimed, digit_of=lambda cell, label: _other_digit(state, cell, label)):
-        arcs = np.flatnonzero(reached[chain.out_vertex])
-        heads = chain.arc_heads[arcs]
-        pulled = _other(state, heads, chain.arc_digits[arcs])
-        arcs, heads = arcs[pulled == digit], heads[pulled == digit]
-
-        def explain(walk, cells, cell=cell, digit=digit, label=label):
-            end = walk[-1][1]
-            return (f"the bivalue walk {walk_text(shape, walk)}: if {cell_name(shape, cell)} "
-                    f"is not {digit} it is {label}, and each link forces the next, so "
-                    f"{cell_name(shape, end)} is {digit}; {digit} is in one of them and "
-                    f"leaves {', '.join(cell_name(shape, c) for c in cells)}, which see both")
-        out += _path_deductions(state, "bivalue-path", chain, cell, digit, start, pred, arcs,
-                                heads, claimed, explain)
-    return out
-
-
-def _forced_if_not(state: CandidateState, bilocal: ChainGraph | None,
-                   bivalue: ChainGraph | None, cell: int, digit: int):
-    """What "``cell`` is not ``digit``" forces, through both graphs: bilocation walks leaving
-    ``cell`` by ``digit`` push their labels; if ``cell`` is bivalue it holds its other value
-    o, and bivalue walks leaving it by o pull. Returns the sources (graph kind, chain, search
-    start, predecessors, G arc or -1 for "cell holds o") and the forced cells and digits, one
-    entry per (cell, digit), first source kept."""
-    sources, cells, digits = [], [], []
-    if bilocal is not None:
-        start = bilocal.start_vertex(cell, digit)
-        if start is not None:
-            pred = bilocal.search(start)
-            reached = pred != NO_PREDECESSOR
-            reached[start] = True
-            arcs = np.flatnonzero(reached[bilocal.out_vertex])
-            sources += [("bilocal", bilocal, start, pred, int(a)) for a in arcs.tolist()]
-            cells.append(bilocal.arc_heads[arcs])
-            digits.append(bilocal.arc_digits[arcs])
-    flat = state.flat_cand()
-    if flat[cell].sum() == 2:
-        other = int(_other(state, np.array([cell]), np.array([digit]))[0])
-        sources.append(("bivalue", bivalue, None, None, -1))
-        cells.append(np.array([cell]))
-        digits.append(np.array([other]))
-        start = bivalue.start_vertex(cell, other) if bivalue is not None else None
-        if start is not None:
-            pred = bivalue.search(start)
-            reached = pred != NO_PREDECESSOR
-            reached[start] = True
-            arcs = np.flatnonzero(reached[bivalue.out_vertex])
-            sources += [("bivalue", bivalue, start, pred, int(a)) for a in arcs.tolist()]
-            heads = bivalue.arc_heads[arcs]
-            cells.append(heads)
-            digits.append(_other(state, heads, bivalue.arc_digits[arcs]))
-    if not sources:
-        return [], np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    cells, digits = np.concatenate(cells).astype(np.int64), np.concatenate(digits).astype(np.int64)
-    _, first = np.unique(cells * (state.size + 1) + digits, return_index=True)
-    first.sort()
-    return [sources[k] for k in first.tolist()], cells[first], digits[first]
-
-
-def _source_path(source) -> dict:
-    kind, chain, start, pred, arc = source
-    walk = [] if arc < 0 else chain.triples(chain.walk(pred, start, int(chain.out_vertex[arc]))
-                                            + [arc])
-    return {"graph": kind, "walk": walk}
-
-
-def _emptied(state: CandidateState, cells: np.ndarray, digits: np.ndarray):
-    """A unit where the forced digits' peers take every place of some digit, or an open cell
-    whose every candidate is a digit forced into one of its peers: ``("unit", unit, digit,
-    blockers)`` or ``("cell", cell, None, blockers)`` with the forced entries (indices) used,
-    else None."""
-    n = state.size
-    peers = peer_matrix(state.shape)
-    forced = np.zeros((n * n, n), dtype=np.float32)
-    forced[cells, digits - 1] = 1
-    blocked = (peers @ forced) > 0                                  # (cell, digit) ruled out
-    flat = state.flat_cand()
-    left = flat & ~blocked
-    counts = unit_matrix(state.shape) @ left.astype(np.float32)
-    empty_units = np.argwhere(counts == 0)
-    peer_bool = peers > 0
-
-    def blocker(target: int, d: int) -> int:
-        return int(np.flatnonzero((digits == d) & peer_bool[target, cells])[0])
-    if len(empty_units):
-        unit, d = (int(x) for x in empty_units[0])
-        where = [int(c) for c in state.shape.units()[unit] if flat[c, d]]
-        return "unit", unit, d + 1, sorted({blocker(c, d + 1) for c in where})
-    dead = np.flatnonzero(~left.any(axis=1) & (state.values.reshape(-1) == 0))
-    if len(dead):
-        c = int(dead[0])
-        return "cell", c, None, sorted({blocker(c, int(d) + 1)
-                                        for d in np.flatnonzero(flat[c]).tolist()})
-    return None
-
-
-def _blocks_everything(lay: Layout, packed: int, blocked: int, open_cells: int) -> bool:
-    """With the ``blocked`` (digit, cell) bits gone from the packed candidates, has some
-    unit lost every place of a digit, or some open cell every candidate?"""
-    left = packed & ~blocked
-    if coverage(lay, left) != lay.origins:
-        return True
-    anywhere, span = left, lay.area
-    while span < lay.n * lay.area:                # OR every digit's plane onto plane 0
-        anywhere |= anywhere >> span
-        span *= 2
-    return bool(open_cells & ~anywhere)
-
-
-def mixed_conflicting_paths(state: CandidateState) -> list[Deduction]:
-    """Assume ``cell`` is not ``digit``; follow both graphs at once (bilocation walks push,
-    and, for a bivalue cell, bivalue walks from its other value pull). If the forced digits
-    clash (one cell, two digits; one digit, two cells of a unit), or their peers take every
-    place of a digit in some unit, or every candidate of some cell, then ``cell`` is
-    ``digit`` (§3.5's mixed conflicting paths; PADS ``conflict`` with its unit form)."""
-    bilocal, bivalue = _graphs(state, "bilocal"), _graphs(state, "bivalue")
-    if bilocal is None and bivalue is None:
-        return []
-    packed = state.packed
-    for cell in bits(state.open):
-        for d in bits(state.cells[cell]):
-            if not _mixed_fires(state, bilocal, bivalue, packed, cell, d + 1):
-                continue
-            return [_mixed_deduction(state, cell, d + 1)]
-    return []
-
-
-def _mixed_fires(state: CandidateState, bilocal: Graphs | None, bivalue: Graphs | None,
-                 packed: int, cell: int, digit: int) -> bool:
-    lay = state.lay
-    found, value = False, 0
-    if bilocal is not None:
-        start = bilocal.reach.out_vertex(cell, digit)
-        if start is not None:
-            found, value = True, bilocal.reach.closure[start]
-    if state.cells[cell].bit_count() == 2:
-        other = _other_digit(state, cell, digit)
-        found = True
-        value |= bundle(lay, cell, other - 1)
-        start = bivalue.reach.out_vertex(cell, other) if bivalue is not None else None
-        if start is not None:
-            value |= bivalue.reach.closure[start]
-    if not found:
-        return False
-    forced, blocked, crowded = split(lay, value)
-    return _clash(forced, blocked, crowded) or _blocks_everything(lay, packed, blocked,
-                                                                  state.open)
-
-
-def _mixed_deduction(state: CandidateState, cell: int, digit: int) -> Deduction:
-    """The deduction (with its walks) for a (cell, digit) where the mixed rule fires."""
-    shape = state.shape
-    sources, cells, digits = _forced_if_not(state, _chain(state, "bilocal"),
-                                            _chain(state, "bivalue"), cell, digit)
-    hit = _conflict(state, cells, digits)
-    if hit is not None:
-        used, conflict = list(hit), {"kind": "pair"}
-        (p, dp), (q, dq) = [(int(cells[k]), int(digits[k])) for k in hit]
-        clash = (f"{cell_name(shape, p)} would be {dp} and {dq}" if p == q else
-                 f"{cell_name(shape, p)} and {cell_name(shape, q)} (in one unit) "
-                 f"would both be {dp}")
-    else:
-        kind, where, d, used = _emptied(state, cells, digits)
-        if kind == "unit":
-            conflict = {"kind": "unit", "unit": where, "digit": d}
-            clash = f"{d} would have no place left in {unit_name(shape, where)}"
-        else:
-            conflict = {"kind": "cell", "cell": where}
-            clash = f"{cell_name(shape, where)} would have no candidate left"
-    paths = [_source_path(sources[k]) for k in used]
-    forced = [[int(cells[k]), int(digits[k])] for k in used]
-    shown = "; ".join(
-        f"{p['graph']} walk {walk_text(shape, p['walk'])} forces "
-        f"{cell_name(shape, f[0])}={f[1]}" if p["walk"] else
-        f"{cell_name(shape, f[0])}={f[1]} (its other value)"
-        for p, f in zip(paths, forced))
-    return Deduction(
-        "mixed-conflicting-paths", placements=((cell, digit),),
-        witness={"cell": cell, "digit": digit, "paths": paths, "forced": forced,
-                 "conflict": conflict},
-        why=f"if {cell_name(shape, cell)} were not {digit}: {shown}; then {clash}; "
-            f"so {cell_name(shape, cell)} is {digit}")

@@ -3,15 +3,15 @@ witness alone, with plain Python loops over sets (no numpy scans, no matching, n
 decide whether the witness proves the deduction's effect. The tests run every deduction of
 many puzzles through :func:`deduction_problems`.
 
-Nishio's witness (the digit) is re-checked by pattern overlay (:mod:`reductions.nishio`'s
+Nishio's witness (the digit) is re-checked by pattern overlay (:mod:`reductions.nishio.placements`'s
 enumeration of all valid placements, a different method from the DAG the rule uses), so only
 where overlay runs (up to 9×9-sized shapes).
 """
 
 from __future__ import annotations
 
-from ..candidates import CandidateState
-from ..nishio import all_placements
+from ..sudoku.candidates import CandidateState
+from ..nishio.placements import all_placements
 from .base import Deduction
 
 

@@ -24,11 +24,11 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
 from ..errors import UserError
-from ..grid import Grid, check_solution
-from ..rule_levels import MAX_LEVEL
+from ..sudoku.grid import Grid, check_solution
+from .levels import MAX_LEVEL
 from ..status import Status
-from ..candidates import CandidateState
-from . import chains, local, matching
+from ..sudoku.candidates import CandidateState
+from . import chain_paths, chains, local, matching
 from .base import Deduction, Rule
 
 
@@ -83,19 +83,19 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in [
     Rule("bivalue-conflicting-paths", 16, chains.bivalue_conflicting_paths,
          "two bivalue paths from a cell forcing a conflict: the cell avoids the start label",
          "2005 §3.5"),
-    Rule("bilocal-path", 17, chains.bilocal_path,
+    Rule("bilocal-path", 17, chain_paths.bilocal_path,
          "a bilocation path entering and leaving by one digit: it leaves cells seeing both ends",
          "PADS Sudoku.py (path)"),
-    Rule("bivalue-path", 18, chains.bivalue_path,
+    Rule("bivalue-path", 18, chain_paths.bivalue_path,
          "a bivalue path (XY-chain) whose ends must hold one digit: it leaves cells seeing both",
          "PADS Sudoku.py (path)"),
-    Rule("mixed-conflicting-paths", 19, chains.mixed_conflicting_paths,
+    Rule("mixed-conflicting-paths", 19, chain_paths.mixed_conflicting_paths,
          "bilocation and bivalue paths from a cell forcing a clash or emptying a unit or cell",
          "2005 §3.5; PADS Sudoku.py (conflict)"),
 ]}
 
 if sorted(rule.level for rule in RULES.values()) != list(range(1, MAX_LEVEL + 1)):
-    raise ImportError("the rules' levels must be 1..reductions.rule_levels.MAX_LEVEL, each once")
+    raise ImportError("the rules' levels must be 1..reductions.rules.levels.MAX_LEVEL, each once")
 LOCAL_LEVEL = RULES["unit-matching"].level
 """The local and matching rules are the levels up to this one."""
 

@@ -15,7 +15,7 @@ units or one digit at a time.
 * pile exclusion (DDJ) — k digits whose cells in a unit are the same k cells: other digits
   leave those cells (the hidden pair for any k).
 
-The scans are bit-parallel over the packed candidate masks (:mod:`reductions.candidates`):
+The scans are bit-parallel over the packed candidate masks (:mod:`reductions.sudoku.candidates`):
 singles from the unit tallies (which digit has one cell in which unit, for all units and
 digits in a few dozen integer operations), pointing and claiming from the same tallies taken
 over line segments (the cells a line shares with a block). Python loops only run over the
@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import functools
 
-from ..candidates import CandidateState, Layout, bits, layout
-from ..grid import Shape
+from ..sudoku.candidates import CandidateState, Layout, bits, layout
+from ..sudoku.grid import Shape
 from .base import Deduction, numbers_text
 
 

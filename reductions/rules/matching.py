@@ -30,10 +30,10 @@ imported there, on first use). Placed cells are left out of the test (each is a 
 its digit, in every perfect matching), and a graph already tested in the same run is not
 tested again.
 
-**Nishio** (:mod:`reductions.nishio`, the almost-balanced-matrix DAG): per digit, the cells of
-the candidate set S outside Nishio(S) (no valid placement of the digit inside S uses them) are
-eliminated; Nishio(S) = ∅ proves there is no solution. Applied where the DAG is built
-(9×9: 290 vertices, 16×16: 19,442); beyond :data:`reductions.nishio.DAG_VERTEX_LIMIT` (25×25)
+**Nishio** (:mod:`reductions.nishio.dag`, the almost-balanced-matrix DAG): per digit, the
+cells of the candidate set S outside Nishio(S) (no valid placement of the digit inside S uses them)
+are eliminated; Nishio(S) = ∅ proves there is no solution. Applied where the DAG is built
+(9×9: 290 vertices, 16×16: 19,442); beyond :data:`reductions.nishio.dag.DAG_VERTEX_LIMIT` (25×25)
 the rule finds nothing.
 """
 
@@ -43,8 +43,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..candidates import CandidateState, bits, unit_name
-from ..nishio import DAG_VERTEX_LIMIT, CellSet, almost_balanced_count, nishio_dag_sweep
+from ..sudoku.candidates import CandidateState, bits, unit_name
+from ..nishio.dag import DAG_VERTEX_LIMIT, almost_balanced_count, nishio_dag_sweep
+from ..nishio.placements import CellSet
 from .base import Deduction, cells_text, numbers_text
 
 if TYPE_CHECKING:

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
 
 from reductions.errors import UserError
-from reductions.grid import Grid, Shape, format_grid, load_puzzles, solution_problems
+from reductions.sudoku.grid import Grid, Shape, format_grid, solution_problems
+from reductions.sudoku.puzzle_files import load_puzzles
 
 from ..formats.atomic import STDOUT
 from ..runtime.memory import default_limit, parse_size

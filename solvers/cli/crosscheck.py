@@ -8,8 +8,9 @@ import sys
 from pathlib import Path
 
 from reductions.errors import UserError
-from reductions.grid import Shape, parse_grid, puzzle_texts
-from reductions.sizes import Estimate, ensure_fits
+from reductions.sudoku.grid import Shape, parse_grid
+from reductions.sudoku.puzzle_files import puzzle_texts
+from reductions.estimate import Estimate, ensure_fits
 
 from . import common
 from .common import ExitCode

@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import argparse
 
-from reductions.exact_cover import CLUE_MODES as COVER_CLUE_MODES
-from reductions.exact_cover import expected_size as cover_expected_size
-from reductions.exact_cover import sudoku_exact_cover
-from reductions.ilp import CLUE_MODES as ILP_CLUE_MODES
-from reductions.ilp import expected_size as ilp_expected_size
-from reductions.ilp import sudoku_ilp
-from reductions.sizes import ensure_fits, exact_cover_estimate, ilp_estimate
+from reductions.encodings.exact_cover import CLUE_MODES as COVER_CLUE_MODES
+from reductions.encodings.exact_cover import expected_size as cover_expected_size
+from reductions.encodings.exact_cover import sudoku_exact_cover
+from reductions.encodings.ilp import CLUE_MODES as ILP_CLUE_MODES
+from reductions.encodings.ilp import expected_size as ilp_expected_size
+from reductions.encodings.ilp import sudoku_ilp
+from reductions.estimate import ensure_fits
+from reductions.encodings.sizes import exact_cover_estimate, ilp_estimate
 
 from . import common
 from .common import ExitCode

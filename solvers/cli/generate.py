@@ -2,7 +2,7 @@
 
 ``generate [--count K] [--seed S] [--symmetric] [--size N | --box AxB] [-o FILE]`` prints
 (or writes atomically to FILE) K minimal puzzles, one line of N² symbols each (``.`` open),
-built as in Eppstein 2005 §3.6 (:mod:`reductions.generator`) with SAT proving every
+built as in Eppstein 2005 §3.6 (:mod:`reductions.rules.generator`) with SAT proving every
 uniqueness (:mod:`solvers.generate`). The same seed gives the same puzzles; without
 ``--seed`` a random seed is drawn and reported on stderr, so any run can be repeated.
 """
@@ -16,8 +16,8 @@ import sys
 import time
 
 from reductions.errors import UserError
-from reductions.grid import Shape, format_grid
-from reductions.sizes import ensure_fits
+from reductions.sudoku.grid import Shape, format_grid
+from reductions.estimate import ensure_fits
 
 from ..formats.atomic import check_outputs, open_output
 from . import common

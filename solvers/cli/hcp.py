@@ -23,7 +23,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from reductions.hcp import PRUNE_MODES
+from reductions.hamiltonian.hcp import PRUNE_MODES
 
 from . import common
 from .common import ExitCode
@@ -32,7 +32,7 @@ from ..formats.tsplib import TOUR_FORMS_HELP
 from ..outcome import Status
 
 if TYPE_CHECKING:
-    from reductions.hcp_pipeline import HcpPipeline
+    from reductions.hamiltonian.hcp_pipeline import HcpPipeline
 
 
 def print_stats(pipeline: HcpPipeline, out=None) -> None:
@@ -50,9 +50,10 @@ def print_stats(pipeline: HcpPipeline, out=None) -> None:
 
 
 def run_emit_hcp(args: argparse.Namespace) -> int:
-    from reductions.hcp import check_square
-    from reductions.hcp_pipeline import HcpOptions, build_hcp_pipeline
-    from reductions.sizes import ensure_fits, hcp_estimate
+    from reductions.hamiltonian.hcp import check_square
+    from reductions.hamiltonian.hcp_pipeline import HcpOptions, build_hcp_pipeline
+    from reductions.estimate import ensure_fits
+    from reductions.hamiltonian.sizes import hcp_estimate
     from ..formats.atomic import OutputGroup, check_outputs
     from ..formats.graph_files import SIDECAR_NAMES, check_format, default_format
     from ..formats.hcp_export import write_export

@@ -15,11 +15,11 @@
   valid placement.
 
 Every command takes ``--max-memory SIZE``: what it would build (the n²×n² grid, a picture,
-the placement model, the DAG) is estimated first (:mod:`reductions.sizes`) and refused in one
+the placement model, the DAG) is estimated first (:mod:`reductions.estimate`) and refused in one
 line (exit 2) when over the limit.
 
 Only flags, calls and printing live here: building and writing the gadget is
-:func:`reductions.nishio_gadget.build_gadget` and :func:`solvers.formats.cellset.write_gadget_files`,
+:func:`reductions.nishio.theorem3.build_gadget` and :func:`solvers.formats.cellset.write_gadget_files`,
 choosing and checking a method :mod:`solvers.gadgets.nishio`.
 """
 
@@ -31,7 +31,9 @@ from typing import TYPE_CHECKING
 
 from reductions.errors import UserError, format_bytes
 from reductions.formulas import Formula, seeded_random_formulas
-from reductions.sizes import declared_variables_note, ensure_fits, nishio_build_estimate
+from reductions.formulas import declared_variables_note
+from reductions.estimate import ensure_fits
+from reductions.nishio.sizes import nishio_build_estimate
 
 from . import common
 from .common import ExitCode
@@ -40,8 +42,8 @@ from ..formats.dimacs import read_formula, read_formulas
 from ..runtime.pysat_solvers import DEFAULT_SOLVER
 
 if TYPE_CHECKING:
-    from reductions.nishio import CellSet
-    from reductions.nishio_gadget import BuiltGadget
+    from reductions.nishio.placements import CellSet
+    from reductions.nishio.theorem3 import BuiltGadget
     from ..gadgets.nishio import Validation
 
 
@@ -84,7 +86,7 @@ def _check_build_args(args: argparse.Namespace) -> None:
 
 
 def run_build(args: argparse.Namespace) -> int:
-    from reductions.nishio_gadget import build_gadget
+    from reductions.nishio.theorem3 import build_gadget
     from ..formats.cellset import picture_format, write_gadget_files
     from ..gadgets.nishio import shown_placement
     _check_build_args(args)
@@ -292,7 +294,7 @@ def run_nishio(args: argparse.Namespace) -> int:
 
 def run_decide(args: argparse.Namespace, cells: CellSet, limit: int) -> int:
     """``--decide`` / ``--cell R,C``: one question to the placement model, its placement."""
-    from reductions.nishio import CellSet
+    from reductions.nishio.placements import CellSet
     from ..formats.cellset import write_cell_set
     from ..gadgets.nishio import PlacementModel
     n = cells.size

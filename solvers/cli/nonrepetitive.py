@@ -20,7 +20,7 @@
   cycle or edges, ``seconds``). Exit codes as everywhere: 0 found or listed, 1 none (proved).
 
 Every command takes ``--max-memory SIZE``: the gadget, nr(G), the SAT model of simple paths
-or Theorem 3's skew-symmetric graph is estimated first (:mod:`reductions.sizes`) and refused in
+or Theorem 3's skew-symmetric graph is estimated first (:mod:`reductions.estimate`) and refused in
 one line (exit 2) over the limit.
 
 Only flags, calls and printing live here: the questions are answered by
@@ -40,9 +40,10 @@ import numpy as np
 
 from reductions.errors import UserError, format_bytes
 from reductions.formulas import Formula, seeded_random_formulas
-from reductions.labelled_graph import LabelledGraph
-from reductions.sizes import (TooLarge, declared_variables_note, ensure_fits,
-                              nrpath_gadget_estimate)
+from reductions.nonrepetitive.labelled_graph import LabelledGraph
+from reductions.estimate import TooLarge, ensure_fits
+from reductions.formulas import declared_variables_note
+from reductions.nonrepetitive.sizes import nrpath_gadget_estimate
 
 from . import common
 from .common import ExitCode
@@ -57,7 +58,7 @@ if TYPE_CHECKING:
 # ----------------------------------------------------------------------------- gadget nrpath
 
 def run_gadget_nrpath(args: argparse.Namespace) -> int:
-    from reductions.nrpath_gadget import expected_size, nrpath_gadget
+    from reductions.nonrepetitive.nrpath_gadget import expected_size, nrpath_gadget
     from ..formats.labelled_edges import write_gadget_files
     if args.validate:
         return run_validate(args)

@@ -45,10 +45,10 @@ import traceback
 from typing import Iterator
 
 from reductions.errors import UserError, printable
-from reductions.grid import (PuzzleLines, format_grid, load_puzzles, parse_grid, puzzle_lines,
-                             solution_problems)
+from reductions.sudoku.puzzle_files import PuzzleLines, load_puzzles, puzzle_lines
+from reductions.sudoku.grid import format_grid, parse_grid, solution_problems
 
-from reductions.sizes import ensure_fits
+from reductions.estimate import ensure_fits
 
 from ..formats.atomic import OutputError, naming_write_errors
 from ..outcome import Outcome, Status, WrongAnswer

@@ -26,8 +26,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from reductions.errors import UserError
-from reductions.grid import format_grid, parse_grid, puzzle_texts
-from reductions.rule_levels import MAX_LEVEL
+from reductions.sudoku.grid import format_grid, parse_grid
+from reductions.sudoku.puzzle_files import puzzle_texts
+from reductions.rules.levels import MAX_LEVEL
 
 from ..routes import options as route_options
 from ..outcome import Status
@@ -35,8 +36,8 @@ from . import common
 from .common import ExitCode
 
 if TYPE_CHECKING:
-    from reductions.grid import Shape
-    from reductions.rules import RulesResult
+    from reductions.sudoku.grid import Shape
+    from reductions.rules.engine import RulesResult
 
 
 def _rule_names(text: str) -> list[str]:
@@ -104,7 +105,7 @@ def grade_text(label: str, text: str, *, box: Shape | None, names: list[str] | N
     """Read and deduce one puzzle of a file; its output line (or JSON record) and counts.
     With ``explain`` (and not ``as_json``, whose record holds the steps anyway) the line
     comes after a header naming the puzzle and its steps in words."""
-    from reductions.rules import deduce, select_rules
+    from reductions.rules.engine import deduce, select_rules
     where = "" if label == "puzzle" else f"{label}: "
     header = [f"{label}:"] if explain and not as_json else []
     try:
@@ -127,7 +128,7 @@ def grade_text(label: str, text: str, *, box: Shape | None, names: list[str] | N
 
 
 def run_rules(args: argparse.Namespace) -> int:
-    from reductions.rules import RULES, deduce, select_rules
+    from reductions.rules.engine import RULES, deduce, select_rules
     from ..routes.deduction import grade_in_order
     if args.list:
         for rule in sorted(RULES.values(), key=lambda r: r.level):

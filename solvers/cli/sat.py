@@ -17,10 +17,13 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
-from reductions.cnf import CnfError, cnf_recipe, expected_size, grid_from_model, sudoku_cnf
-from reductions.grid import SYMBOLS, PuzzleLines, clue_rows, format_grid, parse_grid
-from reductions.puzzle_record import comment_metadata
-from reductions.sizes import cnf_estimate, ensure_fits
+from reductions.encodings.cnf import (CnfError, cnf_recipe, expected_size, grid_from_model,
+                                      sudoku_cnf)
+from reductions.sudoku.grid import SYMBOLS, clue_rows, format_grid, parse_grid
+from reductions.sudoku.puzzle_files import PuzzleLines
+from reductions.sudoku.puzzle_record import comment_metadata
+from reductions.encodings.sizes import cnf_estimate
+from reductions.estimate import ensure_fits
 from reductions.status import STATUS_CODE
 
 from . import common

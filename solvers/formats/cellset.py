@@ -33,10 +33,10 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from reductions.errors import UserError
-from reductions.grid import Shape
-from reductions.nishio import Cell, CellSet, NishioError, shape_for_side
+from reductions.sudoku.grid import Shape
+from reductions.nishio.placements import Cell, CellSet, NishioError, shape_for_side
 from reductions.reading import DEFAULT_MEMORY_LIMIT, ReadLimit, read_lines
-from reductions.sizes import CELL_SET_READ_PER_BYTE
+from reductions.nishio.sizes import CELL_SET_READ_PER_BYTE
 
 from .atomic import OutputGroup, atomic_write
 
@@ -484,7 +484,7 @@ def write_picture(path: str | Path, picture: Picture, *,
 
 def gadget_picture(gadget, placement: Sequence[Cell] | None = None, view: str = "full",
                    kept: CellSet | None = None, title: str | None = None) -> Picture:
-    """A :class:`Picture` of a :class:`reductions.nishio_gadget.NishioGadget`: variable,
+    """A :class:`Picture` of a :class:`reductions.nishio.gadget.NishioGadget`: variable,
     term and terminal blocks shaded and labelled (``x3``, ``C2:¬x3``, ``C2 end``).
 
     ``view="core"`` keeps only the gadget rows and columns (2L + c of each): the whole proof
@@ -527,8 +527,8 @@ def write_gadget_files(built, *, cells_path: str | Path | None = None,
                        map_path: str | Path | None = None,
                        picture_path: str | Path | None = None,
                        placement: Sequence[Cell] | None = None, view: str = "full") -> None:
-    """The files of a built Nishio gadget (a :class:`reductions.nishio_gadget.BuiltGadget`),
-    all or none: S as a cell set, its JSON map (:meth:`~reductions.nishio_gadget.BuiltGadget.
+    """The files of a built Nishio gadget (a :class:`reductions.nishio.theorem3.BuiltGadget`),
+    all or none: S as a cell set, its JSON map (:meth:`~reductions.nishio.theorem3.BuiltGadget.
     record`, one line) and its picture (``placement`` drawn on top, ``view`` full or core)."""
     with OutputGroup() as outputs:
         if cells_path:

@@ -28,11 +28,12 @@ from typing import Iterable, Iterator, Sequence
 import numpy as np
 
 from reductions.errors import UserError, parse_int
-from reductions.grid import MAX_COMMENT_LINE
+from reductions.sudoku.grid import MAX_COMMENT_LINE
 from reductions.reading import (CHATTER_BYTES, DEFAULT_MEMORY_LIMIT, ReadLimit, open_text,
                                 read_text, reading)
 from reductions.formulas import Formula, from_dimacs_clauses
-from reductions.sizes import TooLarge, ensure_fits, formula_reading_estimate
+from reductions.estimate import TooLarge, ensure_fits
+from reductions.formulas import formula_reading_estimate
 
 from .atomic import OutputError, check_output_target, naming_write_errors, open_output
 
@@ -163,7 +164,7 @@ def read_formula(path: str | Path, *, max_width: int | None = 3,
     literals, no repeated variable), the gadgets' input.
 
     The header is read first: with ``max_memory`` (bytes), a file whose declared clauses
-    would not fit is refused (:class:`~reductions.sizes.TooLarge`) before they are read.
+    would not fit is refused (:class:`~reductions.estimate.TooLarge`) before they are read.
     """
     memory_limit = DEFAULT_MEMORY_LIMIT if max_memory is None else max_memory
     if max_memory is not None and max_width is not None:

@@ -8,11 +8,11 @@ The format (``dlx1.w``, "Intro"):
 * every further line is one option: the names of its items;
 * a name has 1 to 8 characters, none of them blank, ``:`` or ``|``.
 
-:func:`write_dlx` writes a :class:`~reductions.exact_cover.SudokuExactCover` so that it runs
-unchanged in ``dlx1`` (``dlx1 m1 < file.dlx`` prints every solution). Comment lines at the top
+:func:`write_dlx` writes a :class:`~reductions.encodings.exact_cover.SudokuExactCover` so that it
+runs unchanged in ``dlx1`` (``dlx1 m1 < file.dlx`` prints every solution). Comment lines at the top
 record the shape, the clue mode and the puzzle (the
-:class:`~reductions.puzzle_record.PuzzleRecord` every format writes: ``| puzzle TEXT``, or one
-``| puzzle-row R TEXT`` line per grid row when the puzzle is longer than 200 characters; the
+:class:`~reductions.sudoku.puzzle_record.PuzzleRecord` every format writes: ``| puzzle TEXT``, or
+one ``| puzzle-row R TEXT`` line per grid row when the puzzle is longer than 200 characters; the
 ILP files use the same lines), so :func:`cover_from_dlx` rebuilds the instance from the file
 alone and :func:`read_answer` decodes answers produced elsewhere:
 
@@ -37,12 +37,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from reductions.errors import UserError, parse_int
-from reductions.exact_cover import (CLUE_MODES, ITEM_LETTERS, MAX_NAME_LENGTH,
-                                    SudokuExactCover, base_item_names, parse_item_name,
-                                    sudoku_exact_cover)
-from reductions.puzzle_record import MODEL_SPELLING, PuzzleRecord, comment_metadata, prefixed
+from reductions.encodings.exact_cover import (CLUE_MODES, ITEM_LETTERS, MAX_NAME_LENGTH,
+                                              SudokuExactCover, base_item_names, parse_item_name,
+                                              sudoku_exact_cover)
+from reductions.sudoku.puzzle_record import MODEL_SPELLING, PuzzleRecord, comment_metadata, prefixed
 from reductions.reading import CHATTER_BYTES, DEFAULT_MEMORY_LIMIT, ReadLimit, read_text
-from reductions.sizes import ensure_fits, exact_cover_estimate
+from reductions.estimate import ensure_fits
+from reductions.encodings.sizes import exact_cover_estimate
 
 from .atomic import open_output
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reductions.grid import format_grid
-from reductions.hcp_pipeline import HcpPipeline
+from reductions.sudoku.grid import format_grid
+from reductions.hamiltonian.hcp_pipeline import HcpPipeline
 
 from .atomic import OutputGroup
 from .graph_files import GraphFormat, write_graph

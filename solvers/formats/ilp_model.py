@@ -1,10 +1,10 @@
 """Files of the Sudoku ILP: LP, fixed MPS and free MPS models that can be decoded alone.
 
-:func:`write_model` writes a :class:`~reductions.ilp.SudokuIlp` as LP (PuLP's ``writeLP``,
+:func:`write_model` writes a :class:`~reductions.encodings.ilp.SudokuIlp` as LP (PuLP's ``writeLP``,
 names kept), fixed MPS (short names ``C<k>`` / ``R<k>``, k in base 36, every line within 80
 characters: what ``glpsol --mps`` needs) or free MPS (names kept), each with comment lines in
 front (``\\`` in LP, ``*`` in MPS) saying what the file is and recording its puzzle and clue
-mode (:class:`~reductions.puzzle_record.PuzzleRecord`, spelled as in the exact-cover files)
+mode (:class:`~reductions.sudoku.puzzle_record.PuzzleRecord`, spelled as in the exact-cover files)
 and its size. :func:`model_from_file` rebuilds the model from those comments alone and checks
 the size line against it; :func:`column_names` maps the file's column names back to the
 model's variables (a changed file is refused), and :func:`grid_from_solution` decodes a
@@ -23,12 +23,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Mapping
 
 from reductions.errors import UserError
-from reductions.grid import Grid, check_solution
-from reductions.ilp import CLUE_MODES, IlpError, SudokuIlp, sudoku_ilp
-from reductions.puzzle_record import (MODEL_SPELLING, PuzzleRecord, comment_metadata, prefixed,
-                                      read_comment_header)
+from reductions.sudoku.grid import Grid, check_solution
+from reductions.encodings.ilp import CLUE_MODES, IlpError, SudokuIlp, sudoku_ilp
+from reductions.sudoku.puzzle_record import (MODEL_SPELLING, PuzzleRecord, comment_metadata,
+                                             prefixed, read_comment_header)
 from reductions.reading import DEFAULT_MEMORY_LIMIT
-from reductions.sizes import ensure_fits, ilp_estimate
+from reductions.estimate import ensure_fits
+from reductions.encodings.sizes import ilp_estimate
 from reductions.status import Status
 
 from ..runtime.processes import ExternalSolverError
@@ -38,7 +39,7 @@ from .mps import (FIXED_WIDTH, SENSES, ModelFormat, MpsRow, model_file_limit, sh
                   sniff_model_format, write_mps)
 
 if TYPE_CHECKING:
-    import pulp         # only in annotations (reductions.ilp imports it to build a model)
+    import pulp         # only in annotations (reductions.encodings.ilp imports it to build a model)
 
 __all__ = ["COMMENT_PREFIX", "FILE_NAMES", "IlpAnswer", "MAGIC", "SUFFIXES",
            "answer_from_solution", "column_names", "grid_from_solution",

@@ -33,7 +33,7 @@ from xml.sax.saxutils import escape, quoteattr
 import numpy as np
 
 from reductions.errors import UserError
-from reductions.labelled_graph import GraphError, LabelledGraph
+from reductions.nonrepetitive.labelled_graph import GraphError, LabelledGraph
 from reductions.reading import DEFAULT_MEMORY_LIMIT, ReadLimit, read_text
 
 from .atomic import OutputGroup, atomic_write
@@ -410,8 +410,8 @@ def to_networkx(graph: LabelledGraph):
 
 def gadget_comments(gadget, source: str) -> list[str]:
     """The comment lines above a Theorem 4 gadget (a
-    :class:`reductions.nrpath_gadget.NrPathGadget`) built from the formula in ``source``:
-    what it is and how its paths (or cycles) read as assignments."""
+    :class:`reductions.nonrepetitive.nrpath_gadget.NrPathGadget`) built from the formula in
+    ``source``: what it is and how its paths (or cycles) read as assignments."""
     formula = gadget.formula
     comments = [
         f"Eppstein 2005 Theorem 4 gadget of {source}: {formula.num_vars} variables, "

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Iterable, Sequence, TextIO
 
 from reductions.errors import UserError, shown
-from reductions.grid import MAX_COMMENT_LINE
+from reductions.sudoku.grid import MAX_COMMENT_LINE
 from reductions.reading import DEFAULT_MEMORY_LIMIT, ReadLimit, read_lines
 
 

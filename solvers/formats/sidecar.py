@@ -1,8 +1,8 @@
 """The JSON sidecar that lets a tour of an exported Hamiltonian-cycle graph be decoded later.
 
-An exported graph is the end of a pipeline (:mod:`reductions.hcp_pipeline`). Every step is
-deterministic, so the sidecar ``GRAPH.json`` stores the *recipe* (the puzzle, N and the block
-shape: :class:`~reductions.puzzle_record.PuzzleRecord`'s JSON fields; the pipeline options)
+An exported graph is the end of a pipeline (:mod:`reductions.hamiltonian.hcp_pipeline`). Every step
+is deterministic, so the sidecar ``GRAPH.json`` stores the *recipe* (the puzzle, N and the block
+shape: :class:`~reductions.sudoku.puzzle_record.PuzzleRecord`'s JSON fields; the pipeline options)
 rather than the vertex maps themselves, plus SHA-256 digests of the graph file and of the
 edge array. :func:`load_hcp_export` rebuilds the pipeline from the sidecar alone, checks that
 it reproduces exactly the graph in the file, and :meth:`HcpPipeline.decode` maps a tour of
@@ -20,11 +20,12 @@ from pathlib import Path
 import numpy as np
 
 from reductions.errors import UserError
-from reductions.grid import MAX_GRID_TEXT, MAX_SIZE
-from reductions.hcp_pipeline import HcpOptions, HcpPipeline, build_hcp_pipeline
-from reductions.puzzle_record import PuzzleRecord
+from reductions.sudoku.grid import MAX_GRID_TEXT, MAX_SIZE
+from reductions.hamiltonian.hcp_pipeline import HcpOptions, HcpPipeline, build_hcp_pipeline
+from reductions.sudoku.puzzle_record import PuzzleRecord
 from reductions.reading import DEFAULT_MEMORY_LIMIT, HEADER_BYTES, ReadLimit, read_text
-from reductions.sizes import ensure_fits, hcp_estimate
+from reductions.estimate import ensure_fits
+from reductions.hamiltonian.sizes import hcp_estimate
 from reductions.status import Status
 
 from .atomic import OutputGroup, atomic_write
@@ -88,7 +89,7 @@ def vertex_map_record(pipeline: HcpPipeline, zero_based: bool = False) -> dict:
         record["reduced"] = (
             "each vertex is a path of undirected vertices (a single vertex, or a maximal run "
             "of degree-2 vertices merged); vertices numbered by their smallest member; "
-            "rebuilt by reductions.graph_reduction.reduce_degree_two")
+            "rebuilt by reductions.hamiltonian.graph_reduction.reduce_degree_two")
     record["file_ids"] = ("ids in the graph file are these ids (from 0)" if zero_based else
                           "ids in the graph file are these ids + 1")
     record["tour_ids"] = ("decode hcp reads a tour in the form the tool writes: TSPLIB TOUR "

@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from reductions.errors import UserError
-from reductions.graphs import non_edge_steps
+from reductions.hamiltonian.graphs import non_edge_steps
 from reductions.reading import (DEFAULT_MEMORY_LIMIT, HEADER_BYTES, NUMBER_BYTES, ReadLimit,
                                 read_text)
 

@@ -1,7 +1,8 @@
 """Nishio(S) at any size by SAT: "is there a valid placement inside S containing cell z?"
 
-The third method beside the DAG and pattern overlay of :mod:`reductions.nishio`, and the only
-one usable on the big grids the 3SAT reduction produces (a 361×361 grid for 6 clauses).
+The third method beside the DAG (:mod:`reductions.nishio.dag`) and pattern overlay
+(:mod:`reductions.nishio.placements`), and the only one usable on the big grids the 3SAT
+reduction produces (a 361×361 grid for 6 clauses).
 
 Model (exact cover as CNF). One Boolean variable per cell *of S* (cells outside S are simply
 absent: the model is as sparse as S), numbered 1..m in row-major order; auxiliary variables come
@@ -17,16 +18,16 @@ covers N cells at once, and every refuted cell becomes a unit clause ¬z that th
 keep.
 
 Presolve (``split=True``, the default). S falls apart into independent parts
-(:func:`reductions.nishio.independent_parts`): a placement inside S is one placement of each
+(:func:`reductions.nishio.parts.independent_parts`): a placement inside S is one placement of each
 part. A part fails at once when some band (stack) has a different number of its rows
 (columns) and blocks. A *complete* part — S holds every cell of its rows × columns inside its
 blocks — with matching counts always has placements through every one of its cells
-(:func:`reductions.nishio.subgrid_placement` builds them), so it needs no solver. Only the
+(:func:`reductions.nishio.parts.subgrid_placement` builds them), so it needs no solver. Only the
 other parts become SAT variables. This matters for the gadget grids: their filler (all cells
 away from the gadgets) is one huge complete part, while the gadgets are a part of a few hundred
 cells. ``split=False`` puts every cell of S into the SAT model (the tests check both agree).
 
-Every placement returned is checked (:func:`reductions.nishio.placement_problems`);
+Every placement returned is checked (:func:`reductions.nishio.placements.placement_problems`);
 a wrong one raises :class:`solvers.outcome.WrongAnswer`.
 
 Sizes and times (``benchmarks/results/nishio.md``): a 361×361 gadget grid (5 variables,
@@ -56,16 +57,18 @@ from pysat.formula import IDPool
 
 from reductions.errors import UserError
 from reductions.formulas import Formula, all_sign_patterns, example_satisfiable
-from reductions.nishio import (DAG_VERTEX_LIMIT, OVERLAY_LIMIT, Cell, CellSet, NishioError,
-                               Part, almost_balanced_count, independent_parts,
-                               is_valid_placement, nishio, placement_problems,
-                               subgrid_placement, valid_placement_count)
-from reductions.nishio_gadget import (GadgetError, NishioGadget, assignment_from_placement,
-                                      nishio_gadget, placement_from_assignment, theorem3_gadget,
-                                      theorem3_instance, v0_false_cells)
-from reductions.sizes import (TooLarge, ensure_fits, formula_sat_estimate, nishio_dag_estimate,
-                              nishio_overlay_estimate, nishio_validation_estimate,
-                              placement_model_estimate)
+from reductions.nishio.dag import DAG_VERTEX_LIMIT, almost_balanced_count, nishio
+from reductions.nishio.placements import (OVERLAY_LIMIT, Cell, CellSet, NishioError,
+                                          is_valid_placement, placement_problems,
+                                          valid_placement_count)
+from reductions.nishio.parts import Part, independent_parts, subgrid_placement
+from reductions.nishio.gadget import (GadgetError, NishioGadget, assignment_from_placement,
+                                      nishio_gadget, placement_from_assignment)
+from reductions.nishio.theorem3 import theorem3_gadget, theorem3_instance, v0_false_cells
+from reductions.estimate import TooLarge, ensure_fits
+from reductions.formulas import formula_sat_estimate
+from reductions.nishio.sizes import (nishio_dag_estimate, nishio_overlay_estimate,
+                                     nishio_validation_estimate, placement_model_estimate)
 
 from ..outcome import WrongAnswer
 from ..runtime.pysat_solvers import DEFAULT_SOLVER, new_pysat_solver, solve_formula
@@ -84,8 +87,8 @@ class PlacementModel:
     ``find(z)`` returns a checked placement containing z (or any placement for z = None), or
     None when there is none; ``nishio()`` is Nishio(S); ``stats`` records sizes and calls.
     Use as a context manager (or call ``close``) to free the solver. With ``max_memory``
-    (bytes), a model whose estimate (:func:`reductions.sizes.placement_model_estimate`) is
-    over it raises :class:`~reductions.sizes.TooLarge` before its clauses are made.
+    (bytes), a model whose estimate (:func:`reductions.nishio.sizes.placement_model_estimate`) is
+    over it raises :class:`~reductions.estimate.TooLarge` before its clauses are made.
     """
 
     def __init__(self, cells: CellSet, solver: str = DEFAULT_SOLVER, split: bool = True,
@@ -301,7 +304,7 @@ def check_nishio_method(cells: CellSet, method: str, *, solver: str, decide: boo
     """Refuse, before any work, what ``method`` cannot do on ``cells``: an unknown pysat
     ``solver`` (when SAT is used: ``method`` "sat", or ``decide``, a question for the
     placement model), a DAG too large to number, or a DAG or overlay estimated over
-    ``max_memory`` (:class:`~reductions.sizes.TooLarge`, naming ``subject``)."""
+    ``max_memory`` (:class:`~reductions.estimate.TooLarge`, naming ``subject``)."""
     if method == "sat" or decide:
         new_pysat_solver(solver).delete()        # an unknown name fails here, first
     dag = method in ("dag", "dag-sweep")
@@ -487,7 +490,7 @@ def validate_formula(formula: Formula, name: str = "formula",
     placement holds all of them and decodes to a satisfying assignment of the original; the
     v0-true and (if satisfiable) v0-false lifts map forward to valid placements.
 
-    With ``max_memory`` (bytes), each step is estimated first (:mod:`reductions.sizes`); a
+    With ``max_memory`` (bytes), each step is estimated first (:mod:`reductions.estimate`); a
     step over the limit is skipped, not run, and recorded in ``too_large``.
     """
     try:

@@ -1,7 +1,7 @@
 """Exact search for simple nonrepetitive paths and cycles: a SAT model and a brute force.
 
 Finding a simple nonrepetitive path in a labelled digraph is NP-complete (Eppstein 2005,
-Theorem 4; ``reductions.nrpath_gadget``), so the exact check is a SAT model.
+Theorem 4; ``reductions.nonrepetitive.nrpath_gadget``), so the exact check is a SAT model.
 
 **SAT model** (:func:`path_model`). One variable per arc (1 = the arc is used) and:
 
@@ -35,10 +35,11 @@ repeat its label).
 
 **Which method answers** (:func:`simple_path`, :func:`simple_cycle`,
 :func:`simple_cyclic_edges`, what the ``nonrepetitive`` command calls): on an undirected graph
-the polynomial algorithm of Theorem 3 (:mod:`reductions.simple_nonrepetitive`: usp(G), ssg,
-one regular-path search), on a directed graph the SAT model above (Theorem 4: NP-complete).
-Either way the answer is checked with :func:`~reductions.nonrepetitive.simple_path_problems`
-or :func:`~reductions.nonrepetitive.simple_cycle_problems` before it is returned
+the polynomial algorithm of Theorem 3 (:mod:`reductions.nonrepetitive.simple_nonrepetitive`: usp(G),
+ssg, one regular-path search), on a directed graph the SAT model above (Theorem 4: NP-complete).
+Either way the answer is checked with
+:func:`~reductions.nonrepetitive.nr_graph.simple_path_problems` or
+:func:`~reductions.nonrepetitive.nr_graph.simple_cycle_problems` before it is returned
 (:class:`~solvers.outcome.WrongAnswer` otherwise), and says which method gave it.
 
 **The questions of the** ``nonrepetitive`` **command** (:func:`cyclic_edges_answer`,
@@ -60,17 +61,21 @@ import numpy as np
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
-from reductions import simple_nonrepetitive
+from reductions.nonrepetitive import simple_nonrepetitive
 from reductions.errors import UserError
 from reductions.formulas import Formula, example_satisfiable, example_unsatisfiable
-from reductions.labelled_graph import LabelledGraph
-from reductions.nonrepetitive import (cyclic_edges, edges_from, nonrepetitive_path,
-                                      simple_cycle_problems, simple_path_problems, walk_problems)
-from reductions.nrpath_gadget import (NrPathGadget, assignment_from_cycle,
-                                      assignment_from_path, cycle_from_assignment,
-                                      expected_size, nrpath_gadget, path_from_assignment)
-from reductions.sizes import (Estimate, TooLarge, ensure_fits, formula_sat_estimate,
-                              nr_graph_estimate, nrpath_gadget_estimate, simple_path_estimate)
+from reductions.nonrepetitive.labelled_graph import LabelledGraph
+from reductions.nonrepetitive.nr_graph import (cyclic_edges, edges_from, nonrepetitive_path,
+                                               simple_cycle_problems, simple_path_problems,
+                                               walk_problems)
+from reductions.nonrepetitive.nrpath_gadget import (NrPathGadget, assignment_from_cycle,
+                                                    assignment_from_path, cycle_from_assignment,
+                                                    expected_size, nrpath_gadget,
+                                                    path_from_assignment)
+from reductions.estimate import Estimate, TooLarge, ensure_fits
+from reductions.formulas import formula_sat_estimate
+from reductions.nonrepetitive.sizes import (nr_graph_estimate, nrpath_gadget_estimate,
+                                            simple_path_estimate)
 
 from ..outcome import WrongAnswer
 from ..runtime.pysat_solvers import DEFAULT_SOLVER, new_pysat_solver, solve_formula
@@ -250,7 +255,7 @@ def simple_cycle(graph: LabelledGraph, arc: int,
 def simple_cyclic_edges(graph: LabelledGraph, solver_name: str = DEFAULT_SOLVER
                         ) -> tuple[simple_nonrepetitive.CyclicEdges, str]:
     """The edges on simple nonrepetitive cycles, each witnessed by a checked cycle through it
-    (:func:`reductions.simple_nonrepetitive.simple_cyclic_edges`), and the method."""
+    (:func:`reductions.nonrepetitive.simple_nonrepetitive.simple_cyclic_edges`), and the method."""
     if graph.directed:
         result = simple_nonrepetitive.simple_cyclic_edges(
             graph, find_cycle=lambda g, arc: find_simple_cycle(g, arc, solver_name))
@@ -369,8 +374,8 @@ def validate_formula(formula: Formula, name: str = "formula", cycle: bool = Fals
     """Build the gadget and check the reduction both ways on one formula.
 
     With ``max_memory`` (bytes), the whole check is estimated first
-    (:func:`reductions.sizes.nrpath_gadget_estimate` and the formula's own SAT call) and
-    refused with :class:`~reductions.sizes.TooLarge` before anything is built."""
+    (:func:`reductions.nonrepetitive.sizes.nrpath_gadget_estimate` and the formula's own SAT call)
+    and refused with :class:`~reductions.estimate.TooLarge` before anything is built."""
     ensure_fits(nrpath_gadget_estimate(formula, cycle=cycle, validate=True)
                 .plus(formula_sat_estimate(formula)), max_memory, name)
     seconds: dict[str, float] = {}
@@ -457,7 +462,7 @@ def validate_formulas(formulas: Iterable[tuple[str, Formula | TooLarge]], *,
 # ----------------------------------------------------------------------------- questions
 
 METHOD_NR = "nr(G)"
-"""nr(G) (:mod:`reductions.nonrepetitive`): walks, not necessarily simple, in linear time."""
+"""nr(G) (:mod:`reductions.nonrepetitive.nr_graph`): walks, not necessarily simple, in linear time."""
 
 TASKS = ("cyclic-edges", "simple-cyclic-edges", "from", "path", "simple-path", "simple-cycle")
 """The questions of the ``nonrepetitive`` command."""

@@ -69,7 +69,7 @@ cycle" from degrees), ``sat_model`` (the clauses), ``cut_loop`` (solve, cut, pat
 ``patching`` (Karp's patching), ``covers`` (cycle covers as arrays), ``one_off`` (the entry
 points), ``shared_model``, ``cpsat``, ``enumeration`` (every cycle of a small graph). Tours of
 heuristic and outside programs are checked in :mod:`solvers.tools.tour_programs`. The general graph helpers
-(pair keys, cycle labels, the Hamiltonian-cycle check) are in :mod:`reductions.graphs`.
+(pair keys, cycle labels, the Hamiltonian-cycle check) are in :mod:`reductions.hamiltonian.graphs`.
 """
 
 from __future__ import annotations

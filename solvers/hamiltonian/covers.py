@@ -10,7 +10,7 @@ import numpy as np
 from scipy import sparse
 from scipy.sparse import csgraph
 
-from reductions.graphs import pair_keys
+from reductions.hamiltonian.graphs import pair_keys
 
 __all__: list[str] = []
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from reductions.graphs import (component_labels, cycle_labels, cycle_steps,
-                               hamiltonian_cycle_problem, label_roots, pair_keys)
+from reductions.hamiltonian.graphs import (component_labels, cycle_labels, cycle_steps,
+                                           hamiltonian_cycle_problem, label_roots, pair_keys)
 
 from ..runtime.budget import Deadline, solve_within
 from .covers import _order_of, _pair_index
@@ -170,7 +170,7 @@ def _groups(keys: np.ndarray, values: np.ndarray) -> list[np.ndarray]:
 def _check_cycle(num_vertices: int, pairs: np.ndarray, cycle: np.ndarray, directed: bool,
                  required: np.ndarray, blocked: np.ndarray | None = None) -> None:
     """Guard against bugs: the cycle visits every vertex once along pairs of the graph and
-    uses every required pair (:func:`~reductions.graphs.hamiltonian_cycle_problem`;
+    uses every required pair (:func:`~reductions.hamiltonian.graphs.hamiltonian_cycle_problem`;
     ``required``: indices into ``pairs``), and (``blocked``: indices into ``pairs``, a
     no-good) leaves out at least one blocked pair."""
     if hamiltonian_cycle_problem(num_vertices, pairs, cycle, directed,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from reductions.graphs import cycle_steps
+from reductions.hamiltonian.graphs import cycle_steps
 
 from ..runtime.budget import Deadline
 from ..runtime.pysat_solvers import new_pysat_solver

@@ -3,14 +3,14 @@ its degrees alone show (before any model is built).
 
 Pairs are checked to be an ``(m, 2)`` array of vertices in range (:class:`GraphInputError`
 otherwise); :func:`normalized_graph` keeps each arc (edge, as ``u < v``) once, loops dropped,
-sorted by :func:`~reductions.graphs.pair_keys` — the order every model numbers its variables
-in (pair e is variable e + 1)."""
+sorted by :func:`~reductions.hamiltonian.graphs.pair_keys` — the order every model numbers its
+variables in (pair e is variable e + 1)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from reductions.graphs import pair_keys
+from reductions.hamiltonian.graphs import pair_keys
 
 from .results import GraphInputError
 

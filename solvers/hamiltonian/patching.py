@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from reductions.graphs import component_labels, cycle_labels, label_roots, pair_keys
+from reductions.hamiltonian.graphs import component_labels, cycle_labels, label_roots, pair_keys
 
 from .covers import _two_neighbours
 
@@ -31,7 +31,7 @@ def patch_cover(num_vertices: int, pairs: np.ndarray, chosen: np.ndarray, direct
     ``protected`` (required ones, as keys from :func:`pair_keys`) are never removed.
 
     ``label``: the cover's cycle labels when the caller has them (:func:`cycle_labels`,
-    :func:`~reductions.graph_reduction.component_labels`), else computed here.
+    :func:`~reductions.hamiltonian.graph_reduction.component_labels`), else computed here.
 
     Returns ``(chosen, cycles, merges)``: the patched cover, how many cycles it has, and how
     many exchanges were made. Only a heuristic: with one cycle left the cover is a

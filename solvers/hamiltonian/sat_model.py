@@ -17,7 +17,7 @@ import numpy as np
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
-from reductions.graphs import component_labels, pair_keys
+from reductions.hamiltonian.graphs import component_labels, pair_keys
 
 from .graph_input import _as_pairs
 from .results import GraphInputError

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from reductions.graphs import pair_keys
+from reductions.hamiltonian.graphs import pair_keys
 
 from ..runtime.budget import Deadline
 from ..runtime.pysat_solvers import new_pysat_solver

@@ -19,8 +19,8 @@ from __future__ import annotations
 import time
 from typing import Callable, Iterator, Sequence, TypeVar
 
-from reductions.grid import Grid
-from reductions.rules import deduce, select_rules
+from reductions.sudoku.grid import Grid
+from reductions.rules.engine import deduce, select_rules
 
 from ..outcome import Outcome, Status, verified
 

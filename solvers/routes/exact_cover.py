@@ -6,7 +6,7 @@ backends:
 * ``exact-cover`` — the PyPI package ``exact-cover`` (Knuth's dancing links in C; the
   fastest measured here, a few hundred microseconds per 9×9 puzzle). It takes a *dense*
   numpy 0/1 matrix, so it is used only while that matrix fits
-  (:data:`reductions.exact_cover.DENSE_LIMIT_BYTES`); it cannot be interrupted, so under a
+  (:data:`reductions.encodings.exact_cover.DENSE_LIMIT_BYTES`); it cannot be interrupted, so under a
   time limit it runs in a child process (:class:`PackageWorker`, kept between puzzles) that
   is killed at the deadline and dies with its parent
   (:func:`solvers.runtime.processes.die_with_parent`). Where no child can be forked, ``dlx`` takes
@@ -44,9 +44,9 @@ from typing import Sequence
 
 import numpy as np
 
-from reductions.exact_cover import (DENSE_LIMIT_BYTES, ExactCoverError, SudokuExactCover,
-                                    sudoku_exact_cover)
-from reductions.grid import Grid
+from reductions.encodings.exact_cover import (DENSE_LIMIT_BYTES, ExactCoverError, SudokuExactCover,
+                                              sudoku_exact_cover)
+from reductions.sudoku.grid import Grid
 
 from reductions.errors import UserError
 

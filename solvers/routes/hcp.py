@@ -4,10 +4,11 @@
 [--triple] [--reduce] [--hcp-solver sat|cpsat|lkh|concorde] [--break-symmetry]
 [--time-limit S] [--json]``
 
-The steps: build the graph of the puzzle (:func:`reductions.hcp_pipeline.build_hcp_pipeline`:
-directed graph, clue pruning, optionally the undirected 3-split with the triple trick and the
-degree-2 reduction), find a Hamiltonian cycle, decode it back through every step to a grid,
-and verify the grid against the puzzle (:func:`solvers.outcome.verified`).
+The steps: build the graph of the puzzle
+(:func:`reductions.hamiltonian.hcp_pipeline.build_hcp_pipeline`: directed graph, clue pruning,
+optionally the undirected 3-split with the triple trick and the degree-2 reduction), find a
+Hamiltonian cycle, decode it back through every step to a grid, and verify the grid against the
+puzzle (:func:`solvers.outcome.verified`).
 
 Solvers (:mod:`solvers.hamiltonian`, :mod:`solvers.tools.lkh`, :mod:`solvers.tools.concorde`):
 
@@ -31,9 +32,9 @@ next puzzle (:class:`solvers.hamiltonian.SharedHcpModel`). A file of 17-clue puz
 faster directed (``benchmarks/bench_hcp_corpus.py``).
 
 With the ``sat`` solver, the model is also told that the seven arcs of each option go
-together (:func:`reductions.hcp_pipeline.option_groups`; not after the degree-2 reduction,
-except on the shared model, whose graph is the unreduced 3-split): the empty 25×25 grid takes
-about 7 s instead of 671 s (``benchmarks/bench_hcp_empty.py``).
+together (:func:`reductions.hamiltonian.hcp_pipeline.option_groups`; not after the degree-2
+reduction, except on the shared model, whose graph is the unreduced 3-split): the empty 25×25 grid
+takes about 7 s instead of 671 s (``benchmarks/bench_hcp_empty.py``).
 
 Statistics (``--json``): sizes after each step, the solver's own statistics (iterations,
 subtour cuts, seconds, ``model: shared`` and ``puzzles_on_model``, ...), and the total time.
@@ -48,11 +49,11 @@ from typing import Any
 import numpy as np
 
 from reductions.errors import UserError
-from reductions.grid import Grid
-from reductions.hcp import check_square
-from reductions.hcp_pipeline import (HcpOptions, HcpPipeline, build_hcp_pipeline,
-                                     first_row_fixed, grid_pairs, option_groups,
-                                     required_pairs)
+from reductions.sudoku.grid import Grid
+from reductions.hamiltonian.hcp import check_square
+from reductions.hamiltonian.hcp_pipeline import (HcpOptions, HcpPipeline, build_hcp_pipeline,
+                                                 first_row_fixed, grid_pairs, option_groups,
+                                                 required_pairs)
 
 from ..hamiltonian import (CycleStatus, HcpResult, SharedHcpModel, solve_directed_hcp,
                           solve_undirected_hcp)
@@ -99,7 +100,7 @@ class HcpRouteOptions:
     treated as a heuristic (a solved or unknown answer, never "no solution"); the graph is
     then undirected unless ``graph`` says otherwise.
     ``break_symmetry``: for a puzzle without clues, solve
-    :func:`~reductions.hcp_pipeline.first_row_fixed` instead (no effect when there are
+    :func:`~reductions.hamiltonian.hcp_pipeline.first_row_fixed` instead (no effect when there are
     clues)."""
 
     graph: str | None = None
@@ -352,8 +353,8 @@ def second_cycle(search: ExactSearch, outcome: Outcome, puzzle: Grid, *,
     """Prove ``outcome``'s grid unique, or find a second one, on the model that found it.
 
     The question asked: a Hamiltonian cycle that leaves out at least one of the pairs
-    spelling out the first grid (:func:`reductions.hcp_pipeline.grid_pairs`: the row exits
-    of its digits, mapped through the 3-split and the reduction). Every cycle of another
+    spelling out the first grid (:func:`reductions.hamiltonian.hcp_pipeline.grid_pairs`: the row
+    exits of its digits, mapped through the 3-split and the reduction). Every cycle of another
     grid qualifies and no cycle of the first grid does, so "no cycle" proves the grid
     unique, and a cycle found decodes to a second, different solution (verified). This
     does not depend on how many cycles each grid has. Sets ``unique`` (None when the time

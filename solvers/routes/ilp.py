@@ -26,7 +26,7 @@ used by ``decode ilp``); one still running at our limit is "unknown".
 Answers: an optimal (here: any feasible) solution is decoded and verified against the puzzle;
 "infeasible" is a proof of no solution; a time limit or any other status is "unknown", never
 "no solution". Uniqueness: after the first solution one no-good cut excludes it
-(:meth:`reductions.ilp.SudokuIlp.add_no_good`; on the kept HiGHS model a row removed
+(:meth:`reductions.encodings.ilp.SudokuIlp.add_no_good`; on the kept HiGHS model a row removed
 afterwards, :meth:`KeptHighsModel.exclude`) and the model is solved again — infeasible
 means unique, a solution is a second, distinct, verified grid and is reported.
 
@@ -45,9 +45,10 @@ from typing import Callable
 import numpy as np
 
 from reductions.errors import UserError
-from reductions.exact_cover import base_option_items, candidate_mask
-from reductions.grid import Grid, Shape
-from reductions.ilp import INTEGRALITY_TOLERANCE, IlpError, SudokuIlp, model_size, sudoku_ilp
+from reductions.encodings.exact_cover import base_option_items, candidate_mask
+from reductions.sudoku.grid import Grid, Shape
+from reductions.encodings.ilp import (INTEGRALITY_TOLERANCE, IlpError, SudokuIlp, model_size,
+                                      sudoku_ilp)
 
 from ..runtime.budget import Deadline
 from ..runtime.kept_models import KeptModels
@@ -248,12 +249,12 @@ def _solve_and_check(puzzle: Grid, *, name: str, unique: bool, stats: dict, star
 class KeptHighsModel:
     """One in-process HiGHS model of the blank grid's ILP, kept between puzzles: N³ binary
     columns (column k is option k, digit k mod N + 1 in cell k div N, as in
-    :mod:`reductions.exact_cover`) and the 4N² equalities (cell, row, column, block).
+    :mod:`reductions.encodings.exact_cover`) and the 4N² equalities (cell, row, column, block).
 
     A puzzle only changes column bounds (:meth:`fix`): its clues' columns are fixed to 1
     (the ``equalities`` clue mode, as bounds) and, with ``eliminate``, the columns its clues
     rule out are fixed to 0 — the same solutions as the puzzle's own model
-    (:func:`reductions.ilp.sudoku_ilp`), and HiGHS's presolve drops the fixed columns. The
+    (:func:`reductions.encodings.ilp.sudoku_ilp`), and HiGHS's presolve drops the fixed columns. The
     uniqueness cut is one row added after the base rows (:meth:`exclude`). :meth:`restore`
     puts every bound back to [0, 1] and removes the added rows, so the next puzzle starts
     from the blank model. Building the PuLP model of every puzzle took about 3× the time of

@@ -12,7 +12,7 @@ its ``solve_puzzle`` builds from its keywords), and nowhere else.
 
 This module is light on purpose: the command line imports it to build its parser, so it
 imports only :mod:`reductions` modules the command line loads anyway (for the encodings,
-clue modes and pruning modes they own) and :mod:`reductions.rule_levels`, never a solver
+clue modes and pruning modes they own) and :mod:`reductions.rules.levels`, never a solver
 module. The small vocabularies of solver names that a route option chooses from live here,
 and the solver modules import them from here (:class:`HcpSolver` for
 :mod:`solvers.routes.hcp`, :class:`CoverSolver`, :class:`IlpSolver`).
@@ -28,9 +28,9 @@ import enum
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from reductions.cnf import AMO_ENCODINGS, ENCODINGS
-from reductions.hcp import PRUNE_MODES
-from reductions.rule_levels import MAX_LEVEL
+from reductions.encodings.cnf import AMO_ENCODINGS, ENCODINGS
+from reductions.hamiltonian.hcp import PRUNE_MODES
+from reductions.rules.levels import MAX_LEVEL
 
 from ..runtime.pysat_solvers import DEFAULT_SOLVER
 

@@ -26,9 +26,11 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from reductions.errors import UserError
-from reductions.grid import Grid, Shape
-from reductions.sizes import (Estimate, cnf_estimate, exact_cover_estimate, hcp_estimate,
-                              ilp_estimate, rules_estimate)
+from reductions.sudoku.grid import Grid, Shape
+from reductions.estimate import Estimate
+from reductions.encodings.sizes import cnf_estimate, exact_cover_estimate, ilp_estimate
+from reductions.hamiltonian.sizes import hcp_estimate
+from reductions.rules.sizes import rules_estimate
 
 from ..outcome import Outcome, SolverUnavailable
 from .options import (CNF, CNF_INCREMENTAL, DEDUCTION,

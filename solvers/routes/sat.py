@@ -29,12 +29,13 @@ from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
-from reductions.cnf import SudokuCnf, grid_from_model, sudoku_cnf
+from reductions.encodings.cnf import SudokuCnf, grid_from_model, sudoku_cnf
 from reductions.errors import UserError
-from reductions.forced import forced_digits
-from reductions.grid import (Grid, Shape, check_clues, clue_array_from_line, parse_grid,
-                             solve_checks, solves_clues)
-from reductions.sizes import cnf_estimate, ensure_fits
+from reductions.sudoku.forced import forced_digits
+from reductions.sudoku.grid import (Grid, Shape, check_clues, clue_array_from_line, parse_grid,
+                                    solve_checks, solves_clues)
+from reductions.encodings.sizes import cnf_estimate
+from reductions.estimate import ensure_fits
 from reductions.status import STATUS_CODE, STATUS_CODES
 
 from ..formats.dimacs import SatAnswer, write_cnf
@@ -156,7 +157,7 @@ class IncrementalSudokuSolver:
         """Solve K puzzles given as a (K, N²) uint8 array (``time_limit`` per puzzle).
 
         Batches of :data:`FORCED_MIN_BATCH` or more first go through
-        :func:`~reductions.forced.forced_digits` all at once (singles and locked
+        :func:`~reductions.sudoku.forced.forced_digits` all at once (singles and locked
         candidates): a puzzle they complete is answered without a solver call (and, being
         forced digit by digit, proved unique); the others get the clues *and* the forced
         digits as assumptions, which leaves their solutions unchanged (and a puzzle without
@@ -368,7 +369,7 @@ def solve_with_command(puzzle: Grid, solver_cmd: str, *, encoding: str = "extend
 # every answer (solve_checks) before returning it.
 
 FORCED_MIN_BATCH = 64
-"""Batches this large go through :func:`~reductions.forced.forced_digits` first. Its cost is
+"""Batches this large go through :func:`~reductions.sudoku.forced.forced_digits` first. Its cost is
 a fixed number of array operations per round whatever the batch size, so it pays only over
 many puzzles (about 20 µs a 17-clue puzzle in batches of 1,000; the solver call it saves
 costs ~100 µs)."""

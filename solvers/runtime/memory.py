@@ -1,7 +1,8 @@
 """The memory limit the builders are held to: ``--max-memory SIZE``, or a safe share of this
 machine.
 
-The estimates themselves are in :mod:`reductions.sizes` (pure); this module reads the machine:
+The estimates themselves are in :mod:`reductions.estimate` and the ``sizes`` module beside
+each construction (pure); this module reads the machine:
 
 * :func:`parse_size` — ``512M``, ``8G``, ``1.5G``, ``100000000`` (bytes); K, M, G, T are
   powers of 1024 (an optional ``B`` or ``iB`` may follow); anything else is a one-line error;

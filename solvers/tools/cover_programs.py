@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from reductions.exact_cover import SudokuExactCover
+from reductions.encodings.exact_cover import SudokuExactCover
 from reductions.reading import ReadLimit, check_size
 
 from ..runtime.budget import Deadline

@@ -37,7 +37,7 @@ from ..outcome import SolverUnavailable, Status
 from .templates import CommandTemplate, TemplateRules, parse_template
 
 if TYPE_CHECKING:
-    from reductions.ilp import SudokuIlp
+    from reductions.encodings.ilp import SudokuIlp
 
     from ..formats.ilp_model import IlpAnswer
 

@@ -25,7 +25,7 @@ from typing import Sequence
 import numpy as np
 
 from reductions.errors import UserError
-from reductions.graphs import count_non_edges
+from reductions.hamiltonian.graphs import count_non_edges
 from reductions.reading import InputTooLarge
 
 from ..formats.tsplib import TsplibError, read_tour

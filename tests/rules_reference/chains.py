@@ -1,5 +1,5 @@
 """The nonlocal rules of Eppstein 2005 §3.2–3.5 on the bilocation and bivalue graphs, through
-nr(G) (:mod:`reductions.nonrepetitive`, Theorems 1 and 2).
+nr(G) (:mod:`reductions.nonrepetitive.nr_graph`, Theorems 1 and 2).
 
 **Bilocation graph** (§3.2). A vertex per open cell; an edge labelled x joins two cells that
 are the only two places for digit x in some row, column or block (an edge found by two units
@@ -59,9 +59,9 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import breadth_first_order, connected_components
 
-from reductions.candidates import cell_name, peer_matrix, unit_matrix, unit_name
-from reductions.labelled_graph import LabelledGraph
-from reductions.nonrepetitive import nr_graph
+from reductions.sudoku.candidates import cell_name, peer_matrix, unit_matrix, unit_name
+from reductions.nonrepetitive.labelled_graph import LabelledGraph
+from reductions.nonrepetitive.nr_graph import nr_graph
 from reductions.rules.base import Deduction
 
 from .state import CandidateState

@@ -1,12 +1,12 @@
-"""The engine as it was before issue 27 (the same loop as :func:`reductions.rules.deduce`, on
+"""The engine as it was before issue 27 (the same loop as :func:`reductions.rules.engine.deduce`, on
 the numpy state of :mod:`.state` with the reference rules); levels and names as in
-:data:`reductions.rules.RULES`."""
+:data:`reductions.rules.engine.RULES`."""
 
 from __future__ import annotations
 
 from typing import Callable, Iterable, Sequence
 
-from reductions.grid import Grid, check_solution
+from reductions.sudoku.grid import Grid, check_solution
 from reductions.rules.base import Deduction, Rule
 from reductions.rules.engine import MAX_LEVEL, RuleError, RulesResult
 from reductions.status import Status

@@ -23,7 +23,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from reductions.candidates import cell_name, unit_matrix, unit_name
+from reductions.sudoku.candidates import cell_name, unit_matrix, unit_name
 from reductions.rules.base import Deduction, cells_text, numbers_text
 
 from .state import CandidateState

@@ -22,10 +22,10 @@ re-checkable by counting; all edges from S to outside T go with it.
 
 A missing perfect matching is a proof of no solution (witness: the deficient set).
 
-**Nishio** (:mod:`reductions.nishio`, the almost-balanced-matrix DAG): per digit, the cells of
-the candidate set S outside Nishio(S) (no valid placement of the digit inside S uses them) are
-eliminated; Nishio(S) = ∅ proves there is no solution. Applied where the DAG is built
-(9×9: 290 vertices, 16×16: 19,442); beyond :data:`reductions.nishio.DAG_VERTEX_LIMIT` (25×25)
+**Nishio** (:mod:`reductions.nishio.dag`, the almost-balanced-matrix DAG): per digit, the
+cells of the candidate set S outside Nishio(S) (no valid placement of the digit inside S uses them)
+are eliminated; Nishio(S) = ∅ proves there is no solution. Applied where the DAG is built
+(9×9: 290 vertices, 16×16: 19,442); beyond :data:`reductions.nishio.dag.DAG_VERTEX_LIMIT` (25×25)
 the rule finds nothing.
 """
 
@@ -36,8 +36,9 @@ from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import (breadth_first_order, connected_components,
                                   maximum_bipartite_matching)
 
-from reductions.candidates import unit_name
-from reductions.nishio import DAG_VERTEX_LIMIT, CellSet, almost_balanced_count, nishio_dag_sweep
+from reductions.sudoku.candidates import unit_name
+from reductions.nishio.dag import DAG_VERTEX_LIMIT, almost_balanced_count, nishio_dag_sweep
+from reductions.nishio.placements import CellSet
 from reductions.rules.base import Deduction, cells_text, numbers_text
 
 from .state import CandidateState

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from reductions.candidates import Contradiction, peer_matrix, unit_matrix
-from reductions.grid import Grid, Shape, clue_exclusions
+from reductions.sudoku.candidates import Contradiction, peer_matrix, unit_matrix
+from reductions.sudoku.grid import Grid, Shape, clue_exclusions
 
 
 class CandidateState:

@@ -11,7 +11,7 @@ A path s = x_0 → x_1 → … → x_k = σ(s), k ≥ 1, is **regular** when it 
 {x, σ(x)} twice: x_1, …, x_{k−1} lie in distinct pairs, none of them s's pair. The
 *r-reachability* problem asks for such a path (Eppstein 2005, §2.2, after Goldberg and
 Karzanov, "Path problems in skew-symmetric graphs", Combinatorica 16, 1996). This is the
-vertex form that Lemma 4 (:mod:`reductions.ssg`) needs; a form stated for arcs (no arc
+vertex form that Lemma 4 (:mod:`reductions.nonrepetitive.ssg`) needs; a form stated for arcs (no arc
 together with its mate) reduces to it by splitting every vertex into an arc.
 
 **Why a matching search decides it.** Let H be the undirected graph on the same vertices in

@@ -12,8 +12,8 @@ Constraints: 4N² equalities, each a sum of N variables equal to 1 (the paper's 
 
 so 4N³ nonzeros (9×9: 729 variables, 324 equalities, 2,916 nonzeros). The objective is empty
 (a feasibility problem; the paper's objective is arbitrary too). This is the exact-cover
-matrix of ``reductions.exact_cover`` read as A·x = 1 with x binary, so its 0/1 solutions are
-exactly the solved grids, by the same argument.
+matrix of ``reductions.encodings.exact_cover`` read as A·x = 1 with x binary, so its 0/1 solutions
+are exactly the solved grids, by the same argument.
 
 Clues, two modes (``clues=``):
 
@@ -44,11 +44,11 @@ from typing import TYPE_CHECKING, Mapping
 
 import numpy as np
 
-from .errors import UserError
+from ..errors import UserError
 from .exact_cover import (base_option_items, candidate_mask, eliminated_size, item_parts,
                           option_cells_digits)
-from .grid import Grid, Shape
-from .reduction import checked_grid
+from ..sudoku.grid import Grid, Shape
+from ..reduction import checked_grid
 
 if TYPE_CHECKING:       # PuLP is imported where a model is built: every command line
     import pulp         # start-up would pay for it otherwise
@@ -148,7 +148,7 @@ class SudokuIlp:
         ``values`` maps variable names to values (missing names count as 0; names of other
         variables, e.g. PuLP's ``__dummy``, are ignored). A value that is neither 0 nor 1
         (within 1e-6) is an error: that is not an integer solution. The rules are not
-        checked here (``reductions.grid.check_solution`` does that).
+        checked here (``reductions.sudoku.grid.check_solution`` does that).
         """
         n = self.shape.size
         grid = self.puzzle.values.copy() if self.clues == "eliminate" else \
@@ -293,7 +293,8 @@ class SudokuToIlp:
     Size formula: ``equalities`` — N³ variables, 4N² + k equalities, 4N³ + k nonzeros
     (:func:`expected_size`); ``eliminate`` — one variable per candidate of an empty cell,
     4(N² − k) equalities, 4 nonzeros per variable (the exact-cover count,
-    :func:`reductions.exact_cover.eliminated_size`). Sizes are measured on the PuLP problem.
+    :func:`reductions.encodings.exact_cover.eliminated_size`). Sizes are measured on the PuLP
+    problem.
     """
 
     source: Grid

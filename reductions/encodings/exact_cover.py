@@ -60,9 +60,9 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from .errors import UserError
-from .grid import Grid, Shape, clue_conflicts, clue_exclusions
-from .reduction import checked_grid
+from ..errors import UserError
+from ..sudoku.grid import Grid, Shape, clue_conflicts, clue_exclusions
+from ..reduction import checked_grid
 
 class CoverClues(enum.StrEnum):
     """A clue's cell keeps only the clue's option, or the clues are eliminated altogether."""
@@ -269,7 +269,7 @@ class SudokuExactCover:
     def grid_from_options(self, chosen: Iterable[int]) -> Grid:
         """Extraction: the grid written by the chosen local options (plus the clues).
 
-        Does not check the rules (``reductions.grid.check_solution`` does); raises
+        Does not check the rules (``reductions.sudoku.grid.check_solution`` does); raises
         :class:`ExactCoverError` when two chosen options fill the same cell or an option
         number is out of range.
         """

@@ -48,10 +48,10 @@ import numpy as np
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
-from .errors import UserError
-from .grid import Grid, Shape, clue_exclusions
-from .puzzle_record import CNF_SPELLING, PuzzleRecord
-from .reduction import checked_grid
+from ..errors import UserError
+from ..sudoku.grid import Grid, Shape, clue_exclusions
+from ..sudoku.puzzle_record import CNF_SPELLING, PuzzleRecord
+from ..reduction import checked_grid
 
 class Encoding(enum.StrEnum):
     """Which clauses (Lynce & Ouaknine): the minimal or the extended encoding."""
@@ -92,7 +92,7 @@ class CnfError(UserError):
 
 
 RECORD_KEYS = ("encoding", "amo", "clues")
-"""The settings a CNF file's comments record (:class:`~reductions.puzzle_record.PuzzleRecord`),
+"""The settings a CNF file's comments record (:class:`~reductions.sudoku.puzzle_record.PuzzleRecord`),
 in the order written, between the shape and the puzzle."""
 
 

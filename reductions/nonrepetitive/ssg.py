@@ -6,7 +6,7 @@ a, b ∈ {0, 1} the wanted first and last labels of a path p → q. ssg(G) has t
 (v, 0) = 2v and (v, 1) = 2v + 1 for every vertex v of G, with σ((v, i)) = (v, 1 − i), and two
 more, s = 2n and σ(s) = 2n + 1. (v, i) stands for "at v, having arrived by an edge labelled
 i", so the next edge must be labelled 1 − i. Arcs, in mate pairs (arc 2k + 1 is the mate of
-arc 2k, :class:`~reductions.skew_symmetric.SkewSymmetricGraph`):
+arc 2k, :class:`~reductions.nonrepetitive.skew_symmetric.SkewSymmetricGraph`):
 
 * edge e = {v, w} labelled 0: (v, 1) → (w, 0) = arc 2e and its mate (w, 1) → (v, 0) = 2e + 1;
 * edge e = {v, w} labelled 1: (v, 0) → (w, 1) = arc 2e and its mate (w, 0) → (v, 1) = 2e + 1;
@@ -29,8 +29,8 @@ and ending with label b (or, read along the mate arcs, from q to p starting with
 ending with a: :func:`graph_path` turns it round). Conversely, a simple nonrepetitive path
 p = v_0, …, v_k = q with labels l_1 = a, …, l_k = b maps to s → (v_0, 1 − a) → (v_1, l_1)
 → … → (v_k, l_k) → σ(s), regular because the v_i are distinct (:func:`ssg_path`). Hence
-s and σ(s) are r-reachable (:func:`reductions.skew_symmetric.regular_path`) iff G has such a
-path.
+s and σ(s) are r-reachable (:func:`reductions.nonrepetitive.skew_symmetric.regular_path`) iff G has
+such a path.
 """
 
 from __future__ import annotations

@@ -35,10 +35,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
-from .errors import UserError
-from .grid import (MAX_GRID_TEXT, MAX_SIZE, SYMBOLS, Grid, GridError, Shape, format_grid,
-                   parse_grid)
-from .reading import ReadLimit, read_lines
+from ..errors import UserError
+from .grid import MAX_GRID_TEXT, MAX_SIZE, SYMBOLS, Grid, GridError, Shape, format_grid, parse_grid
+from ..reading import ReadLimit, read_lines
 
 __all__ = ["CNF_SPELLING", "COMMENT_WIDTH", "MODEL_SPELLING", "PuzzleRecord", "Spelling",
            "comment_metadata", "prefixed", "puzzle_comment_lines", "puzzle_text",
@@ -55,7 +54,7 @@ class Spelling:
     """How a family of formats spells the record (see the module docstring).
 
     ``numbered_shape``: ``shape N A B`` (else ``shape AxB``); ``one_line``: the puzzle in
-    :func:`~reductions.grid.format_grid`'s ``auto`` style on one line (else
+    :func:`~reductions.sudoku.grid.format_grid`'s ``auto`` style on one line (else
     :func:`puzzle_comment_lines`); ``check_clues``: a puzzle read back must not repeat a digit
     in a unit; ``missing``: the error when a key is missing or unreadable (``{where}``,
     ``{key}``); ``puzzle_where``: what a puzzle error starts with (``{where}``)."""

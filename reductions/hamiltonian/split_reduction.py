@@ -1,8 +1,8 @@
 """The degree-2 reduction of a 3-split graph, computed on the digraph it was split from.
 
-:func:`reductions.graph_reduction.reduce_degree_two` works on any undirected graph. On the
-3-split of a digraph D (:mod:`reductions.hcp_undirected`, no middle dropped) its rules say
-something simpler about D, three times smaller:
+:func:`reductions.hamiltonian.graph_reduction.reduce_degree_two` works on any undirected graph. On
+the 3-split of a digraph D (:mod:`reductions.hamiltonian.hcp_undirected`, no middle dropped) its
+rules say something simpler about D, three times smaller:
 
 * ``u_mid`` always has degree 2; ``v_in`` has degree 2 exactly when v has one in-arc, and
   ``u_out`` exactly when u has one out-arc. Rule 2 at ``u_out`` (its neighbours ``u_mid``
@@ -19,9 +19,9 @@ something simpler about D, three times smaller:
 
 So the fixpoint is found on D by a worklist, one forced arc at a time, keeping the two
 ends of every path of forced arcs (the fixpoint does not depend on the order in which rules
-are applied, see :mod:`reductions.graph_reduction`). The split graph's kept edges are its
-internal edges and the edges of the kept arcs; the sizes and the contracted graph then come
-from :func:`reductions.graph_reduction.reduction_from_mask`. When D's fixpoint says "no
+are applied, see :mod:`reductions.hamiltonian.graph_reduction`). The split graph's kept edges are
+its internal edges and the edges of the kept arcs; the sizes and the contracted graph then come
+from :func:`reductions.hamiltonian.graph_reduction.reduction_from_mask`. When D's fixpoint says "no
 cycle" or "solved", the general algorithm is run instead, so that the reason or the tour
 are given exactly as always (rare: it answers the same, tested).
 
@@ -47,7 +47,7 @@ __all__ = ["ForcedArcs", "reduce_split_degree_two"]
 
 
 def reduce_split_degree_two(split: SplitGraph, *, describe=str) -> Reduction:
-    """:func:`~reductions.graph_reduction.reduce_degree_two` of ``split`` (rules 1–3),
+    """:func:`~reductions.hamiltonian.graph_reduction.reduce_degree_two` of ``split`` (rules 1–3),
     computed on its digraph when no middle vertex was dropped (else by the general
     algorithm). The result is the same: status, reason, kept edges, sizes, reduced graph;
     ``rounds`` is 0 when the digraph answered."""

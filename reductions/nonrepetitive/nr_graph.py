@@ -230,7 +230,8 @@ def nr_graph_size(graph: LabelledGraph) -> tuple[int, int]:
 def _adjacency(num_vertices: int, tails: np.ndarray, heads: np.ndarray):
     """The digraph as a scipy sparse matrix (parallel arcs summed: only reachability counts).
     scipy is imported here, by the searches that need it, not with the module: the simple
-    path search (:mod:`reductions.simple_nonrepetitive`) uses this module without them."""
+    path search (:mod:`reductions.nonrepetitive.simple_nonrepetitive`) uses this module without
+    them."""
     from scipy.sparse import csr_matrix
     ones = np.ones(len(tails), dtype=np.int8)
     return csr_matrix((ones, (np.asarray(tails), np.asarray(heads))),

@@ -28,7 +28,7 @@ bits were seen once and which twice (:func:`tallies`, with O(log N) shifts per u
 ``~once`` those with none (contradictions). The offsets never reach from one plane into the
 next plane's origins, so no guard bits are needed.
 
-Units are numbered as in :mod:`reductions.grid`: 0..N-1 rows, N..2N-1 columns, 2N..3N-1
+Units are numbered as in :mod:`reductions.sudoku.grid`: 0..N-1 rows, N..2N-1 columns, 2N..3N-1
 blocks; ``units[u]`` lists the flat cells of unit u in increasing order.
 
 Contradictions (:meth:`CandidateState.contradiction`) are the ways a state *proves* there is

@@ -30,10 +30,11 @@ from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
-from .grid import Grid, Shape, check_solution
-from .rules import Rule, deduce, select_rules
-from .status import Status
-from .candidates import peer_matrix
+from ..sudoku.grid import Grid, Shape, check_solution
+from .base import Rule
+from .engine import deduce, select_rules
+from ..status import Status
+from ..sudoku.candidates import peer_matrix
 
 UniquenessOracle = Callable[[np.ndarray, np.ndarray], bool]
 """``oracle(clues, solution)``: flat arrays of N² digits (clues 0 where open) — True when the
@@ -41,7 +42,7 @@ clues admit no solution other than ``solution`` (which they are known to admit).
 
 PROPAGATION_LEVEL = 2
 """The simplest rules, used to propagate the random placements: levels 1..2 of
-:data:`reductions.rules.RULES` (hidden single, naked single)."""
+:data:`reductions.rules.engine.RULES` (hidden single, naked single)."""
 
 MAX_RESTARTS = 10_000
 """Constructions abandoned on a contradiction before giving up (a bound, never reached in

@@ -3,18 +3,18 @@ per path (Eppstein 2005, §2.2, Theorem 3).
 
 A path is *simple* when no vertex repeats and *nonrepetitive* when no two consecutive edges
 share a label. For directed graphs deciding it is NP-complete (Theorem 4,
-:mod:`reductions.nrpath_gadget`); for undirected ones the paper's route is:
+:mod:`reductions.nonrepetitive.nrpath_gadget`); for undirected ones the paper's route is:
 
-1. usp(G) (:mod:`reductions.usp`, Lemma 3): labels 0/1, n + 2K vertices, m + 3K edges
+1. usp(G) (:mod:`reductions.nonrepetitive.usp`, Lemma 3): labels 0/1, n + 2K vertices, m + 3K edges
    (K ≤ 2m distinct (vertex, label) pairs);
-2. ssg(usp(G)) (:mod:`reductions.ssg`, Lemma 4): a skew-symmetric graph of 2(n + 2K) + 2
-   vertices and 2(m + 3K) + 4 arcs (:func:`simple_path_size`);
-3. a regular path s → σ(s) (:mod:`reductions.skew_symmetric`), in O((n + m) α(m, n));
+2. ssg(usp(G)) (:mod:`reductions.nonrepetitive.ssg`, Lemma 4): a skew-symmetric graph of 2(n + 2K) +
+   2 vertices and 2(m + 3K) + 4 arcs (:func:`simple_path_size`);
+3. a regular path s → σ(s) (:mod:`reductions.nonrepetitive.skew_symmetric`), in O((n + m) α(m, n));
 4. its decoding back through both lemmas: a simple nonrepetitive path of G.
 
 **One skew-symmetric graph, not four.** Lemma 4 builds one graph per choice of first and
 last labels. Between two centres of usp(G) a path can always be taken to start and end with
-label 1 (Lemma 3, :mod:`reductions.usp`), so the (1, 1) graph alone decides it.
+label 1 (Lemma 3, :mod:`reductions.nonrepetitive.usp`), so the (1, 1) graph alone decides it.
 :func:`binary_simple_path` is Lemma 4 as stated — all four graphs, straight on a graph
 labelled 0/1 without usp(G) — an independent route the tests compare with this one.
 
@@ -30,9 +30,9 @@ every edge of a cycle found is cyclic without a test of its own.
 (The paper's faster existence test for a single cycle is not implemented.)
 
 Each function returns arcs of G (arc ``a < m`` is edge ``a`` from tail to head, ``m + a``
-backwards; :mod:`reductions.labelled_graph`) and does not check them: callers check with
-:func:`reductions.nonrepetitive.simple_path_problems` /
-:func:`~reductions.nonrepetitive.simple_cycle_problems` (the command line does).
+backwards; :mod:`reductions.nonrepetitive.labelled_graph`) and does not check them: callers check
+with :func:`reductions.nonrepetitive.nr_graph.simple_path_problems` /
+:func:`~reductions.nonrepetitive.nr_graph.simple_cycle_problems` (the command line does).
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from typing import Callable
 import numpy as np
 
 from .labelled_graph import GraphError, LabelledGraph
-from .nonrepetitive import cyclic_edges
+from .nr_graph import cyclic_edges
 from .skew_symmetric import regular_path
 from .ssg import graph_path as ssg_graph_path, ssg_graph
 from .usp import graph_path as usp_graph_path, usp_graph

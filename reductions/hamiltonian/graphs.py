@@ -20,7 +20,7 @@ solver that needs the idea uses the helper here rather than its own copy.
 * :func:`list_ranking` — pointer jumping to the end of each list (paths of forced pairs).
 
 Only numpy is imported at module level (the command line loads this module at start-up through
-:mod:`reductions.hcp`); :func:`component_labels` imports scipy when first called.
+:mod:`reductions.hamiltonian.hcp`); :func:`component_labels` imports scipy when first called.
 """
 
 from __future__ import annotations

@@ -57,11 +57,11 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from .errors import UserError
-from .formulas import Formula, literal_value
+from ..errors import UserError
+from ..formulas import Formula, literal_value
 from .labelled_graph import LabelledGraph
-from .nonrepetitive import simple_cycle_problems, simple_path_problems
-from .reduction import satisfying_values
+from .nr_graph import simple_cycle_problems, simple_path_problems
+from ..reduction import satisfying_values
 
 LABEL_NAMES = ("0", "1")
 ZERO, ONE = 0, 1

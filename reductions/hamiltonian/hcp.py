@@ -67,9 +67,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import UserError
+from ..errors import UserError
 from .graphs import hamiltonian_cycle_problem
-from .grid import Grid, Shape, clue_exclusions, solution_problems
+from ..sudoku.grid import Grid, Shape, clue_exclusions, solution_problems
 
 class Prune(enum.StrEnum):
     """Clue pruning of Haythorpe's graph: none (the blank graph), the paper's twelve arc sets
@@ -362,7 +362,7 @@ def excluded_options(puzzle: Grid) -> np.ndarray:
     """``(N, N, N)`` bool [i, j, k]: digit k cannot go in cell (i, j) because of one clue —
     the cell holds another clue, or a clue k sits in the same row, column or block.
 
-    :func:`reductions.grid.clue_exclusions` marks the second kind; a clue's own option is
+    :func:`reductions.sudoku.grid.clue_exclusions` marks the second kind; a clue's own option is
     marked there too (the clue sits in its own row), and stays possible here unless a peer
     repeats its digit (contradictory clues)."""
     n = check_square(puzzle.shape)

@@ -20,7 +20,7 @@ graphs memory locality is time (30 % of the search at 10⁶ edges). Edge e < m o
 edge e of G (same orientation, so usp arc e / arc m' + e walk G's arc e / m + e,
 m' = m + 3K); pair j's three gadget edges are m + 3j (v — (v,i,0)), m + 3j + 1
 (v — (v,i,1)), m + 3j + 2 ((v,i,0) — (v,i,1)). Building is a handful of numpy operations (the
-pairs are grouped as in nr(G), :func:`reductions.nonrepetitive.group_pairs`).
+pairs are grouped as in nr(G), :func:`reductions.nonrepetitive.nr_graph.group_pairs`).
 
 **Why it is correct** (the paper's proof, with the details). A path of usp(G) can only get
 from one (v, ·, ·) group to another through the centre v, and arriving at (v, i, 0) along an
@@ -36,8 +36,9 @@ p = v_0, …, v_k = q of G maps to (:func:`usp_path`)
 
 whose labels run 1, 0, 1, 0, 1, 0, …, 0, 1. Every simple nonrepetitive path between two
 centres can be taken to start and end with label 1: one starting v →0 (v, i, 1) →1 (v, i, 0)
-shortens to v →1 (v, i, 0), and likewise at its end — :mod:`reductions.simple_nonrepetitive`
-uses this to need one of Lemma 4's skew-symmetric graphs instead of four.
+shortens to v →1 (v, i, 0), and likewise at its end —
+:mod:`reductions.nonrepetitive.simple_nonrepetitive` uses this to need one of Lemma 4's
+skew-symmetric graphs instead of four.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ from typing import Sequence
 import numpy as np
 
 from .labelled_graph import GraphError, LabelledGraph
-from .nonrepetitive import group_pairs
+from .nr_graph import group_pairs
 
 
 @dataclass(frozen=True, eq=False)

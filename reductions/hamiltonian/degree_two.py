@@ -1,170 +1,32 @@
-"""Degree-2 reduction of an undirected Hamiltonian-cycle instance (Haythorpe 2016, §7).
+"""The state of the degree-2 reduction while rules 2 and 3 run, and rule 1's layout
+(Haythorpe 2016, §7; the rules and how they run are in
+:mod:`reductions.hamiltonian.graph_reduction`).
 
-Both edges of a degree-2 vertex must be on every Hamiltonian cycle ("forced"). The paper's
-two rules, applied until nothing changes:
-
-1. two adjacent degree-2 vertices merge into one (they are walked consecutively);
-2. a vertex with two degree-2 neighbours loses all its other edges (its two cycle edges are
-   already known); this makes new degree-2 vertices, and so on.
-
-and one more, on by default (``closing=False`` gives the paper's rules alone):
-
-3. a maximal path of degree-2 vertices with outer neighbours p and q is walked p → … → q by
-   every Hamiltonian cycle, so an edge p–q would close a cycle that misses the rest of the
-   graph: it is removed (unless the path, p and q are all the vertices). On the 3-split of a
-   digraph this is the familiar "a forced arc u→v rules out v→u" and more.
-
-The same facts prove that no Hamiltonian cycle exists when: a vertex has degree < 2; a vertex
-has three or more degree-2 neighbours (three forced edges); degree-2 vertices close a ring that
-misses vertices; the remaining graph is disconnected. When the remaining edges form one cycle
-through every vertex, the reduction has *found* the Hamiltonian cycle (status ``solved``).
-
-How it runs (numpy, no Python object per vertex or edge). Rule 2 is propagated on the original
-numbering one frontier at a time (vertices whose degree changed, and neighbours of vertices
-that just reached degree 2), so each round costs time proportional to its frontier. Rule 3
-needs the outer ends of every path of degree-2 vertices; they are kept incrementally
-(:class:`_ChainEnds`: only path ends are remembered, and new degree-2 vertices can only extend
-paths at their ends), each update ranked by pointer jumping over a small compressed graph.
-Rules 2 and 3 alternate until neither applies; then rule 1 is applied at once, on first use of
-the reduced graph (its sizes are counted without it): every maximal path of degree-2 vertices
-becomes one vertex (a *group*), its members ordered by list ranking. Where vertices or edges
-are put in order, the keys are bounded integers and the order is made by counting (the
-incidence table is a counting sort, chains and groups are laid out by computed slots), not by
-comparison sorts.
-The fixpoint does not depend on the order: deleting an edge never makes another deletion
-wrong, and merging leaves degrees unchanged.
-
-Size: at most the input; every reduced vertex is a group of original vertices (a path, in
-walking order), every reduced edge is an original edge between the ends of two groups. The
-result has exactly the same Hamiltonian cycles (tested against brute force on random graphs):
-rules 2 and 3 remove only edges no cycle uses, rule 1 only contracts paths every cycle walks.
-:func:`expand_tour` maps a tour of the reduced graph back to the original graph (each group
-walked in the direction its end edges require, then checked); :func:`compress_tour` is the
-forward map.
+- :class:`ForcedEdges` — the graph being reduced: live edges and degrees on the original
+  numbering, an incidence table (CSR), and rule 2 propagated one frontier at a time;
+- :class:`ChainEnds` — the outer ends of every path of degree-2 vertices, kept incrementally
+  for rule 3 (pointer jumping over a small compressed graph: :func:`ranked_chains`);
+- :class:`ChainWalks` — every maximal path of degree-2 vertices in walking order, for rule 1;
+- :func:`bounded_unique`, :func:`counting_sort`, :func:`ragged_ranges` — orders made by
+  counting over bounded integer keys, not by comparison sorts.
 """
 
 from __future__ import annotations
 
-import enum
 from array import array
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import sparse
 
-from .graphs import component_labels, hamiltonian_cycle_problem, list_ranking
-from .hcp import HcpError
-
-class ReductionStatus(enum.StrEnum):
-    """What the degree-2 reduction ended with."""
-
-    REDUCED = "reduced"
-    NO_CYCLE = "no cycle"
-    SOLVED = "solved"
-
-
-REDUCED, NO_CYCLE, SOLVED = ReductionStatus
+from .graphs import list_ranking
 
 SMALL_FRONTIER = 1000
 """Frontiers of rule 2 up to this many vertices are propagated in plain Python (a numpy
 round costs a few dozen calls of a few microseconds whatever its size)."""
 
 
-@dataclass(frozen=True)
-class ReducedGraph:
-    """Rule 1's output: the reduced graph and its groups (see :class:`Reduction`)."""
-
-    edges: np.ndarray
-    group_start: np.ndarray
-    members: np.ndarray
-    end_groups: np.ndarray
-
-
-class _Contraction:
-    """Rule 1, done on first use: a solver that searches the original graph less the deleted
-    edges (the shared SAT model) never needs the reduced graph, and contracting the paths
-    costs as much as a quarter of the whole reduction of a 9×9 puzzle. The graph being
-    reduced is kept until then, and let go once contracted."""
-
-    def __init__(self, graph: "_ForcedEdges | Callable[[], _ForcedEdges] | None" = None,
-                 reduced: ReducedGraph | None = None):
-        self._graph, self._reduced = graph, reduced
-
-    def reduced(self) -> ReducedGraph:
-        if self._reduced is None:
-            graph = self._graph() if callable(self._graph) else self._graph
-            self._reduced, self._graph = _contract(graph), None
-        return self._reduced
-
-
-@dataclass(frozen=True)
-class Reduction:
-    """Outcome of :func:`reduce_degree_two`.
-
-    ``status``: ``reduced`` (a smaller equivalent graph), ``no cycle`` (proved: ``reason``
-    says why; the graph fields are then empty) or ``solved`` (the remaining edges are one
-    Hamiltonian cycle, ``forced_tour``; the reduced graph is then a triangle of three groups).
-    Group g is ``members[group_start[g]:group_start[g+1]]``, a path in walking order;
-    ``end_groups[g]`` are the groups adjacent to its first and last member (−1 for a single
-    vertex). ``alive`` (reduced or solved): bool mask over ``original_edges`` of the edges
-    the reduction kept (the paths inside groups and the edges the reduced graph stands for);
-    every other edge is on no Hamiltonian cycle of the original graph. The sizes are known at
-    once; the reduced graph itself (``edges``, the groups) is built on first use.
-    """
-
-    status: str
-    reason: str | None
-    num_vertices: int
-    num_edges: int
-    contraction: _Contraction = field(repr=False, compare=False)
-    original_vertices: int
-    original_edges: np.ndarray
-    rounds: int = 0
-    deleted_edges: int = 0
-    forced_tour: np.ndarray | None = None
-    alive: np.ndarray | None = None
-
-    @property
-    def infeasible(self) -> bool:
-        return self.status == NO_CYCLE
-
-    @property
-    def edges(self) -> np.ndarray:
-        return self.contraction.reduced().edges
-
-    @property
-    def group_start(self) -> np.ndarray:
-        return self.contraction.reduced().group_start
-
-    @property
-    def members(self) -> np.ndarray:
-        return self.contraction.reduced().members
-
-    @property
-    def end_groups(self) -> np.ndarray:
-        return self.contraction.reduced().end_groups
-
-    def group(self, g: int) -> np.ndarray:
-        return self.members[self.group_start[g]:self.group_start[g + 1]]
-
-    def group_of(self) -> np.ndarray:
-        """Array: original vertex → its reduced vertex."""
-        out = np.empty(self.original_vertices, dtype=np.int64)
-        out[self.members] = np.repeat(np.arange(self.num_vertices), np.diff(self.group_start))
-        return out
-
-
-def _no_cycle(reason: str, n: int, edges: np.ndarray, rounds: int = 0,
-              deleted: int = 0) -> Reduction:
-    empty = np.zeros((0, 2), dtype=np.int64)
-    nothing = ReducedGraph(empty, np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64),
-                           empty)
-    return Reduction(NO_CYCLE, reason, 0, 0, _Contraction(reduced=nothing), n, edges, rounds,
-                     deleted)
-
-
-def _unique(values: np.ndarray, bound: int) -> np.ndarray:
+def bounded_unique(values: np.ndarray, bound: int) -> np.ndarray:
     """Sorted distinct values, all in ``0 .. bound-1``. Many values: marked in a table of
     ``bound`` flags and read back in order (linear); few: sorted (a stable sort, as the
     values come in sorted runs, which it merges), so a small round costs no whole table."""
@@ -178,7 +40,7 @@ def _unique(values: np.ndarray, bound: int) -> np.ndarray:
     return values
 
 
-def _counting_sort(keys: np.ndarray, bound: int, values: np.ndarray
+def counting_sort(keys: np.ndarray, bound: int, values: np.ndarray
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Stable counting sort of the integer keys ``0 <= key < bound``, in time linear in
     ``len(keys) + bound``: (start, order, values[order]), where the entries with key k are
@@ -193,14 +55,14 @@ def _counting_sort(keys: np.ndarray, bound: int, values: np.ndarray
             rows.data.astype(np.int64, copy=False))
 
 
-def _ragged_ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
+def ragged_ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
     """Concatenation of ``arange(s, s + c)`` for each (s, c)."""
     total = int(counts.sum())
     shift = np.repeat(starts - (np.cumsum(counts) - counts), counts)
     return np.arange(total, dtype=np.int64) + shift
 
 
-class _ForcedEdges:
+class ForcedEdges:
     """The graph being reduced: live edges and degrees on the original numbering, with an
     incidence table (CSR) to reach the edges of any set of vertices at once."""
 
@@ -209,7 +71,7 @@ class _ForcedEdges:
         self.n, self.edges, self.describe = n, edges, describe
         self.u, self.v = edges[:, 0], edges[:, 1]
         # Incidence i is edge i % m seen from its end u (i < m) or v: sorted by that end.
-        self.start, order, self.inc_nbr = _counting_sort(
+        self.start, order, self.inc_nbr = counting_sort(
             np.concatenate([self.u, self.v]), n, np.concatenate([self.v, self.u]))
         self.inc_edge = np.where(order < m, order, order - m)
         # Degrees and live marks live in Python buffers with numpy views over them: the
@@ -227,7 +89,7 @@ class _ForcedEdges:
         """(position in ``vertices``, incidence index) of every incidence of ``vertices``."""
         counts = self.start[vertices + 1] - self.start[vertices]
         return (np.repeat(np.arange(vertices.size), counts),
-                _ragged_ranges(self.start[vertices], counts))
+                ragged_ranges(self.start[vertices], counts))
 
     def delete(self, dead: np.ndarray) -> tuple[str | None, np.ndarray]:
         """Remove edges; returns (reason there is no cycle, or None; vertices to look at)."""
@@ -235,7 +97,7 @@ class _ForcedEdges:
         self.deleted += dead.size
         touched_ends = np.concatenate([self.u[dead], self.v[dead]])
         np.subtract.at(self.deg, touched_ends, 1)
-        touched = _unique(touched_ends, self.n)
+        touched = bounded_unique(touched_ends, self.n)
         low = touched[self.deg[touched] < 2]
         if low.size:
             return (f"vertex {self.describe(int(low[0]))} is left with degree "
@@ -245,7 +107,7 @@ class _ForcedEdges:
         self.new_two.append(became2)
         _, idx = self.incidences(became2)
         nbrs = self.inc_nbr[idx][self.alive[self.inc_edge[idx]]]
-        return None, _unique(np.concatenate([touched, nbrs]), self.n)
+        return None, bounded_unique(np.concatenate([touched, nbrs]), self.n)
 
     def propagate(self, frontier: np.ndarray) -> str | None:
         """Rule 2 until nothing changes; the reason there is no cycle, or None.
@@ -265,7 +127,7 @@ class _ForcedEdges:
             if np.any(fcount > 2):
                 bad = int(big[np.flatnonzero(fcount > 2)[0]])
                 return self._too_many_forced(bad, int(fcount.max()))
-            dead = _unique(e[live & ~forced & (fcount == 2)[at]], len(self.edges))
+            dead = bounded_unique(e[live & ~forced & (fcount == 2)[at]], len(self.edges))
             if dead.size == 0:
                 return None
             reason, frontier = self.delete(dead)
@@ -350,10 +212,10 @@ class _ForcedEdges:
         p, q = p[short], q[short]
         at, idx = self.incidences(p)                 # the edge p–q, if any, is one of p's
         found = self.inc_edge[idx[self.inc_nbr[idx] == q[at]]]
-        return _unique(found[self.alive[found]], len(self.edges))
+        return bounded_unique(found[self.alive[found]], len(self.edges))
 
 
-class _ChainEnds:
+class ChainEnds:
     """Incremental view of the chains (maximal paths of degree-2 vertices) for rule 3.
 
     Only chain *ends* are remembered: ``mate[e]`` is the other end of e's chain and
@@ -369,30 +231,30 @@ class _ChainEnds:
         self.length = np.ones(n, dtype=np.int64)
         self.pos = np.full(n, -1, dtype=np.int64)
 
-    def update(self, graph: _ForcedEdges) -> tuple[np.ndarray, ...] | str:
+    def update(self, graph: ForcedEdges) -> tuple[np.ndarray, ...] | str:
         """(p, q, length) for every chain that is new or grew since the last call, or the
         reason there is no cycle (a ring of degree-2 vertices)."""
-        fresh = _unique(np.concatenate(graph.new_two), graph.n)
+        fresh = bounded_unique(np.concatenate(graph.new_two), graph.n)
         graph.new_two = []
         fresh = fresh[~self.was_chain[fresh]]
         if fresh.size == 0:
             empty = np.zeros(0, dtype=np.int64)
             return empty, empty, empty
         nodes, nb, target, head, weight = self._compressed_graph(graph, fresh)
-        last, total, converged = _rank_half_edges(head, weight)
+        last, total, converged = rank_half_edges(head, weight)
         if not converged:
             tail = np.repeat(np.arange(nodes.size), 2)
             ring = int(nodes[tail[np.flatnonzero(last[last] != last)[0]]])
             return (f"vertex {graph.describe(ring)} lies on a ring of degree-2 vertices that "
                     f"misses the rest of the graph")
-        p, q, length, ends_a, ends_b = _ranked_chains(nodes, nb, target, head, weight,
+        p, q, length, ends_a, ends_b = ranked_chains(nodes, nb, target, head, weight,
                                                       last, total)
         self.mate[ends_a], self.mate[ends_b] = ends_b, ends_a
         self.length[ends_a] = self.length[ends_b] = length
         self.was_chain[fresh] = True
         return p, q, length
 
-    def _compressed_graph(self, graph: _ForcedEdges, fresh: np.ndarray
+    def _compressed_graph(self, graph: ForcedEdges, fresh: np.ndarray
                           ) -> tuple[np.ndarray, ...]:
         """The small graph this call ranks: ``nodes`` (sorted: the fresh degree-2 vertices,
         and the ends of the old chains they touch), their two live neighbours ``nb``
@@ -404,9 +266,9 @@ class _ChainEnds:
         is_fresh = np.zeros(graph.n, dtype=bool)
         is_fresh[fresh] = True
         fresh_nb = graph.live_neighbours(fresh)
-        touched_old = _unique(fresh_nb[self.was_chain[fresh_nb]], graph.n)
+        touched_old = bounded_unique(fresh_nb[self.was_chain[fresh_nb]], graph.n)
         if touched_old.size:
-            nodes = _unique(np.concatenate([fresh, touched_old, self.mate[touched_old]]),
+            nodes = bounded_unique(np.concatenate([fresh, touched_old, self.mate[touched_old]]),
                             graph.n)
             nb = graph.live_neighbours(nodes)                      # (k, 2)
         else:                                  # e.g. the first call: no old chain to join
@@ -422,7 +284,7 @@ class _ChainEnds:
         return nodes, nb, target, head, weight.ravel()
 
 
-def _rank_half_edges(head: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, ...]:
+def rank_half_edges(head: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, ...]:
     """List ranking along the compressed chains: half-edge 2i + slot (node i's slot) is
     followed by the half-edge that leaves its head on the other side; returns
     :func:`list_ranking`'s (last, total, converged) (not converged: a ring)."""
@@ -439,11 +301,11 @@ def _rank_half_edges(head: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, 
     return list_ranking(succ, dist)
 
 
-def _ranked_chains(nodes: np.ndarray, nb: np.ndarray, target: np.ndarray, head: np.ndarray,
+def ranked_chains(nodes: np.ndarray, nb: np.ndarray, target: np.ndarray, head: np.ndarray,
                    weight: np.ndarray, last: np.ndarray, total: np.ndarray
                    ) -> tuple[np.ndarray, ...]:
-    """The chains read from the ranking (see :meth:`_ChainEnds._compressed_graph` for the
-    arguments): (p, q, length) as :meth:`_ChainEnds.update` returns them, and each chain's
+    """The chains read from the ranking (see :meth:`ChainEnds._compressed_graph` for the
+    arguments): (p, q, length) as :meth:`ChainEnds.update` returns them, and each chain's
     two ends (ends_a, ends_b, equal for a chain of one vertex)."""
     k = nodes.size
     tail = np.repeat(np.arange(k), 2)
@@ -469,7 +331,7 @@ def _ranked_chains(nodes: np.ndarray, nb: np.ndarray, target: np.ndarray, head: 
 
 
 @dataclass(frozen=True)
-class _ChainWalks:
+class ChainWalks:
     """Maximal paths ("chains") of degree-2 vertices, by list ranking on half-edges.
 
     A half-edge a→b joins two chain vertices; it continues as b→c, c being the other chain
@@ -486,7 +348,7 @@ class _ChainWalks:
     reverse: np.ndarray       # index of the opposite half-edge
 
     @staticmethod
-    def find(graph: _ForcedEdges) -> "_ChainWalks | str":
+    def find(graph: ForcedEdges) -> "ChainWalks | str":
         n = graph.n
         chain = graph.deg == 2
         cv = np.flatnonzero(chain)
@@ -518,7 +380,7 @@ class _ChainWalks:
         keep = np.flatnonzero(real)
         end = cv[head[succ[keep]]]
         rank = np.cumsum(real) - 1                          # half-edge → index in keep
-        return _ChainWalks(cv, outer_nb, cv[tail[keep]], cv[head[keep]], dist[keep], end,
+        return ChainWalks(cv, outer_nb, cv[tail[keep]], cv[head[keep]], dist[keep], end,
                            rank[reverse[keep]])
 
     def ordered(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -550,185 +412,3 @@ class _ChainWalks:
         single = firsts == lasts
         outer[single] = self.outer_nb[firsts[single]]
         return members, start, outer
-
-
-def reduce_degree_two(num_vertices: int, edges: np.ndarray, closing: bool = True,
-                      describe=str) -> Reduction:
-    """Apply the rules to a fixpoint (see the module docstring).
-
-    ``edges``: ``(m, 2)`` array of a simple undirected graph (no loops, no repeated edges).
-    ``closing`` adds rule 3 (not in the paper): an edge joining the two outer ends of a
-    maximal path of degree-2 vertices is removed, unless that path and its ends are the whole
-    graph. ``describe(vertex)`` names vertices in the reason given for "no cycle".
-    """
-    edges = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
-    n = num_vertices
-    graph = _ForcedEdges(n, edges, describe)
-
-    def no_cycle(reason: str) -> Reduction:
-        return _no_cycle(reason, n, edges, graph.rounds, graph.deleted)
-
-    low = np.flatnonzero(graph.deg < 2)
-    if low.size:
-        return no_cycle(f"vertex {describe(int(low[0]))} has degree {graph.deg[low[0]]}")
-    frontier = np.arange(n, dtype=np.int64)
-    chains = _ChainEnds(n)
-    while True:
-        reason = graph.propagate(frontier)
-        if reason:
-            return no_cycle(reason)
-        if np.all(graph.deg == 2):
-            break
-        grown = chains.update(graph)
-        if isinstance(grown, str):
-            return no_cycle(grown)
-        dead = graph.closing_edges(*grown) if closing else np.zeros(0, dtype=np.int64)
-        if dead.size == 0:
-            break
-        reason, frontier = graph.delete(dead)
-        if reason:
-            return no_cycle(reason)
-    keep = np.flatnonzero(graph.alive)
-    labels = component_labels(n, graph.u[keep], graph.v[keep])
-    pieces = _unique(labels, n).size
-    if pieces > 1:
-        return no_cycle(f"the graph falls apart into {pieces} pieces once edges no cycle "
-                        f"can use are removed")
-    if np.all(graph.deg == 2):
-        return _solved(graph)
-    # Sizes of the reduced graph without building it: in a connected graph that is not one
-    # cycle the chains are paths, so each live edge between two degree-2 vertices lies inside
-    # a chain and merges two of its vertices; every other live edge joins two groups.
-    inner = int(np.count_nonzero(graph.alive & (graph.deg[graph.u] == 2)
-                                 & (graph.deg[graph.v] == 2)))
-    return Reduction(REDUCED, None, n - inner, keep.size - inner, _Contraction(graph), n,
-                     graph.edges, graph.rounds, graph.deleted, alive=graph.alive.copy())
-
-
-def reduction_from_mask(num_vertices: int, edges: np.ndarray, alive: np.ndarray, *,
-                        deleted: int, describe=str) -> Reduction:
-    """The ``reduced`` outcome of :func:`reduce_degree_two` for the kept edges ``alive``
-    when another algorithm has found its fixpoint (one that proved a reduced graph: every
-    vertex of degree ≥ 2, connected, not one cycle): the same sizes, counted here, and the
-    same reduced graph, contracted on first use. ``rounds`` is 0: no rounds were run."""
-    edges = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
-    keep = np.flatnonzero(alive)
-    deg = np.bincount(edges[keep].ravel(), minlength=num_vertices)
-    inner = int(np.count_nonzero((deg[edges[keep, 0]] == 2) & (deg[edges[keep, 1]] == 2)))
-
-    def graph() -> _ForcedEdges:
-        forced = _ForcedEdges(num_vertices, edges, describe)
-        forced.alive[:] = alive
-        forced.deg[:] = deg
-        return forced
-
-    return Reduction(REDUCED, None, num_vertices - inner, keep.size - inner,
-                     _Contraction(graph), num_vertices, edges, 0, deleted,
-                     alive=np.array(alive, dtype=bool))
-
-
-def _contract(graph: _ForcedEdges) -> ReducedGraph:
-    """Rule 1 at once: each chain becomes one vertex; groups numbered by smallest member."""
-    walks = _ChainWalks.find(graph)
-    if isinstance(walks, str):
-        raise AssertionError(f"a ring of degree-2 vertices in a connected graph: {walks}")
-    chain_members, chain_start, chain_outer = walks.ordered()
-    n = graph.n
-    chain = graph.deg == 2
-    singles = np.flatnonzero(~chain)
-    chain_sizes = np.diff(chain_start)
-    chain_min = (np.minimum.reduceat(chain_members, chain_start[:-1])
-                 if chain_members.size else chain_members)
-    keys = np.concatenate([chain_min, singles])
-    sizes = np.concatenate([chain_sizes, np.ones(singles.size, dtype=np.int64)])
-    block_start = np.cumsum(sizes) - sizes
-    pool = np.concatenate([chain_members, singles])
-    # The keys are distinct vertex ids: their sorting permutation is read off a table.
-    slot_of = np.full(n, -1, dtype=np.int64)
-    slot_of[keys] = np.arange(keys.size)
-    rank = slot_of[slot_of >= 0]
-    counts = sizes[rank]
-    members = pool[_ragged_ranges(block_start[rank], counts)]
-    group_start = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-    num_groups = rank.size
-    group_of = np.empty(n, dtype=np.int64)
-    group_of[members] = np.repeat(np.arange(num_groups), counts)
-    live = np.flatnonzero(graph.alive)
-    u, v = graph.u[live], graph.v[live]
-    external = group_of[u] != group_of[v]
-    red_edges = np.stack([group_of[u[external]], group_of[v[external]]], axis=1)
-    end_groups = np.full((num_groups, 2), -1, dtype=np.int64)
-    position = np.empty(num_groups, dtype=np.int64)
-    position[rank] = np.arange(num_groups)
-    long = chain_sizes > 1
-    end_groups[position[np.flatnonzero(long)]] = group_of[chain_outer[long]]
-    return ReducedGraph(red_edges, group_start, members, end_groups)
-
-
-def _solved(graph: _ForcedEdges) -> Reduction:
-    """Every vertex has degree 2 and the graph is connected: it is one Hamiltonian cycle.
-    The reduced graph is a triangle of three consecutive stretches of it."""
-    n = graph.n
-    nbrs = graph.live_neighbours(np.arange(n, dtype=np.int64)).tolist()
-    tour = np.empty(n, dtype=np.int64)
-    prev, cur = -1, 0
-    for p in range(n):
-        tour[p] = cur
-        a, b = nbrs[cur]
-        prev, cur = cur, (a if a != prev else b)
-    group_start = np.array([0, n // 3, 2 * n // 3, n], dtype=np.int64)
-    red_edges = np.array([[0, 1], [1, 2], [2, 0]], dtype=np.int64)
-    end_groups = np.array([[2, 1], [0, 2], [1, 0]], dtype=np.int64)
-    reduced = ReducedGraph(red_edges, group_start, tour.copy(), end_groups)
-    return Reduction(SOLVED, None, 3, 3, _Contraction(reduced=reduced), n,
-                     graph.edges, graph.rounds, graph.deleted, forced_tour=tour,
-                     alive=graph.alive.copy())
-
-
-def expand_tour(reduction: Reduction, tour, *, check_expanded: bool = True) -> np.ndarray:
-    """A tour of the reduced graph → the tour of the original graph it stands for (checked;
-    ``check_expanded=False`` leaves the check of the expanded tour to a caller that checks it
-    on the original graph anyway)."""
-    if reduction.infeasible:
-        raise HcpError(f"the reduced graph does not exist: {reduction.reason}")
-    tour = np.asarray(tour, dtype=np.int64)
-    problem = hamiltonian_cycle_problem(reduction.num_vertices, reduction.edges, tour, False)
-    if problem:
-        raise HcpError(f"not a Hamiltonian cycle of the reduced graph: {problem}")
-    prev = np.roll(tour, 1)
-    forward = reduction.end_groups[tour, 0] == prev
-    starts = reduction.group_start[tour]
-    counts = reduction.group_start[tour + 1] - starts
-    offsets = _ragged_ranges(np.zeros(tour.size, dtype=np.int64), counts)
-    within = np.where(np.repeat(forward, counts), offsets,
-                      np.repeat(counts - 1, counts) - offsets)
-    full = reduction.members[np.repeat(starts, counts) + within]
-    if not check_expanded:
-        return full
-    problem = hamiltonian_cycle_problem(reduction.original_vertices, reduction.original_edges,
-                                        full, False)
-    if problem:
-        raise HcpError(f"the expanded tour is not a Hamiltonian cycle of the original graph: "
-                       f"{problem}")
-    return full
-
-
-def compress_tour(reduction: Reduction, tour) -> np.ndarray:
-    """Forward map: a Hamiltonian cycle of the original graph → the reduced graph's tour
-    (every cycle survives the reduction, and walks each group consecutively)."""
-    if reduction.infeasible:
-        raise HcpError(f"the graph has no Hamiltonian cycle: {reduction.reason}")
-    groups = reduction.group_of()[np.asarray(tour, dtype=np.int64)]
-    change = groups != np.roll(groups, 1)
-    if not change.any():
-        raise HcpError("the tour lies inside one group")
-    first = int(np.flatnonzero(change)[0])
-    groups = np.roll(groups, -first)
-    change = np.roll(change, -first)
-    reduced = groups[change]
-    problem = hamiltonian_cycle_problem(reduction.num_vertices, reduction.edges, reduced,
-                                        False)
-    if problem:
-        raise HcpError(f"the tour does not survive the reduction: {problem}")
-    return reduced
-

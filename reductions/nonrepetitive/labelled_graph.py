@@ -2,7 +2,7 @@
 
 A :class:`LabelledGraph` has vertices ``0..num_vertices-1`` and edges ``i`` given by
 ``tails[i]``, ``heads[i]``, ``labels[i]`` (numpy int64 arrays), so that transforms such as
-``nr(G)`` (``reductions.nonrepetitive``) work on whole arrays and handle millions of edges.
+``nr(G)`` (``reductions.nonrepetitive.nr_graph``) work on whole arrays and handle millions of edges.
 Parallel edges and self-loops are allowed. Vertices and labels carry optional names: any
 hashable tokens (strings in files) mapped to consecutive integers in first-seen order by
 :meth:`LabelledGraph.from_edges`; without names a vertex or label is called by its number.
@@ -21,7 +21,7 @@ from typing import Hashable, Iterable, Sequence
 
 import numpy as np
 
-from .errors import UserError
+from ..errors import UserError
 
 
 class GraphError(UserError):

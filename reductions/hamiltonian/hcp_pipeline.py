@@ -4,10 +4,11 @@ sees, and every step back from a tour to a grid (pure: no solver calls, no files
 The steps (:func:`build_hcp_pipeline`):
 
 1. Haythorpe's directed graph of the puzzle, with clue pruning ``none``/``paper``/``peers``
-   (:mod:`reductions.hcp`);
+   (:mod:`reductions.hamiltonian.hcp`);
 2. optionally the undirected 3-split, with or without the triple trick
-   (:mod:`reductions.hcp_undirected`);
-3. optionally the degree-2 reduction of the undirected graph (:mod:`reductions.graph_reduction`).
+   (:mod:`reductions.hamiltonian.hcp_undirected`);
+3. optionally the degree-2 reduction of the undirected graph
+   (:mod:`reductions.hamiltonian.graph_reduction`).
 
 :meth:`HcpPipeline.decode` maps a Hamiltonian cycle of the output graph back through every
 step (expand merged paths → undirected tour → directed cycle → grid);
@@ -28,18 +29,19 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from reductions.graph_reduction import (NO_CYCLE, SOLVED, Reduction, ReductionStatus,
-                                        compress_tour, expand_tour, reduce_degree_two)
-from reductions.exact_cover import eliminated_size
-from reductions.grid import Grid, clue_conflicts, format_grid
-from reductions.hcp import (CHOICE, PRUNE_MODES, ROW_EXIT, HaythorpeGraph, HcpError,
-                            blank_arcs, cycle_from_solution, directed_size, grid_from_cycle,
-                            haythorpe_graph, option_arc_index, undirected_size)
+from reductions.hamiltonian.graph_reduction import (NO_CYCLE, SOLVED, Reduction, ReductionStatus,
+                                                    compress_tour, expand_tour, reduce_degree_two)
+from reductions.encodings.exact_cover import eliminated_size
+from reductions.sudoku.grid import Grid, clue_conflicts, format_grid
+from reductions.hamiltonian.hcp import (CHOICE, PRUNE_MODES, ROW_EXIT, HaythorpeGraph, HcpError,
+                                        blank_arcs, cycle_from_solution, directed_size,
+                                        grid_from_cycle, haythorpe_graph, option_arc_index,
+                                        undirected_size)
 from reductions.reduction import checked_grid
-from reductions.hcp_undirected import (SplitGraph, describe_split_vertex,
-                                       directed_cycle_from_tour, haythorpe_split,
-                                       tour_from_cycle)
-from reductions.split_reduction import reduce_split_degree_two
+from reductions.hamiltonian.hcp_undirected import (SplitGraph, describe_split_vertex,
+                                                   directed_cycle_from_tour, haythorpe_split,
+                                                   tour_from_cycle)
+from reductions.hamiltonian.split_reduction import reduce_split_degree_two
 from reductions.status import Status
 
 PAPER_17_CLUE = (".......1.4.........2...........5.4.7..8...3....1.9....3..4..2...5.1......"
@@ -53,7 +55,7 @@ PAPER_17_UNREDUCED_EDGES = 22_873
 @dataclass(frozen=True)
 class HcpOptions:
     """How the graph is built: directed or undirected, triple trick, pruning, reduction
-    (``closing``: the reduction's rule 3, see :mod:`reductions.graph_reduction`)."""
+    (``closing``: the reduction's rule 3, see :mod:`reductions.hamiltonian.graph_reduction`)."""
 
     directed: bool = False
     triple: bool = False
@@ -288,7 +290,7 @@ def grid_pairs(pipeline: HcpPipeline, grid: Grid, *, on_split: bool = False) -> 
     exactly when it uses all of them (the way back for uniqueness: a second cycle must
     leave one out).
 
-    :func:`~reductions.hcp.grid_from_cycle` reads cell (i, j) off the arc that enters
+    :func:`~reductions.hamiltonian.hcp.grid_from_cycle` reads cell (i, j) off the arc that enters
     ``v[i,j]``, the row exit ``x[i,j,k,0] → v[i,j]`` of the digit k+1 placed there, so the
     N² row exits of the grid's digits are the pairs: directed, those arcs; undirected, the
     3-split edges ``out(x[i,j,k,0]) – in(v[i,j])``; after the degree-2 reduction, the reduced
