@@ -2,10 +2,10 @@
 uniqueness oracle.
 
 The oracle is this process's incremental CaDiCaL for the shape
-(:func:`solvers.routes.sat.process_solver`: the rule clauses loaded once, clues as assumptions,
-replaced by a fresh solver every few thousand calls): a removal is kept when one call with
-a blocking clause against the known solution is unsatisfiable
-(:meth:`~solvers.routes.sat.IncrementalSudokuSolver.unique_solution`).
+(:func:`solvers.routes.sat_incremental.process_solver`: the rule clauses loaded once, clues
+as assumptions, replaced by a fresh solver every few thousand calls): a removal is kept when
+one call with a blocking clause against the known solution is unsatisfiable
+(:meth:`~solvers.routes.sat_incremental.IncrementalSudokuSolver.unique_solution`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from reductions.generator import GeneratedPuzzle, UniquenessOracle, generate
 from reductions.grid import Shape
 from reductions.sizes import Estimate, cnf_estimate, rules_estimate
 
-from .routes.sat import process_solver
+from .routes.sat_incremental import process_solver
 
 MAX_GENERATE_SIZE = 16
 """The largest N the generator takes. The paper's construction restarts on every

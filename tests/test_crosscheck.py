@@ -10,7 +10,7 @@ import pytest
 
 from reductions.grid import Grid, format_grid
 from solvers.crosscheck import report, runners
-from solvers.routes import sat
+from solvers.routes import sat_incremental as sat
 from solvers.cli import ExitCode, main
 from solvers.crosscheck.records import CrosscheckError, RecordStatus, RouteResult
 from solvers.crosscheck.report import find_mismatches, summary_rows

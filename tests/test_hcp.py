@@ -22,7 +22,7 @@ from reductions.hcp import (CHOICE, COL_ENTRY, COL_EXIT, HANDOVER, PRUNE_MODES, 
                             cycle_from_solution, directed_size, excluded_options,
                             grid_from_cycle, haythorpe_graph, haythorpe_layout,
                             lone_clue_removals, option_arc_index, paper_removed_option_arcs)
-from solvers.routes.sat import solve_many
+from solvers.routes.sat_batch import solve_many
 
 from .conftest import instance_pairs, instance_puzzles, shared_set
 from .test_grid import PAPER_17, PAPER_17_SOLUTION, random_solution

@@ -2,7 +2,7 @@
 
 * ``solve PUZZLE --via sat [--solver NAME | --solver-cmd CMD] [--encoding ...] [--amo ...]
   [--clues units|eliminate] [--jobs N]`` — a file of many puzzles goes through the route's
-  batch path (:func:`solvers.routes.sat.solve_lines`: one incremental pysat solver per
+  batch path (:func:`solvers.routes.sat_batch.solve_lines`: one incremental pysat solver per
   process, clues as assumptions) unless an outside solver program or ``--clues eliminate``
   is asked for; :func:`batch_results` prints its chunks.
 * ``emit cnf PUZZLE -o FILE`` — DIMACS with comments recording the puzzle and the encoding
@@ -29,7 +29,9 @@ from .common import ExitCode
 from ..formats.atomic import check_outputs
 from ..formats.dimacs import SatAnswer, read_cnf_header, read_solver_output, write_cnf
 from ..outcome import Outcome, Status
-from ..routes.sat import BatchChunk, BatchItem, LineBatch, answer_stats
+from ..routes.sat import answer_stats
+from ..routes.sat_batch import LineBatch
+from ..routes.sat_incremental import BatchChunk, BatchItem
 
 
 def add_encoding_options(parser, clues_default: str) -> None:

@@ -6,9 +6,10 @@
   the command line builds its flags from it);
 * the families, each a ``solve_puzzle`` that returns a verified
   :class:`~solvers.outcome.Outcome`: :mod:`~solvers.routes.sat` (CNF, pysat in process or any
-  DIMACS program), :mod:`~solvers.routes.exact_cover`, :mod:`~solvers.routes.ilp`,
-  :mod:`~solvers.routes.hcp` (Haythorpe's graph), :mod:`~solvers.routes.deduction` (the
-  rules alone).
+  DIMACS program; :mod:`~solvers.routes.sat_incremental` and
+  :mod:`~solvers.routes.sat_batch` for kept solvers and files of puzzles),
+  :mod:`~solvers.routes.exact_cover`, :mod:`~solvers.routes.ilp`, :mod:`~solvers.routes.hcp`
+  (Haythorpe's graph), :mod:`~solvers.routes.deduction` (the rules alone).
 
 Only the registry and the options are imported with this package; a family is imported when
 a route of it first runs.

@@ -381,7 +381,8 @@ half-filled 16×16 puzzles the shared model, its build included, was no faster d
 (0.19–0.21 s against 0.20–0.24 s a puzzle) and 2.7× slower undirected and reduced."""
 FRESH_MODEL_EVERY = 2000
 """Questions one shared model answers before a fresh one replaces it (learnt clauses and
-cuts of earlier puzzles pile up, as in :data:`solvers.routes.sat.FRESH_SOLVER_EVERY`)."""
+cuts of earlier puzzles pile up, as in
+:data:`solvers.routes.sat_incremental.FRESH_SOLVER_EVERY`)."""
 
 
 def _blank_model(key: tuple[int, bool]) -> SharedHcpModel:

@@ -147,7 +147,7 @@ class Route:
                     time_limit: float | None = None, jobs: int = 1, box: Shape | None = None,
                     memory_limit: int, what: str, **options: Any) -> Any | None:
         """The puzzle lines of a file solved together (e.g. one kept solver per process):
-        the ``batch`` function's :class:`~solvers.routes.sat.LineBatch` (answers in input
+        the ``batch`` function's :class:`~solvers.routes.sat_batch.LineBatch` (answers in input
         order, as arrays), or None when this route has no batch capability or these
         options rule it out — then the caller solves the puzzles one by one
         (:meth:`solve`). ``what`` names the run in a memory refusal."""
@@ -170,7 +170,7 @@ def _routes(*routes: Route) -> dict[str, Route]:
 
 
 SAT = "solvers.routes.sat:solve_puzzle"
-SAT_LINES = "solvers.routes.sat:solve_lines"
+SAT_LINES = "solvers.routes.sat_batch:solve_lines"
 EXACT_COVER = "solvers.routes.exact_cover:solve_puzzle"
 ILP = "solvers.routes.ilp:solve_puzzle"
 HCP = "solvers.routes.hcp:solve_puzzle"
@@ -182,8 +182,8 @@ ROUTES: dict[str, Route] = _routes(
     Route(name="sat-glucose", target=Target.CNF, run=SAT,
           presets={"solver": "glucose4", "encoding": "minimal", "clues": "eliminate"},
           summary="Glucose 4, minimal encoding, clues eliminated (an independent encoding)"),
-    Route(name="sat-incremental", target=Target.CNF, run="solvers.routes.sat:solve_incremental",
-          family=CNF_INCREMENTAL, batch="solvers.routes.sat:solve_lines_incremental",
+    Route(name="sat-incremental", target=Target.CNF, run="solvers.routes.sat_incremental:solve_incremental",
+          family=CNF_INCREMENTAL, batch="solvers.routes.sat_batch:solve_lines_incremental",
           summary="one CaDiCaL per process with the rules loaded once, clues as assumptions "
                   "(fast on corpora)"),
     # The DIMACS solver programs known by name (solvers.tools.dimacs_programs.KNOWN_COMMANDS),
