@@ -53,7 +53,7 @@ def overconfident_route(puzzle, *, unique, time_limit):
 def planted(monkeypatch):
     for name in ("corrupt", "liar", "overconfident"):
         route = Route(name=name, target=Target.CNF, summary="planted by the test",
-                      run=f"tests.test_crosscheck:{name}_route")
+                      run=lambda name=name: globals()[f"{name}_route"])
         monkeypatch.setitem(ROUTES, name, route)
 
 

@@ -15,10 +15,10 @@ Only the registry and the options are imported with this package; a family is im
 a route of it first runs.
 """
 
-from .registry import (COMMAND_OPTIONS, FAMILIES, ROUTES, TARGET_OPTIONS, Route, Target,
-                       available_routes, get_route, route_estimate, solve, template_route,
-                       template_routes)
+from .registry import (FAMILIES, ROUTES, TARGET_OPTIONS, BatchCapability, Family, Route,
+                       Target, available_routes, get_route, route_estimate, solve,
+                       template_route, template_routes)
 
-__all__ = ["COMMAND_OPTIONS", "FAMILIES", "ROUTES", "TARGET_OPTIONS", "Route", "Target",
-           "available_routes", "get_route", "route_estimate", "solve", "template_route",
-           "template_routes"]
+__all__ = ["FAMILIES", "ROUTES", "TARGET_OPTIONS", "BatchCapability", "Family", "Route",
+           "Target", "available_routes", "get_route", "route_estimate", "solve",
+           "template_route", "template_routes"]

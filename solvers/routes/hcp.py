@@ -58,23 +58,24 @@ from ..hamiltonian import (CycleStatus, HcpResult, SharedHcpModel, solve_directe
                           solve_undirected_hcp)
 from ..outcome import Outcome, Status, verified
 from ..runtime.kept_models import KeptModels
-from .options import GRAPH_KINDS, HCP_SOLVERS, HcpSolver
+from .options import (EXACT_HCP_SOLVERS, GRAPH_KINDS, HCP, HCP_SOLVERS,
+                      GraphKind, HcpSolver, Program, natural_graph_kind)
 
-EXACT_SOLVERS = (HcpSolver.SAT, HcpSolver.CPSAT)
+DEFAULTS = HCP.defaults
 UNDIRECTED_ONLY = (HcpSolver.LKH, HcpSolver.LINKERN, HcpSolver.CONCORDE)
 
 
 def check_options(options: HcpOptions, solver: str, has_clues: bool) -> None:
-    """Refuse, in one line, a pipeline the solver cannot take (``solver`` "command": an
-    ``--hcp-cmd`` program)."""
-    if solver != "command" and solver not in HCP_SOLVERS:
+    """Refuse, in one line, a pipeline the solver cannot take (``solver``
+    :attr:`Program.COMMAND`: an ``--hcp-cmd`` program)."""
+    if solver != Program.COMMAND and solver not in HCP_SOLVERS:
         raise UserError(f"unknown --hcp-solver {solver!r}; choose one of "
                         f"{', '.join(HCP_SOLVERS)}")
     if solver in UNDIRECTED_ONLY and options.directed:
         raise UserError(f"--hcp-solver {solver} solves undirected graphs (TSPLIB HCP / TSP); "
                         f"use --graph undirected")
     if options.prune == "none" and has_clues:
-        if solver not in EXACT_SOLVERS:
+        if solver not in EXACT_HCP_SOLVERS:
             raise UserError(f"--prune none does not encode the clues and {solver} cannot be "
                             f"given required edges; use --prune paper or peers")
         if options.reduce:
@@ -103,12 +104,12 @@ class HcpRouteOptions:
     clues)."""
 
     graph: str | None = None
-    prune: str = "paper"
+    prune: str = DEFAULTS["prune"]
     triple: bool = False
     reduce: bool = False
-    hcp_solver: str = "sat"
+    hcp_solver: str = DEFAULTS["hcp_solver"]
     break_symmetry: bool = False
-    hcp_workers: int = 1
+    hcp_workers: int = DEFAULTS["hcp_workers"]
     lkh_binary: str | None = None
     lkh_runs: int | None = None
     lkh_seed: int | None = None
@@ -118,8 +119,9 @@ class HcpRouteOptions:
 
     @property
     def solver(self) -> str:
-        """Who solves: ``hcp_solver``, or "command" for an ``hcp_cmd`` program."""
-        return "command" if self.hcp_cmd is not None else self.hcp_solver
+        """Who solves: ``hcp_solver``, or :attr:`Program.COMMAND` for an ``hcp_cmd``
+        program."""
+        return Program.COMMAND if self.hcp_cmd is not None else self.hcp_solver
 
     @property
     def lkh_given(self) -> list[str]:
@@ -147,7 +149,7 @@ def solve_with_options(puzzle: Grid, settings: HcpRouteOptions, *, unique: bool 
     """:func:`solve_puzzle` with its options built."""
     start = time.perf_counter()
     solver, original = settings.hcp_solver, puzzle
-    if unique and (settings.hcp_cmd is not None or solver not in EXACT_SOLVERS):
+    if unique and (settings.hcp_cmd is not None or solver not in EXACT_HCP_SOLVERS):
         raise UserError(f"--unique needs an exact Hamiltonian-cycle solver (--hcp-solver "
                         f"sat or cpsat), not {'--hcp-cmd' if settings.hcp_cmd else solver}: "
                         f"a heuristic cannot prove that no other cycle exists")
@@ -167,7 +169,7 @@ def solve_with_options(puzzle: Grid, settings: HcpRouteOptions, *, unique: bool 
         from ..tools.hcp_command import run_hcp_command
         result = run_hcp_command(settings.hcp_cmd, pipeline.num_vertices, pipeline.edges,
                                  directed=options.directed, time_limit=remaining)
-    elif solver in EXACT_SOLVERS:
+    elif solver in EXACT_HCP_SOLVERS:
         with ExactSearch(pipeline, solver, workers=settings.hcp_workers) as search:
             result = search.cycle(time_limit=remaining)
             if result.found:
@@ -183,7 +185,7 @@ def _pipeline_options(settings: HcpRouteOptions, puzzle: Grid) -> HcpOptions:
     combination checked against the solver (:func:`check_options`) and the LKH options
     refused for any other solver."""
     graph = _graph_kind(settings)
-    options = HcpOptions(directed=graph == "directed", triple=settings.triple,
+    options = HcpOptions(directed=graph == GraphKind.DIRECTED, triple=settings.triple,
                          prune=settings.prune, reduce=settings.reduce)
     check_options(options, settings.solver, bool(puzzle.clue_count()))
     given = settings.lkh_given
@@ -214,15 +216,14 @@ def _graph_kind(settings: HcpRouteOptions) -> str:
     triple, reduce = settings.triple, settings.reduce
     if graph is not None and graph not in GRAPH_KINDS:
         raise UserError(f"unknown --graph {graph!r}; choose directed or undirected")
-    if graph == "directed" and (triple or reduce):
+    if graph == GraphKind.DIRECTED and (triple or reduce):
         raise UserError("--triple and --reduce work on the undirected graph; use "
                         "--graph undirected")
     if hcp_cmd is not None and solver != HcpSolver.SAT:
         raise UserError("give either --hcp-cmd or --hcp-solver, not both")
     if graph is not None:
         return graph
-    exact = solver in EXACT_SOLVERS and hcp_cmd is None
-    return "directed" if exact and not (triple or reduce) else "undirected"
+    return natural_graph_kind(hcp_solver=solver, hcp_cmd=hcp_cmd, triple=triple, reduce=reduce)
 
 
 def _pipeline_stats(pipeline: HcpPipeline, solver: str, symmetry: str | None,
@@ -275,14 +276,14 @@ def run_heuristic(pipeline: HcpPipeline, settings: HcpRouteOptions, *,
     through :class:`ExactSearch`."""
     solver, lkh_runs, lkh_seed = settings.hcp_solver, settings.lkh_runs, settings.lkh_seed
     n, edges = pipeline.num_vertices, pipeline.edges
-    if solver == "lkh":
+    if solver == HcpSolver.LKH:
         from ..formats.hcp_export import write_export
         from ..tools.lkh import DEFAULT_RUNS, DEFAULT_SEED, solve_hcp_lkh
         return solve_hcp_lkh(n, edges, time_limit=time_limit, binary=settings.lkh_binary,
                              runs=DEFAULT_RUNS if lkh_runs is None else lkh_runs,
                              seed=DEFAULT_SEED if lkh_seed is None else lkh_seed,
                              write_problem=lambda path: write_export(path, pipeline, "tsplib"))
-    if solver == "linkern":
+    if solver == HcpSolver.LINKERN:
         from ..tools.linkern import solve_hcp_linkern
         return solve_hcp_linkern(n, edges, time_limit=time_limit,
                                  binary=settings.linkern_binary)

@@ -25,8 +25,8 @@ are the ``solve_puzzle`` keyword defaults and the help texts say them.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
-from typing import Any, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping
 
 from reductions.cnf import AMO_ENCODINGS, ENCODINGS
 from reductions.hcp import PRUNE_MODES
@@ -34,9 +34,10 @@ from reductions.rule_levels import MAX_LEVEL
 
 from ..runtime.pysat_solvers import DEFAULT_SOLVER
 
-__all__ = ["ALL_OPTIONS", "CNF", "CNF_INCREMENTAL", "COMMON_OPTIONS", "CoverSolver", "DEDUCTION",
-           "DEFAULT_SOLVER", "EXACT_COVER", "GRAPH_KINDS", "HCP", "HCP_SOLVERS", "HcpSolver",
-           "ILP", "IlpSolver", "OptionFamily", "RouteOption", "flag_of"]
+__all__ = ["ALL_OPTIONS", "CNF", "CNF_COMMAND_CLUES", "CNF_INCREMENTAL", "COMMON_OPTIONS",
+           "CoverSolver", "DEDUCTION", "DEFAULT_SOLVER", "EXACT_COVER", "EXACT_HCP_SOLVERS",
+           "GRAPH_KINDS", "GraphKind", "HCP", "HCP_SOLVERS", "HcpSolver", "ILP", "IlpSolver",
+           "OptionFamily", "Program", "RouteOption", "flag_of", "natural_graph_kind"]
 
 
 # ----------------------------------------------------------------------------- vocabularies
@@ -73,8 +74,36 @@ class HcpSolver(enum.StrEnum):
 
 
 HCP_SOLVERS = tuple(HcpSolver)
-GRAPH_KINDS = ("directed", "undirected")
-"""The graphs an ``hcp`` route can solve (``--graph``)."""
+EXACT_HCP_SOLVERS = (HcpSolver.SAT, HcpSolver.CPSAT)
+"""The exact Hamiltonian-cycle solvers: their "no cycle" is a proof, and they can be asked
+for a second cycle."""
+
+
+class Program(enum.StrEnum):
+    """A solver not of a route's own vocabulary: any outside program given as a command
+    template (``--hcp-cmd``), named so in the route's checks and its answer's stats."""
+
+    COMMAND = "command"
+
+
+class GraphKind(enum.StrEnum):
+    """The graphs an ``hcp`` route can solve (``--graph``)."""
+
+    DIRECTED = "directed"
+    UNDIRECTED = "undirected"
+
+
+GRAPH_KINDS = tuple(GraphKind)
+
+
+def natural_graph_kind(*, hcp_solver: str, hcp_cmd: str | None, triple: bool,
+                       reduce: bool) -> GraphKind:
+    """The graph an ``hcp`` route solves when ``--graph`` is not given: directed for the
+    exact solvers unless ``triple``/``reduce`` ask for the undirected graph; undirected for
+    the heuristics and an ``--hcp-cmd`` program. The route (:mod:`solvers.routes.hcp`) and
+    its memory estimate (:mod:`solvers.routes.registry`) both ask here."""
+    exact = hcp_solver in EXACT_HCP_SOLVERS and hcp_cmd is None
+    return GraphKind.DIRECTED if exact and not (triple or reduce) else GraphKind.UNDIRECTED
 
 
 # ----------------------------------------------------------------------------- the data
@@ -113,10 +142,14 @@ class RouteOption:
 
 @dataclass(frozen=True)
 class OptionFamily:
-    """The options of one route family, in the order ``solve --help`` lists them."""
+    """The options of one route family, in the order ``solve --help`` lists them, and the
+    default of each option that has one for this family (its ``solve_puzzle`` keyword
+    defaults are these; an option shared by several families, ``--clues``, may default
+    differently in each)."""
 
     name: str
     options: tuple[RouteOption, ...]
+    defaults: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
     @property
     def names(self) -> frozenset[str]:
@@ -129,8 +162,9 @@ CLUES = RouteOption(
     help="how clues enter the instance: sat: units (as assumptions; default in process) or "
          "eliminate (default for --solver-cmd); exact-cover: eliminate (default) or keep; "
          "ilp: eliminate (default) or equalities")
+DEFAULT_ENCODING = "extended"
 ENCODING = RouteOption(name="encoding", choices=ENCODINGS,
-                       help="CNF encoding (default: extended)")
+                       help=f"CNF encoding (default: {DEFAULT_ENCODING})")
 AMO = RouteOption(name="amo", choices=("auto", *AMO_ENCODINGS),
                   help="at-most-one encoding (default auto: pairwise up to N=16, sequential "
                        "counter above)")
@@ -142,7 +176,12 @@ CNF = OptionFamily("cnf", (
                 help="use a DIMACS command-line solver instead: a name (cadical, minisat, "
                      "kissat, cryptominisat5, picosat, lingeling, glucose) or a command line "
                      "with {input} and optionally {output}"),
-    ENCODING, AMO, CLUES))
+    ENCODING, AMO, CLUES),
+    defaults={"encoding": DEFAULT_ENCODING, "amo": "auto", "clues": "units"})
+
+CNF_COMMAND_CLUES = "eliminate"
+"""How clues enter the CNF written for an outside DIMACS program unless ``--clues`` says
+otherwise (in process the default is the family's, ``units``)."""
 
 CNF_INCREMENTAL = OptionFamily("cnf-incremental", (SOLVER,))
 """``sat-incremental``: one kept solver per process, so only the solver can be chosen."""
@@ -158,7 +197,8 @@ EXACT_COVER = OptionFamily("exact-cover", (
                      "gives it on stdin), optionally {output} (a file it writes; else stdout "
                      "and stderr are read) and {limit} (solutions wanted: 1, or 2 with "
                      "--unique)"),
-    CLUES))
+    CLUES),
+    defaults={"cover_solver": "auto", "clues": "eliminate"})
 
 ILP = OptionFamily("ilp", (
     RouteOption(name="ilp_solver", choices=tuple(IlpSolver),
@@ -171,7 +211,8 @@ ILP = OptionFamily("ilp", (
                      "is the answer), e.g. 'glpsol --mps {input} -w {output}'"),
     RouteOption(name="cbc_path", metavar="PATH",
                 help="CBC binary to run (default: 'cbc' on PATH, else PuLP's bundled one)"),
-    CLUES))
+    CLUES),
+    defaults={"clues": "eliminate"})
 
 HCP = OptionFamily("hcp", (
     RouteOption(name="graph", choices=GRAPH_KINDS,
@@ -210,7 +251,8 @@ HCP = OptionFamily("hcp", (
                      "graph as TSPLIB HCP (arc list if directed), {input.FORMAT} in another "
                      "form (tsplib, arcs, concorde, graphml, edgelist), {output} its tour "
                      "file (else its stdout is read); the tour is read by content and "
-                     "checked; a heuristic: no tour is 'unknown', never 'no solution'")))
+                     "checked; a heuristic: no tour is 'unknown', never 'no solution'")),
+    defaults={"prune": "paper", "hcp_solver": "sat", "hcp_workers": 1})
 
 DEDUCTION = OptionFamily("deduction", (
     RouteOption(name="max_level", type=int, metavar="L",

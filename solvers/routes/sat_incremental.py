@@ -24,7 +24,7 @@ import numpy as np
 from reductions.cnf import sudoku_cnf
 from reductions.errors import UserError
 from reductions.forced import forced_digits
-from reductions.grid import Grid, Shape, solve_checks, solves_clues
+from reductions.grid import SYMBOLS, Grid, Shape, solve_checks, solves_clues
 from reductions.status import STATUS_CODE, STATUS_CODES
 
 from ..runtime.budget import Deadline, solve_within
@@ -285,6 +285,70 @@ class BatchChunk:
                             None if verdict < 0 else bool(verdict), self.second.get(offset),
                             seconds=seconds)
 
+
+
+    def parts(self, unique: bool) -> Iterator[SolvedRun | BatchItem]:
+        """The chunk in order as runs of consecutive solved puzzles (verified in the worker;
+        with ``unique``, also proved unique), which a printer can write at once, and single
+        :class:`BatchItem` s for anything else."""
+        simple = (self.status == STATUS_CODE[Status.SOLVED])
+        if unique:
+            simple &= self.unique == 1
+        simple[list(self.odd)] = False
+        cuts = np.flatnonzero(np.diff(np.concatenate([[0], simple.view(np.int8), [0]])))
+        begin = 0
+        items = None
+        for run_start, run_end in zip(cuts[::2].tolist(), cuts[1::2].tolist()):
+            if begin < run_start:
+                items = items or list(self.items())
+                yield from items[begin:run_start]
+            yield SolvedRun(self, run_start, run_end)
+            begin = run_end
+        if begin < len(self):
+            items = items or list(self.items())
+            yield from items[begin:]
+
+
+@dataclass
+class SolvedRun:
+    """Puzzles ``begin:end`` of ``chunk`` (offsets in it), all solved: their answers as text
+    at once, in one array operation (:meth:`BatchChunk.parts`)."""
+
+    chunk: BatchChunk
+    begin: int
+    end: int
+
+    @property
+    def first(self) -> int:
+        """The index of the run's first puzzle in the batch."""
+        return self.chunk.start + self.begin
+
+    def __len__(self) -> int:
+        return self.end - self.begin
+
+    def lines(self, ending: str) -> str:
+        """Each solution as a one-line grid followed by ``ending``."""
+        return one_line_grids(self.chunk.digits[self.begin:self.end], ending)
+
+    def solutions(self) -> str:
+        """The solutions as one-line grids, one after the other."""
+        return one_line_grids(self.chunk.digits[self.begin:self.end])
+
+    def seconds(self) -> list[float]:
+        """The time spent on each puzzle of the run."""
+        return self.chunk.seconds[self.begin:self.end].tolist()
+
+
+_LINE_SYMBOLS = np.frombuffer(b"." + SYMBOLS.encode(), dtype=np.uint8)
+
+
+def one_line_grids(rows: np.ndarray, ending: str = "") -> str:
+    """Rows of digits (0 for empty) as one-line grids, each followed by ``ending``."""
+    text = _LINE_SYMBOLS[rows]
+    if ending:
+        tail = np.frombuffer(ending.encode(), dtype=np.uint8)
+        text = np.hstack([text, np.broadcast_to(tail, (len(text), len(tail)))])
+    return text.tobytes().decode("ascii")
 
 
 def _grid_from_bytes(data: bytes | None, shape: Shape) -> Grid | None:
