@@ -36,8 +36,9 @@ from ..routes.sat_incremental import BatchChunk, BatchItem, SolvedRun, one_line_
 def add_encoding_options(parser, clues_default: str) -> None:
     """--encoding, --amo (the sat routes' options, with their defaults) and --clues for
     ``emit cnf``."""
-    common.add_route_option(parser, route_options.ENCODING, default="extended")
-    common.add_route_option(parser, route_options.AMO, default="auto")
+    common.add_route_option(parser, route_options.ENCODING,
+                            default=route_options.DEFAULT_ENCODING)
+    common.add_route_option(parser, route_options.AMO, default=route_options.DEFAULT_AMO)
     parser.add_argument("--clues", choices=["units", "eliminate"], default=clues_default,
                         help=f"clues as unit clauses or eliminated from the formula "
                              f"(default: {clues_default})")

@@ -25,9 +25,10 @@ backends:
 Any other exact-cover program runs through a command template (``cover_cmd``, see
 :mod:`solvers.tools.cover_programs`): ``{input}`` the dlx file (or ``< {input}`` for a
 program reading stdin), ``{output}`` a file it writes (else its stdout and stderr are
-read), ``{limit}`` the number of solutions wanted. ``auto`` (the default) takes ``exact-cover`` when it is installed
-and the matrix fits, else ``dlx``. :func:`count_solutions` counts up to a limit; :func:`solve_puzzle` is the solve route
-(clues eliminated, uniqueness by asking for two solutions). Every grid is decoded with
+read), ``{limit}`` the number of solutions wanted. ``auto`` (the default) takes
+``exact-cover`` when it is installed and the matrix fits, else ``dlx``.
+:func:`count_solutions` counts up to a limit; :func:`solve_puzzle` is the solve route (clues
+eliminated, uniqueness by asking for two solutions). Every grid is decoded with
 :meth:`SudokuExactCover.grid_from_options` and checked against the puzzle before it is
 returned; a second solution is always reported. Statuses: an exhausted search is a proof
 ("no solution", "unique"); a search stopped by the time limit is "unknown".
@@ -53,7 +54,9 @@ from reductions.errors import UserError
 from ..runtime.kept_models import KeptModels
 from ..runtime.processes import become_worker, find_program
 from ..outcome import Outcome, SolverUnavailable, Status, verified
-from .options import CoverSolver
+from .options import EXACT_COVER, CoverSolver
+
+DEFAULTS = EXACT_COVER.defaults
 
 
 BACKENDS = tuple(CoverSolver)
@@ -268,7 +271,7 @@ def package_worker() -> PackageWorker:
     return _PACKAGE_WORKERS.get(None)
 
 
-def choose_backend(cover: SudokuExactCover, backend: str = "auto",
+def choose_backend(cover: SudokuExactCover, backend: str = CoverSolver.AUTO,
                    max_dense_bytes: int = DENSE_LIMIT_BYTES) -> str:
     """The backend that will run: ``auto`` resolves to ``exact-cover`` or ``dlx``."""
     if backend not in BACKENDS:
@@ -278,11 +281,11 @@ def choose_backend(cover: SudokuExactCover, backend: str = "auto",
         find_program("dlx1", what="exact-cover solver")    # missing: one line, at once
         return backend
     dense_bytes = cover.num_options * cover.num_items
-    if backend == "auto":
+    if backend == CoverSolver.AUTO:
         if exact_cover_package() is not None and dense_bytes <= max_dense_bytes:
-            return "exact-cover"
-        return "dlx"
-    if backend == "exact-cover":
+            return CoverSolver.PACKAGE.value
+        return CoverSolver.DLX.value
+    if backend == CoverSolver.PACKAGE:
         if exact_cover_package() is None:
             raise SolverUnavailable("the 'exact-cover' package is not installed "
                                     "(pip install exact-cover), use --cover-solver dlx")
@@ -290,7 +293,7 @@ def choose_backend(cover: SudokuExactCover, backend: str = "auto",
     return backend
 
 
-def find_covers(cover: SudokuExactCover, limit: int = 1, backend: str = "auto",
+def find_covers(cover: SudokuExactCover, limit: int = 1, backend: str = CoverSolver.AUTO,
                 time_limit: float | None = None,
                 max_dense_bytes: int = DENSE_LIMIT_BYTES, *,
                 command: str | None = None) -> CoverSearch:
@@ -321,7 +324,7 @@ def find_covers(cover: SudokuExactCover, limit: int = 1, backend: str = "auto",
                            found.reason, found.details)
     if cover.uncoverable_items().size:
         return CoverSearch([], True, backend, time.perf_counter() - start)
-    if backend == "exact-cover":
+    if backend == CoverSolver.PACKAGE:
         matrix = cover.dense_matrix(max_dense_bytes)
         if time_limit is None:
             found, complete = _package_search(matrix, limit), True
@@ -331,8 +334,9 @@ def find_covers(cover: SudokuExactCover, limit: int = 1, backend: str = "auto",
                                                 time_limit - (time.perf_counter() - start))
                 found, complete = (found, True) if found is not None else ([], False)
             except WorkerUnavailable:
-                backend = "dlx"      # cannot run the C search apart: ours keeps the deadline
-    if backend == "dlx":
+                # cannot run the C search apart: ours keeps the deadline
+                backend = CoverSolver.DLX.value
+    if backend == CoverSolver.DLX:
         deadline = None if time_limit is None else start + time_limit
         found, complete = algorithm_x(cover.option_items.tolist(), cover.num_items, limit,
                                       deadline)
@@ -340,7 +344,7 @@ def find_covers(cover: SudokuExactCover, limit: int = 1, backend: str = "auto",
     return CoverSearch(solutions, complete, backend, time.perf_counter() - start)
 
 
-def count_solutions(cover: SudokuExactCover, limit: int, backend: str = "auto",
+def count_solutions(cover: SudokuExactCover, limit: int, backend: str = CoverSolver.AUTO,
                     time_limit: float | None = None) -> tuple[int, bool]:
     """(number of solutions found, exact): exact is False when the count stopped at
     ``limit`` (there may be more) or the time ran out."""
@@ -351,8 +355,8 @@ def count_solutions(cover: SudokuExactCover, limit: int, backend: str = "auto",
 
 # ----------------------------------------------------------------------------- solve route
 
-def solve_puzzle(puzzle: Grid, *, cover_solver: str = "auto", cover_cmd: str | None = None,
-                 clues: str = "eliminate", unique: bool = False,
+def solve_puzzle(puzzle: Grid, *, cover_solver: str = DEFAULTS["cover_solver"],
+                 cover_cmd: str | None = None, clues: str = DEFAULTS["clues"], unique: bool = False,
                  time_limit: float | None = None) -> Outcome:
     """Solve a puzzle through exact cover with the backend ``cover_solver`` (see
     :data:`BACKENDS`) or the outside program ``cover_cmd`` (a command template, see

@@ -58,7 +58,9 @@ from ..formats.ilp_model import (FILE_NAMES, IlpAnswer, answer_from_solution, co
 from ..formats.lp_solution import read_lp_solution
 from ..formats.mps import ModelFormat
 from ..outcome import Outcome, SolverUnavailable, Status, verified
-from .options import IlpSolver
+from .options import ILP, IlpSolver
+
+DEFAULTS = ILP.defaults
 
 
 SOLVERS = tuple(IlpSolver)
@@ -169,7 +171,8 @@ def run_scip(model: SudokuIlp, time_limit: float | None = None) -> IlpAnswer:
 
 
 def solve_puzzle(puzzle: Grid, *, ilp_solver: str | None = None, ilp_cmd: str | None = None,
-                 cbc_path: str | None = None, clues: str = "eliminate", unique: bool = False,
+                 cbc_path: str | None = None, clues: str = DEFAULTS["clues"],
+                 unique: bool = False,
                  time_limit: float | None = None) -> Outcome:
     """Solve through the ILP with ``ilp_solver`` (default ``cbc``) or the outside program of
     the ``ilp_cmd`` template (:func:`~solvers.tools.ilp_programs.ilp_template`); with ``unique``, one no-good cut and a
@@ -178,7 +181,7 @@ def solve_puzzle(puzzle: Grid, *, ilp_solver: str | None = None, ilp_cmd: str | 
     if ilp_cmd is not None and ilp_solver is not None:
         raise UserError("give a solver (--ilp-solver, or a route that names one, e.g. "
                         "--via ilp) or an --ilp-cmd, not both")
-    solver = ilp_solver or IlpSolver.CBC
+    solver = ilp_solver or DEFAULTS["ilp_solver"]
     deadline = Deadline(time_limit)
     # A missing program is an error at once, whatever the time limit (the outside programs'
     # module is loaded only now, not at start-up).

@@ -18,8 +18,10 @@ and the solver modules import them from here (:class:`HcpSolver` for
 :mod:`solvers.routes.hcp`, :class:`CoverSolver`, :class:`IlpSolver`).
 
 Every flag defaults to None on the command line (the route decides; an option given for
-another route is refused, see :meth:`solvers.routes.Route.check_options`), so the defaults
-are the ``solve_puzzle`` keyword defaults and the help texts say them.
+another route is refused, see :meth:`solvers.routes.Route.check_options`). The defaults are
+declared once, here (each family's ``defaults``, and the CNF's named ones such as
+:data:`DEFAULT_ENCODING`): the ``solve_puzzle`` keyword defaults, the memory estimates and
+the ``emit`` commands take them from here, and the help texts say them.
 """
 
 from __future__ import annotations
@@ -34,10 +36,11 @@ from reductions.rule_levels import MAX_LEVEL
 
 from ..runtime.pysat_solvers import DEFAULT_SOLVER
 
-__all__ = ["ALL_OPTIONS", "CNF", "CNF_COMMAND_CLUES", "CNF_INCREMENTAL", "COMMON_OPTIONS",
-           "CoverSolver", "DEDUCTION", "DEFAULT_SOLVER", "EXACT_COVER", "EXACT_HCP_SOLVERS",
-           "GRAPH_KINDS", "GraphKind", "HCP", "HCP_SOLVERS", "HcpSolver", "ILP", "IlpSolver",
-           "OptionFamily", "Program", "RouteOption", "flag_of", "natural_graph_kind"]
+__all__ = ["ALL_OPTIONS", "CNF", "CNF_CLUES", "CNF_COMMAND_CLUES", "CNF_INCREMENTAL",
+           "COMMON_OPTIONS", "CoverSolver", "DEDUCTION", "DEFAULT_AMO", "DEFAULT_ENCODING",
+           "DEFAULT_SOLVER", "EXACT_COVER", "EXACT_HCP_SOLVERS", "GRAPH_KINDS", "GraphKind", "HCP",
+           "HCP_SOLVERS", "HcpSolver", "ILP", "IlpSolver", "OptionFamily", "Program",
+           "RouteOption", "flag_of", "natural_graph_kind"]
 
 
 # ----------------------------------------------------------------------------- vocabularies
@@ -163,9 +166,13 @@ CLUES = RouteOption(
          "eliminate (default for --solver-cmd); exact-cover: eliminate (default) or keep; "
          "ilp: eliminate (default) or equalities")
 DEFAULT_ENCODING = "extended"
+DEFAULT_AMO = "auto"
+CNF_CLUES = "units"
+"""How clues enter a CNF built in process (a unit clause a clue; a kept solver assumes them)
+unless ``--clues`` says otherwise."""
 ENCODING = RouteOption(name="encoding", choices=ENCODINGS,
                        help=f"CNF encoding (default: {DEFAULT_ENCODING})")
-AMO = RouteOption(name="amo", choices=("auto", *AMO_ENCODINGS),
+AMO = RouteOption(name="amo", choices=(DEFAULT_AMO, *AMO_ENCODINGS),
                   help="at-most-one encoding (default auto: pairwise up to N=16, sequential "
                        "counter above)")
 SOLVER = RouteOption(name="solver", help=f"pysat solver name (default: {DEFAULT_SOLVER})")
@@ -177,7 +184,7 @@ CNF = OptionFamily("cnf", (
                      "kissat, cryptominisat5, picosat, lingeling, glucose) or a command line "
                      "with {input} and optionally {output}"),
     ENCODING, AMO, CLUES),
-    defaults={"encoding": DEFAULT_ENCODING, "amo": "auto", "clues": "units"})
+    defaults={"encoding": DEFAULT_ENCODING, "amo": DEFAULT_AMO, "clues": CNF_CLUES})
 
 CNF_COMMAND_CLUES = "eliminate"
 """How clues enter the CNF written for an outside DIMACS program unless ``--clues`` says
@@ -198,7 +205,7 @@ EXACT_COVER = OptionFamily("exact-cover", (
                      "and stderr are read) and {limit} (solutions wanted: 1, or 2 with "
                      "--unique)"),
     CLUES),
-    defaults={"cover_solver": "auto", "clues": "eliminate"})
+    defaults={"cover_solver": CoverSolver.AUTO, "clues": "eliminate"})
 
 ILP = OptionFamily("ilp", (
     RouteOption(name="ilp_solver", choices=tuple(IlpSolver),
@@ -212,7 +219,7 @@ ILP = OptionFamily("ilp", (
     RouteOption(name="cbc_path", metavar="PATH",
                 help="CBC binary to run (default: 'cbc' on PATH, else PuLP's bundled one)"),
     CLUES),
-    defaults={"clues": "eliminate"})
+    defaults={"ilp_solver": IlpSolver.CBC, "clues": "eliminate"})
 
 HCP = OptionFamily("hcp", (
     RouteOption(name="graph", choices=GRAPH_KINDS,

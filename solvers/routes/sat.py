@@ -31,6 +31,7 @@ from ..runtime.processes import find_program
 from ..runtime.pysat_solvers import DEFAULT_SOLVER, new_pysat_solver
 from ..runtime.scratch import temporary_directory
 from ..outcome import Outcome, Status, verified
+from .options import CNF_CLUES, CNF_COMMAND_CLUES, DEFAULT_AMO, DEFAULT_ENCODING
 
 
 def instance_stats(*, solver: str, encoding: str, amo: str, clues: str, variables: int,
@@ -56,7 +57,8 @@ def answer_stats(instance: dict, status: str, seconds: float) -> dict:
 # ----------------------------------------------------------------------------- one puzzle
 
 def solve_puzzle(puzzle: Grid, *, solver: str | None = None, solver_cmd: str | None = None,
-                 encoding: str = "extended", amo: str = "auto", clues: str | None = None,
+                 encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO,
+                 clues: str | None = None,
                  unique: bool = False, time_limit: float | None = None) -> Outcome:
     """Build the puzzle's CNF in the given encoding and solve it: with a pysat ``solver``
     (default CaDiCaL 1.9.5; clues as units unless ``clues="eliminate"``), or with an outside
@@ -65,10 +67,10 @@ def solve_puzzle(puzzle: Grid, *, solver: str | None = None, solver_cmd: str | N
         if solver is not None:
             raise UserError("give a pysat --solver or a --solver-cmd, not both")
         return solve_with_command(puzzle, solver_cmd, encoding=encoding, amo=amo,
-                                  clues=clues or "eliminate", unique=unique,
+                                  clues=clues or CNF_COMMAND_CLUES, unique=unique,
                                   time_limit=time_limit)
     solver = solver or DEFAULT_SOLVER
-    clues = clues or "units"
+    clues = clues or CNF_CLUES
     start = time.perf_counter()
     cnf = sudoku_cnf(puzzle, encoding, amo, clues)
     stats = instance_stats(solver=solver, encoding=encoding, amo=cnf.amo, clues=clues,
@@ -119,8 +121,9 @@ def _grid_literals(cnf: SudokuCnf, grid: Grid) -> list[int]:
 
 # ----------------------------------------------------------------------------- external
 
-def solve_with_command(puzzle: Grid, solver_cmd: str, *, encoding: str = "extended",
-                       amo: str = "auto", clues: str = "eliminate", unique: bool = False,
+def solve_with_command(puzzle: Grid, solver_cmd: str, *, encoding: str = DEFAULT_ENCODING,
+                       amo: str = DEFAULT_AMO, clues: str = CNF_COMMAND_CLUES,
+                       unique: bool = False,
                        time_limit: float | None = None) -> Outcome:
     """Solve through an external DIMACS solver: write, run, parse, decode, verify. The time
     limit covers writing the CNF and both runs.

@@ -28,6 +28,7 @@ from reductions.status import STATUS_CODE
 from ..runtime.processes import become_worker, worker_pool
 from ..runtime.pysat_solvers import DEFAULT_SOLVER
 from ..outcome import Outcome, Status
+from .options import CNF_CLUES, DEFAULT_AMO, DEFAULT_ENCODING
 from .sat import instance_stats
 from .sat_incremental import (BatchChunk, BatchItem, IncrementalSudokuSolver,
                               close_process_solvers, process_solver)
@@ -141,8 +142,8 @@ def batch_chunk_size(count: int, jobs: int) -> int:
 
 
 def solve_batch_chunks(items: Sequence[str | np.ndarray], shape: Shape | None, *,
-                       solver: str = DEFAULT_SOLVER, encoding: str = "extended",
-                       amo: str = "auto", unique: bool = False,
+                       solver: str = DEFAULT_SOLVER, encoding: str = DEFAULT_ENCODING,
+                       amo: str = DEFAULT_AMO, unique: bool = False,
                        time_limit: float | None = None, jobs: int = 1,
                        chunk_size: int | None = None, box: Shape | None = None
                        ) -> Iterator[BatchChunk]:
@@ -198,13 +199,13 @@ class LineBatch:
         """The instance's clauses for puzzles of ``shape`` with ``clue_counts`` clues (an
         int, or an array of them): the rules', and with ``units`` a clause a clue."""
         return _rules_of(shape, self.encoding, self.amo).num_clauses \
-            + clue_counts * (self.clues == "units")
+            + clue_counts * (self.clues == CNF_CLUES)
 
 
 @functools.lru_cache(maxsize=16)
 def _rules_of(shape: Shape, encoding: str, amo: str) -> SudokuCnf:
     """The rules of ``shape`` as a formula (no clues; built lazily, so this only counts)."""
-    return sudoku_cnf(Grid.empty(shape), encoding, amo, "units")
+    return sudoku_cnf(Grid.empty(shape), encoding, amo, CNF_CLUES)
 
 
 def solve_lines(lines: Sequence[str], *, box: Shape | None = None, unique: bool = False,
@@ -225,7 +226,7 @@ def solve_lines(lines: Sequence[str], *, box: Shape | None = None, unique: bool 
         return None
     return _line_batch(lines, box=box, unique=unique, time_limit=time_limit, jobs=jobs,
                        memory_limit=memory_limit, what=what, solver=solver,
-                       encoding=encoding, amo=amo, clues="units")
+                       encoding=encoding, amo=amo, clues=CNF_CLUES)
 
 
 def solve_lines_incremental(lines: Sequence[str], *, solver: str | None = None,
@@ -241,7 +242,7 @@ def _line_batch(lines: Sequence[str], *, box: Shape | None, unique: bool,
                 solver: str | None, encoding: str | None, amo: str | None,
                 clues: str) -> LineBatch:
     solver = solver or DEFAULT_SOLVER
-    encoding, amo = encoding or "extended", amo or "auto"
+    encoding, amo = encoding or DEFAULT_ENCODING, amo or DEFAULT_AMO
     shape = box
     if shape is None:
         # The first readable puzzle fixes the shape of the fast path; others still parse.
@@ -270,7 +271,7 @@ def solve_batch(items: Sequence[str | np.ndarray], shape: Shape | None,
 
 
 def solve_many(puzzles: Iterable[Grid], *, solver: str = DEFAULT_SOLVER,
-               encoding: str = "extended", amo: str = "auto", unique: bool = False,
+               encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO, unique: bool = False,
                time_limit: float | None = None, jobs: int = 1) -> Iterator[tuple[int, Outcome]]:
     """Solve Grid objects of one shape in a batch; yields (index, Outcome) in input order."""
     puzzles = list(puzzles)

@@ -31,6 +31,7 @@ from ..runtime.budget import Deadline, solve_within
 from ..runtime.kept_models import KeptModels
 from ..runtime.pysat_solvers import DEFAULT_SOLVER, new_pysat_solver
 from ..outcome import Outcome, Status, WrongAnswer
+from .options import CNF_CLUES, DEFAULT_AMO, DEFAULT_ENCODING
 from .sat import answer_stats, instance_stats
 
 
@@ -50,12 +51,12 @@ class IncrementalSudokuSolver:
     is switched off for good afterwards.
     """
 
-    def __init__(self, shape: Shape, solver: str = DEFAULT_SOLVER, encoding: str = "extended",
-                 amo: str = "auto"):
+    def __init__(self, shape: Shape, solver: str = DEFAULT_SOLVER,
+                 encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO):
         self.shape = shape
         self.n = shape.size
         self.name = solver
-        rules = sudoku_cnf(Grid.empty(shape), encoding, amo, "units")
+        rules = sudoku_cnf(Grid.empty(shape), encoding, amo, CNF_CLUES)
         self.solver = new_pysat_solver(solver)
         for block in rules.clause_blocks():
             self.solver.append_formula(block.tolist() if isinstance(block, np.ndarray)
@@ -369,8 +370,9 @@ _PROCESS_SOLVERS: KeptModels[IncrementalSudokuSolver] = KeptModels(
 worker has its own."""
 
 
-def process_solver(shape: Shape, *, solver: str = DEFAULT_SOLVER, encoding: str = "extended",
-                   amo: str = "auto", upcoming: int = 1) -> IncrementalSudokuSolver:
+def process_solver(shape: Shape, *, solver: str = DEFAULT_SOLVER,
+                   encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO,
+                   upcoming: int = 1) -> IncrementalSudokuSolver:
     """This process's incremental solver for these options (a
     :class:`~solvers.runtime.kept_models.KeptModels`), made on first use and replaced by a
     fresh one once it would serve more than :data:`FRESH_SOLVER_EVERY` puzzles
