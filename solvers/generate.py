@@ -23,9 +23,9 @@ from .routes.sat_incremental import process_solver
 
 MAX_GENERATE_SIZE = 16
 """The largest N the generator takes. The paper's construction restarts on every
-contradiction the singles find late, and each removal needs a uniqueness proof: measured
-here (a loaded 2-core machine) 9×9 about 15-30 ms a puzzle, 16×16 20-150 s (200-600
-restarts, about 55 proofs); 25×25 would take hours a puzzle."""
+contradiction the singles find late, and each removal needs a uniqueness proof: 9×9 takes
+milliseconds a puzzle, 16×16 minutes, 25×25 would take hours (figures:
+``benchmarks/results/design_figures.md``)."""
 
 
 class GenerateError(UserError):

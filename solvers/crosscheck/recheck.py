@@ -80,7 +80,8 @@ def _failing_grids(grids: list[tuple[int, str, str, str]], shape: Shape | None
                    ) -> Iterator[tuple[int, str]]:
     """(k, why) for each (k, what, puzzle text, grid text) whose grid does not solve the
     puzzle. Each distinct (puzzle, grid) pair is checked once; one-line grids are checked in
-    array passes of :data:`CHECK_ROWS` (a 245,755-record file in about a second), the others,
+    array passes of :data:`CHECK_ROWS` (figures: ``benchmarks/results/design_figures.md``),
+    the others,
     and those that fail, go through the parser, which says what is wrong."""
     pairs: dict[tuple[str, str], list[tuple[int, str]]] = {}
     for k, what, puzzle, text in grids:

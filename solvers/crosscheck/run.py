@@ -17,8 +17,8 @@ from .results_file import contradicted, record_writer, start_results
 from .runners import Execution, Task, execute
 
 DEFAULT_ROUTES = ["sat", "sat-glucose", "exact-cover", "ilp"]
-"""Four routes through three different reductions, each fast on 9×9 (milliseconds); the HCP
-routes (about 0.2 s a puzzle) are asked for by name."""
+"""Four routes through three different reductions, each fast on 9×9; the HCP routes, much
+slower a puzzle, are asked for by name (figures: ``benchmarks/results/design_figures.md``)."""
 
 
 def run_crosscheck(puzzles: list[tuple[str, str]], routes: list[str], *,

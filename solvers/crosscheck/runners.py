@@ -129,9 +129,9 @@ def execute(tasks: list[Task], execution: Execution) -> Iterator[RouteResult]:
 
 CHUNK_MAX = 50
 """Most (puzzle, route) pairs one pool task runs. One pair per task costs a round trip
-through the pool's queues each (about 2 ms on a busy 2-core machine, as much as a sat
-route's solve); 50 pairs of the five corpus routes are about one second of work, all an
-interruption can lose per worker (finished chunks are written at once)."""
+through the pool's queues each (as much as a sat route's solve); 50 pairs of the five
+corpus routes are about a second of work, all an interruption can lose per worker (finished
+chunks are written at once). Figures: ``benchmarks/results/design_figures.md``."""
 
 
 def chunk_size(tasks: int, workers: int) -> int:

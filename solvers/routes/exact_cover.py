@@ -4,7 +4,7 @@ One small interface, :func:`find_covers` (up to ``limit`` solutions of an instan
 backends:
 
 * ``exact-cover`` — the PyPI package ``exact-cover`` (Knuth's dancing links in C; the
-  fastest measured here, a few hundred microseconds per 9×9 puzzle). It takes a *dense*
+  fastest backend, figures in ``benchmarks/results/design_figures.md``). It takes a *dense*
   numpy 0/1 matrix, so it is used only while that matrix fits
   (:data:`reductions.exact_cover.DENSE_LIMIT_BYTES`); it cannot be interrupted, so under a
   time limit it runs in a child process (:class:`PackageWorker`, kept between puzzles) that
@@ -13,7 +13,7 @@ backends:
   over.
 * ``dlx`` — :func:`algorithm_x`, a plain Algorithm X in Python on a sparse representation
   (item → set of options), choosing the item with fewest options first as Knuth does. No
-  dependency, any size, honours a deadline; about 1–2 ms per 9×9 puzzle.
+  dependency, any size, honours a deadline; slower than the package.
 
 * ``dlx1`` — Knuth's ``dlx1`` program (on PATH), run on the file ``emit exact-cover`` writes:
   ``dlx1 m1 t1 < FILE`` (``t2`` to check uniqueness: dlx1 stops after that many solutions),

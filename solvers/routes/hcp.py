@@ -27,13 +27,14 @@ With the ``sat`` solver, puzzles up to 9×9 (without the triple trick) are solve
 *shared* incremental model per process and graph kind (:func:`process_model`): the SAT model
 of the blank grid's graph, built once, each puzzle's pruned arcs (and, after the degree-2
 reduction, the edges it deleted) assumed absent; subtour cuts and learnt clauses stay for the
-next puzzle (:class:`solvers.hamiltonian.SharedHcpModel`). A file of 17-clue puzzles goes 3–4×
-faster directed (``benchmarks/bench_hcp_corpus.py``).
+next puzzle (:class:`solvers.hamiltonian.SharedHcpModel`), which makes a file of 17-clue
+puzzles several times faster (``benchmarks/results/hcp_corpus.md``).
 
 With the ``sat`` solver, the model is also told that the seven arcs of each option go
 together (:func:`reductions.hcp_pipeline.option_groups`; not after the degree-2 reduction,
 except on the shared model, whose graph is the unreduced 3-split): the empty 25×25 grid takes
-about 7 s instead of 671 s (``benchmarks/bench_hcp_empty.py``).
+seconds instead of minutes (``benchmarks/results/hcp_empty_25x25.md``,
+``benchmarks/results/hcp_solve.md``).
 
 Statistics (``--json``): sizes after each step, the solver's own statistics (iterations,
 subtour cuts, seconds, ``model: shared`` and ``puzzles_on_model``, ...), and the total time.
@@ -378,8 +379,8 @@ def second_cycle(search: ExactSearch, outcome: Outcome, puzzle: Grid, *,
 SHARED_MODEL_MAX_SIZE = 9
 """Largest N whose puzzles the SAT solver takes on this process's shared blank-grid model
 (:func:`process_model`). Beyond it a puzzle's own pruned model is smaller: on the shipped
-half-filled 16×16 puzzles the shared model, its build included, was no faster directed
-(0.19–0.21 s against 0.20–0.24 s a puzzle) and 2.7× slower undirected and reduced."""
+half-filled 16×16 puzzles the shared model, its build included, was no faster directed and
+slower undirected and reduced (figures: ``benchmarks/results/design_figures.md``)."""
 FRESH_MODEL_EVERY = 2000
 """Questions one shared model answers before a fresh one replaces it (learnt clauses and
 cuts of earlier puzzles pile up, as in

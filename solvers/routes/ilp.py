@@ -259,8 +259,8 @@ class KeptHighsModel:
     (:func:`reductions.ilp.sudoku_ilp`), and HiGHS's presolve drops the fixed columns. The
     uniqueness cut is one row added after the base rows (:meth:`exclude`). :meth:`restore`
     puts every bound back to [0, 1] and removes the added rows, so the next puzzle starts
-    from the blank model. Building the PuLP model of every puzzle took about 3× the time of
-    a solve on this kept model on 17-clue 9×9 puzzles (benchmarks/results/corpus.md).
+    from the blank model. Building the PuLP model of every puzzle took several times as long
+    as a solve on this kept model on 17-clue 9×9 puzzles (benchmarks/results/corpus.md).
     """
 
     def __init__(self, shape: Shape) -> None:

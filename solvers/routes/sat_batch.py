@@ -131,11 +131,10 @@ def batch_chunk_size(count: int, jobs: int) -> int:
     of equal size taken in turn: no worker is left with one more chunk than the others at
     the end), within [:data:`CHUNK_MIN`, :data:`CHUNK_MAX`].
 
-    A chunk costs about 3 ms besides its puzzles (one solver call on all its rows, the
-    forced-digit rounds, the round trip through the pool): 12,000 17-clue puzzles in one
-    process took 0.71 s of CPU in chunks of 1,000, 0.82 s in chunks of 250 and 1.0 s in
-    chunks of 125, hence the floor; the ceiling bounds what a chunk holds at once and the
-    wait for the first printed line. The whole 17-clue file (49,151) is 49 chunks of
+    A chunk has a fixed cost besides its puzzles (one solver call on all its rows, the
+    forced-digit rounds, the round trip through the pool), which smaller chunks pay more
+    often, hence the floor (figures: ``benchmarks/results/design_figures.md``); the ceiling
+    bounds what a chunk holds at once and the wait for the first printed line. The whole 17-clue file (49,151) is 49 chunks of
     1,000 on 2 processes, 64 of 768 on 16."""
     share = -(-count // (CHUNKS_PER_WORKER * max(jobs, 1)))
     return max(CHUNK_MIN, min(CHUNK_MAX, share))

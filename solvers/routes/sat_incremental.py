@@ -223,8 +223,8 @@ def solve_incremental(puzzle: Grid, *, solver: str = DEFAULT_SOLVER, unique: boo
 FORCED_MIN_BATCH = 64
 """Batches this large go through :func:`~reductions.forced.forced_digits` first. Its cost is
 a fixed number of array operations per round whatever the batch size, so it pays only over
-many puzzles (about 20 µs a 17-clue puzzle in batches of 1,000; the solver call it saves
-costs ~100 µs)."""
+many puzzles, where it costs less than the solver calls it saves (figures:
+``benchmarks/results/design_figures.md``)."""
 
 
 @dataclass
@@ -361,8 +361,8 @@ def _grid_from_bytes(data: bytes | None, shape: Shape) -> Grid | None:
 
 FRESH_SOLVER_EVERY = 2000
 """Puzzles one kept solver serves before it is replaced by a fresh one. Learnt clauses of
-earlier puzzles pile up and slow every later call (measured on forum-hardest-1905-11plus:
-711 puzzles/s with one solver for 20,000 puzzles, 904/s with a fresh one every 2,000)."""
+earlier puzzles pile up and slow every later call (figures:
+``benchmarks/results/design_figures.md``)."""
 _PROCESS_SOLVERS: KeptModels[IncrementalSudokuSolver] = KeptModels(
     "sat incremental solver", build=lambda key: IncrementalSudokuSolver(*key),
     close=IncrementalSudokuSolver.close, renew_after=FRESH_SOLVER_EVERY)
