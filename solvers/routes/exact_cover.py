@@ -46,7 +46,7 @@ from typing import Sequence
 import numpy as np
 
 from reductions.exact_cover import (DENSE_LIMIT_BYTES, ExactCoverError, SudokuExactCover,
-                                    sudoku_exact_cover)
+                                    SudokuToExactCover)
 from reductions.grid import Grid
 
 from reductions.errors import UserError
@@ -368,7 +368,7 @@ def solve_puzzle(puzzle: Grid, *, cover_solver: str = DEFAULTS["cover_solver"],
         from ..tools.cover_programs import cover_command
         cover_command(cover_cmd)              # a bad template is refused before any work
     start = time.perf_counter()
-    cover = sudoku_exact_cover(puzzle, clues)
+    cover = SudokuToExactCover.build(puzzle, clues=clues).target
     search = find_covers(cover, 2 if unique else 1, cover_solver, time_limit,
                          command=cover_cmd)
     stats = {"backend": search.backend, "options": cover.num_options,

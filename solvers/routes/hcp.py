@@ -4,7 +4,9 @@
 [--triple] [--reduce] [--hcp-solver sat|cpsat|lkh|concorde] [--break-symmetry]
 [--time-limit S] [--json]``
 
-The steps: build the graph of the puzzle (:func:`reductions.hcp_pipeline.build_hcp_pipeline`:
+The steps: build the graph of the puzzle (its reduction rule,
+:class:`reductions.hcp_pipeline.SudokuToHcp`, over
+:func:`~reductions.hcp_pipeline.build_hcp_pipeline`:
 directed graph, clue pruning, optionally the undirected 3-split with the triple trick and the
 degree-2 reduction), find a Hamiltonian cycle, decode it back through every step to a grid,
 and verify the grid against the puzzle (:func:`solvers.outcome.verified`).
@@ -51,9 +53,8 @@ import numpy as np
 from reductions.errors import UserError
 from reductions.grid import Grid
 from reductions.hcp import check_square
-from reductions.hcp_pipeline import (HcpOptions, HcpPipeline, build_hcp_pipeline,
-                                     first_row_fixed, grid_pairs, option_groups,
-                                     required_pairs)
+from reductions.hcp_pipeline import (HcpOptions, HcpPipeline, SudokuToHcp, first_row_fixed,
+                                     grid_pairs, option_groups, required_pairs)
 
 from ..hamiltonian import (CycleStatus, HcpResult, SharedHcpModel, solve_directed_hcp,
                           solve_undirected_hcp)
@@ -157,7 +158,7 @@ def solve_with_options(puzzle: Grid, settings: HcpRouteOptions, *, unique: bool 
     puzzle, symmetry = _break_symmetry(puzzle, settings.break_symmetry)
     check_square(puzzle.shape)
     options = _pipeline_options(settings, puzzle)
-    pipeline = build_hcp_pipeline(puzzle, options)
+    pipeline = SudokuToHcp.build(puzzle, options=options).target
     stats = _pipeline_stats(pipeline, settings.solver, symmetry, start)
     if pipeline.status == Status.NO_SOLUTION:
         stats["reason"] = f"the degree-2 reduction proves no Hamiltonian cycle: " \
@@ -390,7 +391,8 @@ cuts of earlier puzzles pile up, as in
 def _blank_model(key: tuple[int, bool]) -> SharedHcpModel:
     """The SAT model of the blank N×N grid's graph (directed, or its 3-split)."""
     n, directed = key
-    blank = build_hcp_pipeline(Grid.empty(n), HcpOptions(directed=directed, prune="none"))
+    blank = SudokuToHcp.build(Grid.empty(n),
+                              options=HcpOptions(directed=directed, prune="none")).target
     return SharedHcpModel(blank.num_vertices, blank.edges, directed=directed,
                           together=option_groups(blank))
 

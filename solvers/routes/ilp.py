@@ -47,7 +47,7 @@ import numpy as np
 from reductions.errors import UserError
 from reductions.exact_cover import base_option_items, candidate_mask
 from reductions.grid import Grid, Shape
-from reductions.ilp import INTEGRALITY_TOLERANCE, IlpError, SudokuIlp, model_size, sudoku_ilp
+from reductions.ilp import INTEGRALITY_TOLERANCE, IlpError, SudokuIlp, SudokuToIlp, model_size
 
 from ..runtime.budget import Deadline
 from ..runtime.kept_models import KeptModels
@@ -208,7 +208,7 @@ def solve_puzzle(puzzle: Grid, *, ilp_solver: str | None = None, ilp_cmd: str | 
             return _solve_and_check(puzzle, name=name, unique=unique, stats=stats,
                                     start=start, run=lambda: kept.run(deadline.remaining()),
                                     exclude=kept.exclude)
-    model = sudoku_ilp(puzzle, clues)
+    model = SudokuToIlp.build(puzzle, clues=clues).target
     stats = {"solver": name, "variables": model.num_variables,
              "constraints": model.num_constraints, "clues": clues}
     return _solve_and_check(puzzle, name=name, unique=unique, stats=stats, start=start,

@@ -21,7 +21,7 @@ import time
 
 import numpy as np
 
-from reductions.cnf import SudokuCnf, grid_from_model, sudoku_cnf
+from reductions.cnf import SudokuCnf, SudokuToCnf, grid_from_model
 from reductions.errors import UserError
 from reductions.grid import Grid
 
@@ -72,7 +72,7 @@ def solve_puzzle(puzzle: Grid, *, solver: str | None = None, solver_cmd: str | N
     solver = solver or DEFAULT_SOLVER
     clues = clues or CNF_CLUES
     start = time.perf_counter()
-    cnf = sudoku_cnf(puzzle, encoding, amo, clues)
+    cnf = SudokuToCnf.build(puzzle, encoding=encoding, amo=amo, clue_mode=clues).target
     stats = instance_stats(solver=solver, encoding=encoding, amo=cnf.amo, clues=clues,
                            variables=cnf.num_vars, clauses=cnf.num_clauses)
     if cnf.contradiction:
@@ -134,7 +134,7 @@ def solve_with_command(puzzle: Grid, solver_cmd: str, *, encoding: str = DEFAULT
     from ..tools.dimacs_programs import dimacs_template, run_dimacs_solver
     find_program(dimacs_template(solver_cmd).program, what="SAT solver")   # missing: at once
     deadline = Deadline(time_limit)
-    cnf = sudoku_cnf(puzzle, encoding, amo, clues)
+    cnf = SudokuToCnf.build(puzzle, encoding=encoding, amo=amo, clue_mode=clues).target
     stats = instance_stats(solver=solver_cmd, encoding=encoding, amo=cnf.amo, clues=clues,
                            variables=cnf.num_vars, clauses=cnf.num_clauses)
     with temporary_directory("sudoku-bridge-sat-") as work:

@@ -19,7 +19,7 @@ from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
-from reductions.cnf import SudokuCnf, sudoku_cnf
+from reductions.cnf import SudokuCnf, SudokuToCnf
 from reductions.errors import UserError
 from reductions.grid import Grid, Shape, check_clues, clue_array_from_line, parse_grid
 from reductions.sizes import cnf_estimate, ensure_fits
@@ -204,7 +204,8 @@ class LineBatch:
 @functools.lru_cache(maxsize=16)
 def _rules_of(shape: Shape, encoding: str, amo: str) -> SudokuCnf:
     """The rules of ``shape`` as a formula (no clues; built lazily, so this only counts)."""
-    return sudoku_cnf(Grid.empty(shape), encoding, amo, CNF_CLUES)
+    return SudokuToCnf.build(Grid.empty(shape), encoding=encoding, amo=amo,
+                             clue_mode=CNF_CLUES).target
 
 
 def solve_lines(lines: Sequence[str], *, box: Shape | None = None, unique: bool = False,

@@ -21,7 +21,7 @@ from typing import Iterator
 
 import numpy as np
 
-from reductions.cnf import sudoku_cnf
+from reductions.cnf import SudokuToCnf
 from reductions.errors import UserError
 from reductions.forced import forced_digits
 from reductions.grid import SYMBOLS, Grid, Shape, solve_checks, solves_clues
@@ -56,7 +56,8 @@ class IncrementalSudokuSolver:
         self.shape = shape
         self.n = shape.size
         self.name = solver
-        rules = sudoku_cnf(Grid.empty(shape), encoding, amo, CNF_CLUES)
+        rules = SudokuToCnf.build(Grid.empty(shape), encoding=encoding, amo=amo,
+                                  clue_mode=CNF_CLUES).target
         self.solver = new_pysat_solver(solver)
         for block in rules.clause_blocks():
             self.solver.append_formula(block.tolist() if isinstance(block, np.ndarray)
