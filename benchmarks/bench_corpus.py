@@ -4,7 +4,7 @@ with five routes, uniqueness checked where a route can, every answer verified.
     python benchmarks/bench_corpus.py [--limit N] [--out RECORDS.jsonl] [--jobs 2] [--fresh]
         [--routes R1,R2,...] [--name corpus]
 
-What runs: :func:`solvers.crosscheck.run_crosscheck` over the first ``--limit`` puzzles (all
+What runs: :func:`solvers.crosscheck.run.run_crosscheck` over the first ``--limit`` puzzles (all
 by default) of ``shared/data/sudoku/royle-17clue-49151.txt`` (beside the checkout or a
 parent of it; ``--file``) with the routes
 sat-incremental, exact-cover, ilp-highs, hcp-directed and hcp-undirected (or ``--routes``),
@@ -25,7 +25,7 @@ start-up included. Per-route medians are quoted as ratios to its seconds per puz
 
 Target (issue 16): the whole set, 0 mismatches, 0 errors, ≤ 1 hour wall on 2 processes.
 Results: ``benchmarks/results/NAME.md`` and ``NAME.json`` (the summary, not the records;
-``--name``, default ``corpus``) and ``NAME_time_vs_size.png`` (:func:`solvers.crosscheck.plot_results`; skipped with a
+``--name``, default ``corpus``) and ``NAME_time_vs_size.png`` (:func:`solvers.crosscheck.report.plot_results`; skipped with a
 message without matplotlib).
 """
 
@@ -49,9 +49,10 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_hcp_corpus import REFERENCE, read_lines, run  # noqa: E402
 
-from solvers.crosscheck import (RecordStatus, RouteResult, TIMED,  # noqa: E402
-                                Execution, find_mismatches, plot_results, run_crosscheck,
-                                summary_rows)
+from solvers.crosscheck.records import RecordStatus, RouteResult, TIMED  # noqa: E402
+from solvers.crosscheck.report import find_mismatches, plot_results, summary_rows  # noqa: E402
+from solvers.crosscheck.run import run_crosscheck  # noqa: E402
+from solvers.crosscheck.runners import Execution  # noqa: E402
 
 ROUTES = ["sat-incremental", "exact-cover", "ilp-highs", "hcp-directed", "hcp-undirected"]
 RESULTS = ROOT / "benchmarks" / "results"

@@ -4,14 +4,14 @@
         [--routes sat,exact-cover,ilp] [--limit N] [--hcp 1000] [--hcp-routes ...]
 
 Part 1: every puzzle of ``royle-17clue-49151.txt`` through ``--routes`` with
-:func:`solvers.crosscheck.run_crosscheck` (the code behind ``sudoku-bridge crosscheck``),
+:func:`solvers.crosscheck.run.run_crosscheck` (the code behind ``sudoku-bridge crosscheck``),
 ``--jobs`` worker processes, records streamed to a JSON-lines file. Part 2: the first
 ``--hcp`` puzzles of a seeded shuffle of the same set through both Hamiltonian-cycle routes.
 
 Reported per part: total wall time; per route: statuses, verified count, median / max time
 per puzzle (measured in the worker: build + solve + decode + verify), the route's summed time
 and its throughput per worker process (puzzles per second of route time); and the mismatch
-check: :func:`solvers.crosscheck.find_mismatches` plus, since every 17-clue puzzle has a
+check: :func:`solvers.crosscheck.report.find_mismatches` plus, since every 17-clue puzzle has a
 unique solution, whether all routes returned the same grid. Results:
 ``benchmarks/results/crosscheck.json`` and ``.md``.
 """
@@ -32,7 +32,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solvers.crosscheck import Execution, find_mismatches, run_crosscheck  # noqa: E402
+from solvers.crosscheck.report import find_mismatches  # noqa: E402
+from solvers.crosscheck.run import run_crosscheck  # noqa: E402
+from solvers.crosscheck.runners import Execution  # noqa: E402
 from solvers.outcome import Status  # noqa: E402
 
 ROYLE = "royle-17clue-49151.txt"

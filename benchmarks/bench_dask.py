@@ -4,12 +4,12 @@
         [--routes sat,exact-cover,hcp-directed] [--share-puzzles 5000]
 
 Part 1: ``--puzzles`` puzzles (a seeded sample of ``royle-17clue-49151.txt``) × ``--routes``
-through :func:`solvers.crosscheck.run_crosscheck`, alternately on a Dask
+through :func:`solvers.crosscheck.run.run_crosscheck`, alternately on a Dask
 ``LocalCluster(n_workers=k, threads_per_worker=1, processes=True)`` and on ``--jobs k``
 (``Execution(jobs=k)``), ``--rounds`` times each, records streamed to a JSON-lines file as
 the CLI does. Each Dask round starts a fresh cluster, so that the local rounds run with no Dask
 thread in this process; its start is not timed, and its workers import
-``solvers.crosscheck`` before the clock starts, as the pool's workers have it from the parent
+``solvers.crosscheck.runners`` before the clock starts, as the pool's workers have it from the parent
 they are forked from (and a long-lived cluster's workers after its first run). Reported: wall seconds per round, the Dask / local ratio of each round pair and its
 median (issue 24's target: ≤ 1.25), and whether every record of every run equals the first
 local run's (times apart). Also the parent's share of the CPU of the local runs
@@ -45,7 +45,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench_crosscheck import ROYLE, read_lines  # noqa: E402
-from solvers.crosscheck import Execution, RecordStatus, run_crosscheck  # noqa: E402
+from solvers.crosscheck.records import RecordStatus  # noqa: E402
+from solvers.crosscheck.run import run_crosscheck  # noqa: E402
+from solvers.crosscheck.runners import Execution  # noqa: E402
 
 
 def cpu() -> tuple[float, float]:
@@ -72,7 +74,7 @@ def dask_round(puzzles, routes, workers: int, out: Path) -> tuple[list, dict]:
                       dashboard_address=None, host="127.0.0.1") as cluster:
         with Client(cluster) as client:
             client.wait_for_workers(workers)
-            client.run(importlib.import_module, "solvers.crosscheck")
+            client.run(importlib.import_module, "solvers.crosscheck.runners")
             before = client.run(worker_cpu)
             records, times = timed_run(puzzles, routes,
                                        Execution(scheduler=cluster.scheduler_address), out)

@@ -57,7 +57,8 @@ def child(file: str, jobs: int, mode: str, report: str) -> None:
         cli = importlib.import_module("solvers.cli.program")
     except ImportError:          # a baseline from before the module had this name
         cli = importlib.import_module("solvers.cli.main")
-    for name in ("solvers.cli.sat", "solvers.routes.sat", "numpy", "pysat.solvers"):
+    for name in ("solvers.cli.sat", "solvers.routes.sat", "solvers.routes.sat_batch", "numpy",
+                 "pysat.solvers"):
         with contextlib.suppress(ImportError):
             importlib.import_module(name)
     cli.build_parser()        # once: argparse's first build compiles its patterns

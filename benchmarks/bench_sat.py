@@ -2,7 +2,7 @@
 
     python benchmarks/bench_sat.py [--data ../shared/data/sudoku] [--jobs 2] [--limit N]
 
-For each set, the whole file goes through ``solvers.routes.sat.solve_batch`` (one incremental CaDiCaL
+For each set, the whole file goes through ``solvers.routes.sat_batch.solve_batch`` (one incremental CaDiCaL
 1.9.5 per process, the fixed extended CNF loaded once, clues as assumptions), wall clock from
 reading the file to the last answer, every answer verified against its puzzle in the worker
 (``reductions.sudoku.grid.solves_clues``). Also a single-process run for reference.
@@ -29,8 +29,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from reductions.sudoku.grid import Shape  # noqa: E402
-from solvers.routes.sat import solve_batch  # noqa: E402
+from reductions.sudoku.grid import Shape
+from solvers.routes.sat_batch import solve_batch  # noqa: E402
 
 SETS = {
     "royle-17clue-49151.txt": 10_000,

@@ -34,6 +34,10 @@ with fields ``source`` and ``target`` that implements the five methods by callin
 add a case to ``tests/test_reduction_protocol.py``: the closed loop, the exact sizes, the
 witness check and a NO instance are then tested like every other rule's.
 
+The solving routes (:mod:`solvers.routes`) build every instance they solve through its
+rule's ``build`` (``tests/test_reduction_protocol.py`` checks it), so what is tested here is
+what users run.
+
 A count with no closed formula for some options (the sizes after clue elimination of a CNF,
 the degree-2 reduced graph) is left out of ``expected_size()``; ``actual_size()`` always
 measures every count, so ``expected.items() <= actual.items()`` is the size check.

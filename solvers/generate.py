@@ -2,10 +2,10 @@
 uniqueness oracle.
 
 The oracle is this process's incremental CaDiCaL for the shape
-(:func:`solvers.routes.sat.process_solver`: the rule clauses loaded once, clues as assumptions,
-replaced by a fresh solver every few thousand calls): a removal is kept when one call with
-a blocking clause against the known solution is unsatisfiable
-(:meth:`~solvers.routes.sat.IncrementalSudokuSolver.unique_solution`).
+(:func:`solvers.routes.sat_incremental.process_solver`: the rule clauses loaded once, clues
+as assumptions, replaced by a fresh solver every few thousand calls): a removal is kept when
+one call with a blocking clause against the known solution is unsatisfiable
+(:meth:`~solvers.routes.sat_incremental.IncrementalSudokuSolver.unique_solution`).
 """
 
 from __future__ import annotations
@@ -21,13 +21,13 @@ from reductions.estimate import Estimate
 from reductions.encodings.sizes import cnf_estimate
 from reductions.rules.sizes import rules_estimate
 
-from .routes.sat import process_solver
+from .routes.sat_incremental import process_solver
 
 MAX_GENERATE_SIZE = 16
 """The largest N the generator takes. The paper's construction restarts on every
-contradiction the singles find late, and each removal needs a uniqueness proof: measured
-here (a loaded 2-core machine) 9×9 about 15-30 ms a puzzle, 16×16 20-150 s (200-600
-restarts, about 55 proofs); 25×25 would take hours a puzzle."""
+contradiction the singles find late, and each removal needs a uniqueness proof: 9×9 takes
+milliseconds a puzzle, 16×16 minutes, 25×25 would take hours (figures:
+``benchmarks/results/design_figures.md``)."""
 
 
 class GenerateError(UserError):

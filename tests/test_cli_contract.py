@@ -30,7 +30,7 @@ def broken_route(puzzle, *, unique, time_limit):
 def broken(monkeypatch):
     monkeypatch.setitem(ROUTES, "broken", Route(name="broken", target=Target.CNF,
                                                summary="planted by the test",
-                                               run="tests.test_cli_contract:broken_route"))
+                                               run=lambda: broken_route))
 
 
 def test_a_bug_is_one_line_and_exit_70(broken, capsys, monkeypatch):
@@ -283,7 +283,7 @@ def route(puzzle, *, unique, time_limit):
 
 
 ROUTES["swallowing"] = Route(name="swallowing", target=Target.CNF, summary="planted",
-                             run="__main__:route")
+                             run=lambda: route)
 sys.exit(main(["solve", {puzzle!r}, "--via", "swallowing"]))
 """
 

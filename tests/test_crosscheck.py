@@ -9,11 +9,14 @@ import json
 import pytest
 
 from reductions.sudoku.grid import Grid, format_grid
-from solvers import crosscheck
-from solvers.routes import sat
+from solvers.crosscheck import report, runners
+from solvers.routes import sat_incremental as sat
 from solvers.cli import ExitCode, main
-from solvers.crosscheck import (CrosscheckError, Execution, find_mismatches, read_results,
-                                run_crosscheck, summary_rows)
+from solvers.crosscheck.records import CrosscheckError, RecordStatus, RouteResult
+from solvers.crosscheck.report import find_mismatches, summary_rows
+from solvers.crosscheck.results_file import read_results
+from solvers.crosscheck.run import DEFAULT_ROUTES, run_crosscheck
+from solvers.crosscheck.runners import Execution
 from solvers.outcome import Outcome, Status
 from solvers.routes import ROUTES, Route, Target
 from solvers.routes.sat import solve_puzzle
@@ -50,7 +53,7 @@ def overconfident_route(puzzle, *, unique, time_limit):
 def planted(monkeypatch):
     for name in ("corrupt", "liar", "overconfident"):
         route = Route(name=name, target=Target.CNF, summary="planted by the test",
-                      run=f"tests.test_crosscheck:{name}_route")
+                      run=lambda name=name: globals()[f"{name}_route"])
         monkeypatch.setitem(ROUTES, name, route)
 
 
@@ -173,7 +176,7 @@ def test_plot(tmp_path, capsys):
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and out.stat().st_size > 10_000
     records = [json.loads(x) for x in (tmp_path / "r.jsonl").read_text().splitlines()]
     # the default routes: those of DEFAULT_ROUTES that can run here
-    expected = {r for r in crosscheck.DEFAULT_ROUTES if ROUTES[r].unavailable() is None}
+    expected = {r for r in DEFAULT_ROUTES if ROUTES[r].unavailable() is None}
     assert {r["route"] for r in records} == expected and {"sat", "exact-cover"} <= expected
 
 
@@ -253,7 +256,7 @@ def test_routes_that_need_square_blocks_are_not_applicable(tmp_path, capsys):
     six = [(f"six{i}", format_grid(p)) for i, p in enumerate(instance_puzzles("6x6-2x3.txt"))]
     results = run_crosscheck(six, ["exact-cover", "hcp-directed"])
     hcp = [r for r in results if r.route == "hcp-directed"]
-    assert all(r.status == crosscheck.RecordStatus.NOT_APPLICABLE and "square" in r.error for r in hcp)
+    assert all(r.status == RecordStatus.NOT_APPLICABLE and "square" in r.error for r in hcp)
     assert all(r.verified for r in results if r.route == "exact-cover")
     assert find_mismatches(results, unique=False) == []
     rows = {row["route"]: row for row in summary_rows(results, ["exact-cover", "hcp-directed"])}
@@ -310,13 +313,13 @@ def test_unique_with_a_route_that_cannot_check_it(heuristic_route):
         assert (rows[route]["unique"], rows[route]["several"], rows[route]["unchecked"]) \
             == (2, 1, 0), route
     assert (rows[heuristic_route]["unique"], rows[heuristic_route]["unchecked"]) == (0, 3)
-    table = crosscheck.format_summary(list(rows.values()), unique=True)
+    table = report.format_summary(list(rows.values()), unique=True)
     head = table.splitlines()[0].split()
     assert head[:3] == ["route", "solved", "no"]           # the statuses keep their places
     assert head[head.index("available") + 1:][:3] == ["unique", "several", "unchecked"]
-    assert "unique" not in crosscheck.format_summary(list(rows.values()))
+    assert "unique" not in report.format_summary(list(rows.values()))
     checked = [rows[r] for r in routes[:4]]                 # no route needs 'unchecked'
-    head = crosscheck.format_summary(checked, unique=True).splitlines()[0].split()
+    head = report.format_summary(checked, unique=True).splitlines()[0].split()
     assert head[head.index("available") + 1:][:3] == ["unique", "several", "median"]
 
 
@@ -341,18 +344,18 @@ def test_another_valid_grid_from_a_route_that_cannot_check_uniqueness_is_a_misma
     [sat_record] = run_crosscheck([("s", text)], ["sat"], unique=True)
     first, second = sat_record.solution, sat_record.second_solution
     assert sat_record.unique is False and first != second
-    claims = [crosscheck.RouteResult("s", text, "a", "solved", 0.0, True, first, True),
-              crosscheck.RouteResult("s", text, "b", "solved", 0.0, True, second, None)]
+    claims = [RouteResult("s", text, "a", "solved", 0.0, True, first, True),
+              RouteResult("s", text, "b", "solved", 0.0, True, second, None)]
     [mismatch] = find_mismatches(claims, unique=True)
     assert "a called the solution unique" in mismatch.reason
 
 
 def test_pool_tasks_are_chunks_of_consecutive_pairs(monkeypatch):
-    assert crosscheck.chunk_size(10, 2) == 1
-    assert crosscheck.chunk_size(245_000, 2) == crosscheck.CHUNK_MAX
-    assert crosscheck.chunk_size(32 * 7, 2) == 7
+    assert runners.chunk_size(10, 2) == 1
+    assert runners.chunk_size(245_000, 2) == runners.CHUNK_MAX
+    assert runners.chunk_size(32 * 7, 2) == 7
     # chunks of 3 pairs over 2 workers: every record once, the same answers as in process
-    monkeypatch.setattr(crosscheck, "CHUNK_MAX", 3)
+    monkeypatch.setattr(runners, "CHUNK_MAX", 3)
     routes = ["sat-incremental", "exact-cover"]
     pooled = run_crosscheck(SAMPLE, routes, unique=True, execution=Execution(jobs=2))
     here = run_crosscheck(SAMPLE, routes, unique=True, execution=Execution(jobs=1))

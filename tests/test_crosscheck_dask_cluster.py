@@ -19,7 +19,9 @@ import pytest
 
 from reductions.sudoku.puzzle_files import puzzle_texts
 from solvers.cli import ExitCode
-from solvers.crosscheck import Execution, read_results, run_crosscheck
+from solvers.crosscheck.results_file import read_results
+from solvers.crosscheck.run import run_crosscheck
+from solvers.crosscheck.runners import Execution
 
 from .conftest import ROOT
 from .test_crosscheck_runner import _complete_lines, _puzzle_file, _wait_until

@@ -45,7 +45,10 @@ import pytest
 
 from reductions.sudoku.puzzle_files import puzzle_texts
 from solvers.cli import ExitCode, main
-from solvers.crosscheck import Execution, RouteResult, read_results, run_crosscheck
+from solvers.crosscheck.records import RouteResult
+from solvers.crosscheck.results_file import read_results
+from solvers.crosscheck.run import run_crosscheck
+from solvers.crosscheck.runners import Execution
 
 from .conftest import INSTANCES, ROOT
 from .fuzz_inputs import run_main

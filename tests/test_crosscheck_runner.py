@@ -19,8 +19,11 @@ import pytest
 
 from reductions.sudoku.puzzle_files import puzzle_texts
 from solvers.cli import ExitCode, main
-from solvers.crosscheck import (CrosscheckError, Execution, RecordStatus, read_results,
-                                run_crosscheck, summary_rows)
+from solvers.crosscheck.records import CrosscheckError, RecordStatus
+from solvers.crosscheck.report import summary_rows
+from solvers.crosscheck.results_file import read_results
+from solvers.crosscheck.run import run_crosscheck
+from solvers.crosscheck.runners import Execution
 from solvers.routes import ROUTES
 
 from .conftest import INSTANCES, ROOT

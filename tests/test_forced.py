@@ -13,7 +13,8 @@ from reductions.sudoku.grid import Grid, Shape, check_solution, pattern_solution
 from reductions.sudoku.forced import forced_digits
 from reductions.rules.engine import deduce, select_rules
 from solvers.outcome import Status
-from solvers.routes.sat import FORCED_MIN_BATCH, IncrementalSudokuSolver, solve_batch
+from solvers.routes.sat_batch import solve_batch
+from solvers.routes.sat_incremental import FORCED_MIN_BATCH, IncrementalSudokuSolver
 
 from .conftest import instance_pairs, instance_puzzles
 from .test_grid import PAPER_17, PAPER_17_SOLUTION

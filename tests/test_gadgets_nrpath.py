@@ -193,8 +193,8 @@ def test_a_thousand_larger_formulas_path_and_cycle():
 
 def test_the_nonrepetitive_command_s_answers():
     from reductions.errors import UserError
-    from solvers.gadgets.nrpath import (METHOD_NR, METHOD_SAT, METHOD_SKEW, cycle_answer,
-                                        cyclic_edges_answer, path_answer)
+    from solvers.nonrepetitive import (METHOD_NR, METHOD_SAT, METHOD_SKEW, cycle_answer,
+                                       cyclic_edges_answer, path_answer)
     # s -0-> a -1-> t -0-> s: a nonrepetitive walk s -> t; t -> s -> a repeats label 0, so
     # there is no simple path t -> a and no nonrepetitive cycle through t -> s.
     g = LabelledGraph.from_edges([("s", "a", 0), ("a", "t", 1), ("t", "s", 0)])

@@ -16,7 +16,7 @@ from solvers import cli
 from solvers.routes.exact_cover import solve_puzzle as exact_cover_solve
 from solvers.formats.atomic import temp_files_of
 from solvers.generate import generate_puzzles, generator_estimate
-from solvers.routes.sat import IncrementalSudokuSolver
+from solvers.routes.sat_incremental import IncrementalSudokuSolver
 
 from .conftest import instance_puzzles
 

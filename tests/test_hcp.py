@@ -17,13 +17,29 @@ from pysat.solvers import Solver
 from reductions.encodings.cnf import grid_from_model, sudoku_cnf
 from reductions.sudoku.grid import Grid, Shape, check_solution, parse_grid
 from reductions.hamiltonian.graphs import hamiltonian_cycle_problem, is_hamiltonian_cycle
-from reductions.hamiltonian.hcp import (CHOICE, COL_ENTRY, COL_EXIT, HANDOVER, PRUNE_MODES, RETURN,
-                                        ROW_ENTRY, ROW_EXIT, VERTEX_KINDS, HcpError, blank_arcs,
-                                        cycle_from_solution, directed_size, excluded_options,
-                                        grid_from_cycle, haythorpe_graph, haythorpe_layout,
-                                        lone_clue_removals, option_arc_index,
-                                        paper_removed_option_arcs)
-from solvers.routes.sat import solve_many
+from reductions.hamiltonian.hcp import (
+    CHOICE,
+    COL_ENTRY,
+    COL_EXIT,
+    HANDOVER,
+    PRUNE_MODES,
+    RETURN,
+    ROW_ENTRY,
+    ROW_EXIT,
+    VERTEX_KINDS,
+    HcpError,
+    blank_arcs,
+    cycle_from_solution,
+    directed_size,
+    excluded_options,
+    grid_from_cycle,
+    haythorpe_graph,
+    haythorpe_layout,
+    lone_clue_removals,
+    option_arc_index,
+    paper_removed_option_arcs,
+)
+from solvers.routes.sat_batch import solve_many
 
 from .conftest import instance_pairs, instance_puzzles, shared_set
 from .test_grid import PAPER_17, PAPER_17_SOLUTION, random_solution

@@ -34,7 +34,8 @@ LAYERS = [
     ("formats", ("solvers.formats",)),
     ("hamiltonian", ("solvers.hamiltonian",)),
     ("tools", ("solvers.tools",)),
-    ("routes", ("solvers.routes", "solvers.gadgets", "solvers.generate")),
+    ("routes", ("solvers.routes", "solvers.gadgets", "solvers.generate",
+                "solvers.nonrepetitive")),
     ("crosscheck", ("solvers.crosscheck",)),
     ("cli", ("solvers.cli",)),
 ]

@@ -369,3 +369,38 @@ def test_gadgets_on_random_formulas(case, formula):
 def test_the_examples_cover_both_answers():
     assert all(satisfying_assignments(f) for f in FORMULA_YES)
     assert not any(satisfying_assignments(f) for f in FORMULA_NO)
+
+
+# ----------------------------------------------------------------------------- production
+
+ROUTE_RULES = [("sat", SudokuToCnf, {}), ("sat", SudokuToCnf, {"solver_cmd": "cadical"}),
+               ("sat-incremental", SudokuToCnf, {}), ("exact-cover", SudokuToExactCover, {}),
+               ("ilp", SudokuToIlp, {}), ("hcp", SudokuToHcp, {})]
+
+
+@pytest.mark.parametrize("via, rule, options", ROUTE_RULES,
+                         ids=[f"{via}{'-' + ','.join(o) if o else ''}"
+                              for via, _, o in ROUTE_RULES])
+def test_the_routes_build_their_instances_through_the_rules(monkeypatch, via, rule, options):
+    """What users run is what this file tests: each route builds its instance with its
+    rule's ``build`` (a route that built its own way would not be seen here)."""
+    from solvers.routes import ROUTES
+    from solvers.routes.sat_incremental import close_process_solvers
+
+    route = ROUTES[via]
+    if route.unavailable(options):
+        pytest.skip(route.unavailable(options))
+    built = []
+    original = rule.build.__func__
+
+    def spy(cls, *args, **kwargs):
+        built.append(cls)
+        return original(cls, *args, **kwargs)
+
+    monkeypatch.setattr(rule, "build", classmethod(spy))
+    close_process_solvers()          # a kept solver would have been built already
+    try:
+        outcome = route.solve(instance_puzzles("4x4.txt")[0], **options)
+    finally:
+        close_process_solvers()
+    assert outcome.status == "solved" and built and set(built) == {rule}

@@ -9,7 +9,8 @@ from reductions.errors import UserError
 from reductions.sudoku.grid import format_grid
 from reductions.rules.sizes import rules_estimate
 from solvers import cli
-from solvers.crosscheck import find_mismatches, run_crosscheck, summary_rows
+from solvers.crosscheck.report import find_mismatches, summary_rows
+from solvers.crosscheck.run import run_crosscheck
 from solvers.routes.deduction import solve_puzzle
 from solvers.outcome import Status
 from solvers.routes import ROUTES, Target, route_estimate, template_route

@@ -96,7 +96,7 @@ def test_unknown_option_is_refused_in_one_line():
         ROUTES["sat-glucose"].solve(puzzle, encoding="extended")
     assert str(refused.value) == ("--encoding does not apply to route sat-glucose (its "
                                   "options: --amo, --solver-cmd)")
-    no_options = routes.Route(name="plain", target=Target.DEDUCTION, run="x:y", summary="",
+    no_options = routes.Route(name="plain", target=Target.DEDUCTION, summary="",
                               family=route_options.OptionFamily("none", ()))
     with pytest.raises(UserError) as refused:
         no_options.check_options({"max_level": 3})

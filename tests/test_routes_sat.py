@@ -14,8 +14,9 @@ from reductions.sudoku.grid import (Grid, Shape, check_solution, format_grid, pa
                                     pattern_solution)
 from solvers.runtime.processes import ExternalSolverError
 from solvers.outcome import SolverUnavailable, Status
-from solvers.routes.sat import (IncrementalSudokuSolver, solve_batch, solve_many,
-                         solve_puzzle, solve_with_command)
+from solvers.routes.sat import solve_puzzle, solve_with_command
+from solvers.routes.sat_batch import solve_batch, solve_many
+from solvers.routes.sat_incremental import IncrementalSudokuSolver
 
 from .conftest import instance_pairs, instance_puzzles
 from .test_grid import PAPER_17, PAPER_17_SOLUTION

@@ -163,7 +163,7 @@ def test_the_four_families_and_their_numbers():
     from solvers.routes import exact_cover
     from solvers.routes import hcp as hcp_puzzle
     from solvers.routes import ilp
-    from solvers.routes import sat
+    from solvers.routes import sat_incremental as sat
     assert sat._PROCESS_SOLVERS.renew_after == sat.FRESH_SOLVER_EVERY == 2000
     assert hcp_puzzle._PROCESS_MODELS.renew_after == hcp_puzzle.FRESH_MODEL_EVERY == 2000
     assert ilp._KEPT_HIGHS.renew_after is None            # restored to blank after each use
@@ -172,7 +172,7 @@ def test_the_four_families_and_their_numbers():
 
 def test_the_sat_solver_is_renewed_with_its_batch_look_ahead(monkeypatch):
     from reductions.sudoku.grid import Shape
-    from solvers.routes import sat
+    from solvers.routes import sat_incremental as sat
     monkeypatch.setattr(sat._PROCESS_SOLVERS, "renew_after", 5)
     shape = Shape(2, 2)
     key = (shape, sat.DEFAULT_SOLVER, "extended", "auto")

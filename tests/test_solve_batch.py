@@ -16,8 +16,8 @@ from solvers.cli import ExitCode, common, main
 from solvers.cli.sat import _chunk_reports, _solved
 from solvers.routes import ROUTES
 from solvers.routes.registry import Route, template_route
-from solvers.routes.sat import (_PROCESS_SOLVERS, CHUNK_MAX, CHUNK_MIN, CHUNKS_PER_WORKER,
-                                batch_chunk_size)
+from solvers.routes.sat_batch import CHUNK_MAX, CHUNK_MIN, CHUNKS_PER_WORKER, batch_chunk_size
+from solvers.routes.sat_incremental import _PROCESS_SOLVERS
 
 from .conftest import INSTANCES
 from .test_grid import PAPER_17

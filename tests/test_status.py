@@ -11,7 +11,7 @@ import solvers.outcome
 from reductions.sudoku.grid import Grid, parse_grid
 from reductions.rules.engine import deduce
 from reductions.status import STATUS_CODE, STATUS_CODES, Status
-from solvers.crosscheck import RecordStatus
+from solvers.crosscheck.records import RecordStatus
 
 from .test_grid import PAPER_17
 

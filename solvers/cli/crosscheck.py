@@ -1,4 +1,4 @@
-"""CLI: ``sudoku-bridge crosscheck PUZZLES [--routes ...] ...`` (see solvers/crosscheck.py)."""
+"""CLI: ``sudoku-bridge crosscheck PUZZLES [--routes ...] ...`` (see solvers/crosscheck/)."""
 
 from __future__ import annotations
 
@@ -16,9 +16,11 @@ from . import common
 from .common import ExitCode
 from ..formats.atomic import check_outputs
 from ..routes import ROUTES, Route, available_routes, route_estimate, template_routes
-from ..crosscheck import (DEFAULT_ROUTES, CrosscheckError, Execution, RecordStatus,
-                          find_mismatches, format_summary, plot_results, run_crosscheck,
-                          summary_rows, unavailable_routes)
+from ..crosscheck.records import CrosscheckError, RecordStatus
+from ..crosscheck.report import (find_mismatches, format_summary, plot_results, summary_rows,
+                                 unavailable_routes)
+from ..crosscheck.run import DEFAULT_ROUTES, run_crosscheck
+from ..crosscheck.runners import Execution
 
 
 def run_crosscheck_command(args: argparse.Namespace) -> int:

@@ -30,6 +30,7 @@ from .common import ExitCode
 from ..formats.graph_files import GRAPH_FORMATS
 from ..formats.tsplib import TOUR_FORMS_HELP
 from ..outcome import Status
+from ..routes.options import HCP as HCP_OPTIONS
 
 if TYPE_CHECKING:
     from reductions.hamiltonian.hcp_pipeline import HcpPipeline
@@ -144,7 +145,7 @@ def _add_construction_options(parser: argparse.ArgumentParser) -> None:
     """How the graph is built: triple trick, clue pruning, degree-2 reduction, statistics."""
     parser.add_argument("--triple", action="store_true",
                         help="Haythorpe's triple trick: 2N³ fewer vertices and edges")
-    parser.add_argument("--prune", choices=PRUNE_MODES, default="paper",
+    parser.add_argument("--prune", choices=PRUNE_MODES, default=HCP_OPTIONS.defaults["prune"],
                         help="clue pruning: none (blank grid, clues NOT encoded), paper (the "
                              "twelve arc sets of §5; default), peers (all arcs of every "
                              "(cell, digit) a clue excludes)")

@@ -13,8 +13,8 @@
   ``--path [P Q]`` (a nonrepetitive walk with fewest edges, via nr(G); ``--simple`` asks for
   a *simple* path instead), ``--simple-cycle [U V]`` (is an arc U → V on a simple
   nonrepetitive cycle?), ``--simple-cyclic-edges`` (every edge on one). The simple questions
-  go to :mod:`solvers.gadgets.nrpath`: Theorem 3's polynomial search on an undirected graph, the SAT
-  model on a directed one. P Q / U V default to the file's p, q (resp. q, p). ``--dot OUT``
+  go to :mod:`solvers.nonrepetitive`: Theorem 3's polynomial search on an undirected graph,
+  the SAT model on a directed one. P Q / U V default to the file's p, q (resp. q, p). ``--dot OUT``
   draws the graph with the answer highlighted; ``--json`` prints one record (``task``,
   ``method``: nr(G), skew-symmetric or sat, ``status``: found, none or listed, the path,
   cycle or edges, ``seconds``). Exit codes as everywhere: 0 found or listed, 1 none (proved).
@@ -24,7 +24,7 @@ or Theorem 3's skew-symmetric graph is estimated first (:mod:`reductions.estimat
 one line (exit 2) over the limit.
 
 Only flags, calls and printing live here: the questions are answered by
-:mod:`solvers.gadgets.nrpath` (``*_answer``), the gadget's files written by
+:mod:`solvers.nonrepetitive` (``*_answer``), the gadget's files written by
 :func:`solvers.formats.labelled_edges.write_gadget_files`.
 """
 
@@ -52,7 +52,8 @@ from ..formats.dimacs import read_formula, read_formulas
 from ..runtime.pysat_solvers import DEFAULT_SOLVER
 
 if TYPE_CHECKING:
-    from ..gadgets.nrpath import Answer, FormulaCheck
+    from ..gadgets.nrpath import FormulaCheck
+    from ..nonrepetitive import Answer
 
 
 # ----------------------------------------------------------------------------- gadget nrpath
@@ -232,30 +233,30 @@ def _task(args: argparse.Namespace) -> str:
 
 def ask(graph: LabelledGraph, data, args: argparse.Namespace, task: str) -> Answer:
     """The question of the flags, its vertices and label read from their names."""
-    from ..gadgets import nrpath
+    from .. import nonrepetitive as answers
     if task in ("cyclic-edges", "simple-cyclic-edges"):
-        return nrpath.cyclic_edges_answer(graph, simple=task == "simple-cyclic-edges",
+        return answers.cyclic_edges_answer(graph, simple=task == "simple-cyclic-edges",
                                           solver_name=args.solver)
     if task == "from":
         vertex = _vertex(graph, args.start, args.graph)
         label = _named(graph.label_id, args.label, args.graph)
-        return nrpath.edges_from_answer(graph, vertex, label, start_name=args.start,
+        return answers.edges_from_answer(graph, vertex, label, start_name=args.start,
                                         label_name=args.label)
     if task in ("path", "simple-path"):
         p, q = _two_vertices(graph, args.graph, args.path, (data.p, data.q), "--path",
                              "p and q")
-        return nrpath.path_answer(graph, p, q, simple=task == "simple-path",
+        return answers.path_answer(graph, p, q, simple=task == "simple-path",
                                   solver_name=args.solver)
     u, v = _two_vertices(graph, args.graph, args.simple_cycle, (data.q, data.p),
                          "--simple-cycle", "the arc from q to p")
-    return nrpath.cycle_answer(graph, u, v, source=args.graph, solver_name=args.solver)
+    return answers.cycle_answer(graph, u, v, source=args.graph, solver_name=args.solver)
 
 
 def print_answer(answer: Answer, graph: LabelledGraph) -> None:
     """A listing (one ``TAIL HEAD LABEL`` line an edge, written in large pieces) then its
     summary, or the summary then the path or cycle."""
     from ..formats.labelled_edges import edge_lines
-    from ..gadgets.nrpath import arc_records
+    from ..nonrepetitive import arc_records
     if answer.mask is not None:
         for piece in edge_lines(graph, np.flatnonzero(answer.mask)):
             sys.stdout.write(piece)
@@ -268,7 +269,7 @@ def print_answer(answer: Answer, graph: LabelledGraph) -> None:
 
 def run_nonrepetitive(args: argparse.Namespace) -> int:
     from ..formats.labelled_edges import read_labelled_edges, write_dot
-    from ..gadgets.nrpath import task_estimate
+    from ..nonrepetitive import task_estimate
     check_outputs({"--dot": args.dot}, inputs=[args.graph])
     limit = common.memory_limit(args)
     data = read_labelled_edges(args.graph, memory_limit=limit)

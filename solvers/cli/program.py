@@ -15,8 +15,8 @@ Every command builds the whole parser, so the command modules import at module l
 what registering their options needs (light modules: the route options come from
 :mod:`solvers.routes.options`, declared once as data); each imports its heavy solvers and
 reductions inside the functions that run it. That keeps scipy, pulp, the rules engine and
-the HCP modules out of ``solve`` (the sat route) and ``--help``: they cost about 0.8 s of
-start-up when every command imported them.
+the HCP modules out of ``solve`` (the sat route) and ``--help``, whose start-up they would
+dominate (figures: ``benchmarks/results/design_figures.md``).
 
 PUZZLE is the puzzle text itself (e.g. an 81-character line) or a file of puzzles, one per
 line (or one multi-line grid).

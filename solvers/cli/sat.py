@@ -2,7 +2,7 @@
 
 * ``solve PUZZLE --via sat [--solver NAME | --solver-cmd CMD] [--encoding ...] [--amo ...]
   [--clues units|eliminate] [--jobs N]`` — a file of many puzzles goes through the route's
-  batch path (:func:`solvers.routes.sat.solve_lines`: one incremental pysat solver per
+  batch path (:func:`solvers.routes.sat_batch.solve_lines`: one incremental pysat solver per
   process, clues as assumptions) unless an outside solver program or ``--clues eliminate``
   is asked for; :func:`batch_results` prints its chunks.
 * ``emit cnf PUZZLE -o FILE`` — DIMACS with comments recording the puzzle and the encoding
@@ -17,14 +17,18 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
-from reductions.encodings.cnf import (CnfError, cnf_recipe, expected_size, grid_from_model,
-                                      sudoku_cnf)
+from reductions.encodings.cnf import (
+    CnfError,
+    cnf_recipe,
+    expected_size,
+    grid_from_model,
+    sudoku_cnf,
+)
 from reductions.sudoku.grid import SYMBOLS, clue_rows, format_grid, parse_grid
 from reductions.sudoku.puzzle_files import PuzzleLines
 from reductions.sudoku.puzzle_record import comment_metadata
 from reductions.encodings.sizes import cnf_estimate
 from reductions.estimate import ensure_fits
-from reductions.status import STATUS_CODE
 
 from . import common
 from ..routes import options as route_options
@@ -32,14 +36,17 @@ from .common import ExitCode
 from ..formats.atomic import check_outputs
 from ..formats.dimacs import SatAnswer, read_cnf_header, read_solver_output, write_cnf
 from ..outcome import Outcome, Status
-from ..routes.sat import BatchChunk, BatchItem, LineBatch, answer_stats
+from ..routes.sat import answer_stats
+from ..routes.sat_batch import LineBatch
+from ..routes.sat_incremental import BatchChunk, BatchItem, SolvedRun, one_line_grids
 
 
 def add_encoding_options(parser, clues_default: str) -> None:
     """--encoding, --amo (the sat routes' options, with their defaults) and --clues for
     ``emit cnf``."""
-    common.add_route_option(parser, route_options.ENCODING, default="extended")
-    common.add_route_option(parser, route_options.AMO, default="auto")
+    common.add_route_option(parser, route_options.ENCODING,
+                            default=route_options.DEFAULT_ENCODING)
+    common.add_route_option(parser, route_options.AMO, default=route_options.DEFAULT_AMO)
     parser.add_argument("--clues", choices=["units", "eliminate"], default=clues_default,
                         help=f"clues as unit clauses or eliminated from the formula "
                              f"(default: {clues_default})")
@@ -79,47 +86,25 @@ def _solved(items: Iterable[BatchItem], lines: PuzzleLines,
         yield common.Solved(label, format_grid(puzzle, "auto"), outcome)
 
 
-_LINE_SYMBOLS = np.frombuffer(b"." + SYMBOLS.encode(), dtype=np.uint8)
-
-
 def _chunk_reports(chunk: BatchChunk, lines: PuzzleLines, batch: LineBatch,
                    args: argparse.Namespace) -> Iterator[common.Solved | common.SolvedLines]:
     """The output of a chunk: each run of consecutive solved puzzles (verified in the
-    worker; with ``--unique``, also proved unique) becomes its printed lines at once — the
-    grids in one array operation, with ``--json`` their records from one template
+    worker; with ``--unique``, also proved unique: :meth:`BatchChunk.parts`) becomes its
+    printed lines at once — with ``--json`` their records from one template
     (:func:`_run_records`) — and anything else goes through the per-puzzle report."""
-    unique = args.unique
-    simple = (chunk.status == STATUS_CODE[Status.SOLVED])
-    if unique:
-        simple &= chunk.unique == 1
-    simple[list(chunk.odd)] = False
     records = _run_records(lines, batch, args) if args.json else None
-    ending = np.frombuffer(f"\t{common.UNIQUE_WORDS[True]}\n".encode() if unique else b"\n",
-                           dtype=np.uint8)
-    cuts = np.flatnonzero(np.diff(np.concatenate([[0], simple.view(np.int8), [0]])))
-    begin = 0
-    items = None
-    for run_start, run_end in zip(cuts[::2].tolist(), cuts[1::2].tolist()):
-        if begin < run_start:
-            items = items or list(chunk.items())
-            yield from _solved(items[begin:run_start], lines, batch)
-        rows = _LINE_SYMBOLS[chunk.digits[run_start:run_end]]
-        if records is None:
-            text = np.hstack([rows, np.broadcast_to(ending, (len(rows), len(ending)))]) \
-                .tobytes().decode("ascii")
+    ending = f"\t{common.UNIQUE_WORDS[True]}\n" if args.unique else "\n"
+    for part in chunk.parts(args.unique):
+        if isinstance(part, BatchItem):
+            yield from _solved([part], lines, batch)
         else:
-            text = records(chunk, run_start, run_end, rows.tobytes().decode("ascii"))
-        yield common.SolvedLines(text, run_end - run_start)
-        begin = run_end
-    if begin < len(chunk):
-        items = items or list(chunk.items())
-        yield from _solved(items[begin:], lines, batch)
+            text = part.lines(ending) if records is None else records(part)
+            yield common.SolvedLines(text, len(part))
 
 
 def _run_records(lines: PuzzleLines, batch: LineBatch, args: argparse.Namespace):
-    """``records(chunk, start, end, solutions)``: the JSON lines of the solved run
-    ``start:end`` of a chunk (its rows' grids as one text), each as the one-puzzle path
-    prints it (:func:`~solvers.cli.common.solved_records`): the puzzle as parsed (its
+    """``records(run)``: the JSON lines of a run of solved puzzles, each as the one-puzzle
+    path prints it (:func:`~solvers.cli.common.solved_records`): the puzzle as parsed (its
     symbols normalised, ``0`` as ``.``), its instance's clauses and its seconds."""
     shape = batch.shape
     mark = common.RECORD_MARK
@@ -127,12 +112,12 @@ def _run_records(lines: PuzzleLines, batch: LineBatch, args: argparse.Namespace)
     template = common.solved_records(source=lines.source, route=args.via,
                                      unique=True if args.unique else None, stats=stats)
 
-    def records(chunk: BatchChunk, start: int, end: int, solutions: str) -> str:
-        first, last = chunk.start + start, chunk.start + end
+    def records(run: SolvedRun) -> str:
+        first, last = run.first, run.first + len(run)
         clues = clue_rows(lines.texts[first:last], shape)
-        return template(lines.numbers[first:last], _LINE_SYMBOLS[clues].tobytes().decode(),
-                        solutions, batch.clauses(shape, np.count_nonzero(clues, axis=1))
-                        .tolist(), chunk.seconds[start:end].tolist())
+        return template(lines.numbers[first:last], one_line_grids(clues), run.solutions(),
+                        batch.clauses(shape, np.count_nonzero(clues, axis=1)).tolist(),
+                        run.seconds())
 
     return records
 

@@ -244,8 +244,9 @@ def parse_cnf(text: str | Iterable[str], name: str = "<cnf>", header_only: bool 
     kind = None             # of the line being read: "c", "p", "clause" (None: not known yet)
     pending = _TextLine(name)       # the comment or header line being read
     carry = ""              # a token cut at the end of a piece
-    # The loop over clause lines stays in this function: a call per line measured 15-25 %
-    # slower on 200,000 clauses. Comment and header lines, errors and the end go to helpers.
+    # The loop over clause lines stays in this function: a call per line is measurably
+    # slower (benchmarks/results/design_figures.md). Comment and header lines, errors and the
+    # end go to helpers.
     for number, piece in _pieces(text):
         ends = piece.endswith("\n")
         if kind is None:

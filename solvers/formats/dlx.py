@@ -377,7 +377,8 @@ def parse_answer(text: str, source: str, cover: SudokuExactCover, *, zero_based:
             continue
         names = _DLX1_COUNT.sub("", line).split()
         current.append(_option_from_names(cover, names, where))
-    # The end's checks are helpers; the loop stays here (a call per line cost 15-25 %).
+    # The end's checks are helpers; the loop stays here (a call per line is measurably
+    # slower: benchmarks/results/design_figures.md).
     if (from_dlx1 or partial) and current is not None and not cover.is_exact_cover(current):
         _open_last_solution(source, solutions, ends, partial)
     solutions = _distinct_solutions(source, solutions, ends)

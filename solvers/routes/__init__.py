@@ -6,18 +6,19 @@
   the command line builds its flags from it);
 * the families, each a ``solve_puzzle`` that returns a verified
   :class:`~solvers.outcome.Outcome`: :mod:`~solvers.routes.sat` (CNF, pysat in process or any
-  DIMACS program), :mod:`~solvers.routes.exact_cover`, :mod:`~solvers.routes.ilp`,
-  :mod:`~solvers.routes.hcp` (Haythorpe's graph), :mod:`~solvers.routes.deduction` (the
-  rules alone).
+  DIMACS program; :mod:`~solvers.routes.sat_incremental` and
+  :mod:`~solvers.routes.sat_batch` for kept solvers and files of puzzles),
+  :mod:`~solvers.routes.exact_cover`, :mod:`~solvers.routes.ilp`, :mod:`~solvers.routes.hcp`
+  (Haythorpe's graph), :mod:`~solvers.routes.deduction` (the rules alone).
 
 Only the registry and the options are imported with this package; a family is imported when
 a route of it first runs.
 """
 
-from .registry import (COMMAND_OPTIONS, FAMILIES, ROUTES, TARGET_OPTIONS, Route, Target,
-                       available_routes, get_route, route_estimate, solve, template_route,
-                       template_routes)
+from .registry import (FAMILIES, ROUTES, TARGET_OPTIONS, BatchCapability, Family, Route,
+                       Target, available_routes, get_route, route_estimate, solve,
+                       template_route, template_routes)
 
-__all__ = ["COMMAND_OPTIONS", "FAMILIES", "ROUTES", "TARGET_OPTIONS", "Route", "Target",
-           "available_routes", "get_route", "route_estimate", "solve", "template_route",
-           "template_routes"]
+__all__ = ["FAMILIES", "ROUTES", "TARGET_OPTIONS", "BatchCapability", "Family", "Route",
+           "Target", "available_routes", "get_route", "route_estimate", "solve",
+           "template_route", "template_routes"]

@@ -26,8 +26,8 @@ from ..outcome import Outcome, Status, verified
 
 CHUNK_MIN, CHUNK_MAX = 16, 256
 """Puzzles per pool task of :func:`grade_in_order`: a few dozen milliseconds of work at least
-(a 9×9 puzzle takes about 1-10 ms), and at least eight tasks per worker up to CHUNK_MAX, so
-that the workers finish close together."""
+(figures: ``benchmarks/results/design_figures.md``), and at least eight tasks per worker up
+to CHUNK_MAX, so that the workers finish close together."""
 
 R = TypeVar("R")
 

@@ -4,7 +4,7 @@ One small interface, :func:`find_covers` (up to ``limit`` solutions of an instan
 backends:
 
 * ``exact-cover`` — the PyPI package ``exact-cover`` (Knuth's dancing links in C; the
-  fastest measured here, a few hundred microseconds per 9×9 puzzle). It takes a *dense*
+  fastest backend, figures in ``benchmarks/results/design_figures.md``). It takes a *dense*
   numpy 0/1 matrix, so it is used only while that matrix fits
   (:data:`reductions.encodings.exact_cover.DENSE_LIMIT_BYTES`); it cannot be interrupted, so under a
   time limit it runs in a child process (:class:`PackageWorker`, kept between puzzles) that
@@ -13,7 +13,7 @@ backends:
   over.
 * ``dlx`` — :func:`algorithm_x`, a plain Algorithm X in Python on a sparse representation
   (item → set of options), choosing the item with fewest options first as Knuth does. No
-  dependency, any size, honours a deadline; about 1–2 ms per 9×9 puzzle.
+  dependency, any size, honours a deadline; slower than the package.
 
 * ``dlx1`` — Knuth's ``dlx1`` program (on PATH), run on the file ``emit exact-cover`` writes:
   ``dlx1 m1 t1 < FILE`` (``t2`` to check uniqueness: dlx1 stops after that many solutions),
@@ -25,9 +25,10 @@ backends:
 Any other exact-cover program runs through a command template (``cover_cmd``, see
 :mod:`solvers.tools.cover_programs`): ``{input}`` the dlx file (or ``< {input}`` for a
 program reading stdin), ``{output}`` a file it writes (else its stdout and stderr are
-read), ``{limit}`` the number of solutions wanted. ``auto`` (the default) takes ``exact-cover`` when it is installed
-and the matrix fits, else ``dlx``. :func:`count_solutions` counts up to a limit; :func:`solve_puzzle` is the solve route
-(clues eliminated, uniqueness by asking for two solutions). Every grid is decoded with
+read), ``{limit}`` the number of solutions wanted. ``auto`` (the default) takes
+``exact-cover`` when it is installed and the matrix fits, else ``dlx``.
+:func:`count_solutions` counts up to a limit; :func:`solve_puzzle` is the solve route (clues
+eliminated, uniqueness by asking for two solutions). Every grid is decoded with
 :meth:`SudokuExactCover.grid_from_options` and checked against the puzzle before it is
 returned; a second solution is always reported. Statuses: an exhausted search is a proof
 ("no solution", "unique"); a search stopped by the time limit is "unknown".
@@ -44,8 +45,12 @@ from typing import Sequence
 
 import numpy as np
 
-from reductions.encodings.exact_cover import (DENSE_LIMIT_BYTES, ExactCoverError, SudokuExactCover,
-                                              sudoku_exact_cover)
+from reductions.encodings.exact_cover import (
+    DENSE_LIMIT_BYTES,
+    ExactCoverError,
+    SudokuExactCover,
+    SudokuToExactCover,
+)
 from reductions.sudoku.grid import Grid
 
 from reductions.errors import UserError
@@ -53,7 +58,9 @@ from reductions.errors import UserError
 from ..runtime.kept_models import KeptModels
 from ..runtime.processes import become_worker, find_program
 from ..outcome import Outcome, SolverUnavailable, Status, verified
-from .options import CoverSolver
+from .options import EXACT_COVER, CoverSolver
+
+DEFAULTS = EXACT_COVER.defaults
 
 
 BACKENDS = tuple(CoverSolver)
@@ -268,7 +275,7 @@ def package_worker() -> PackageWorker:
     return _PACKAGE_WORKERS.get(None)
 
 
-def choose_backend(cover: SudokuExactCover, backend: str = "auto",
+def choose_backend(cover: SudokuExactCover, backend: str = CoverSolver.AUTO,
                    max_dense_bytes: int = DENSE_LIMIT_BYTES) -> str:
     """The backend that will run: ``auto`` resolves to ``exact-cover`` or ``dlx``."""
     if backend not in BACKENDS:
@@ -278,11 +285,11 @@ def choose_backend(cover: SudokuExactCover, backend: str = "auto",
         find_program("dlx1", what="exact-cover solver")    # missing: one line, at once
         return backend
     dense_bytes = cover.num_options * cover.num_items
-    if backend == "auto":
+    if backend == CoverSolver.AUTO:
         if exact_cover_package() is not None and dense_bytes <= max_dense_bytes:
-            return "exact-cover"
-        return "dlx"
-    if backend == "exact-cover":
+            return CoverSolver.PACKAGE.value
+        return CoverSolver.DLX.value
+    if backend == CoverSolver.PACKAGE:
         if exact_cover_package() is None:
             raise SolverUnavailable("the 'exact-cover' package is not installed "
                                     "(pip install exact-cover), use --cover-solver dlx")
@@ -290,7 +297,7 @@ def choose_backend(cover: SudokuExactCover, backend: str = "auto",
     return backend
 
 
-def find_covers(cover: SudokuExactCover, limit: int = 1, backend: str = "auto",
+def find_covers(cover: SudokuExactCover, limit: int = 1, backend: str = CoverSolver.AUTO,
                 time_limit: float | None = None,
                 max_dense_bytes: int = DENSE_LIMIT_BYTES, *,
                 command: str | None = None) -> CoverSearch:
@@ -321,7 +328,7 @@ def find_covers(cover: SudokuExactCover, limit: int = 1, backend: str = "auto",
                            found.reason, found.details)
     if cover.uncoverable_items().size:
         return CoverSearch([], True, backend, time.perf_counter() - start)
-    if backend == "exact-cover":
+    if backend == CoverSolver.PACKAGE:
         matrix = cover.dense_matrix(max_dense_bytes)
         if time_limit is None:
             found, complete = _package_search(matrix, limit), True
@@ -331,8 +338,9 @@ def find_covers(cover: SudokuExactCover, limit: int = 1, backend: str = "auto",
                                                 time_limit - (time.perf_counter() - start))
                 found, complete = (found, True) if found is not None else ([], False)
             except WorkerUnavailable:
-                backend = "dlx"      # cannot run the C search apart: ours keeps the deadline
-    if backend == "dlx":
+                # cannot run the C search apart: ours keeps the deadline
+                backend = CoverSolver.DLX.value
+    if backend == CoverSolver.DLX:
         deadline = None if time_limit is None else start + time_limit
         found, complete = algorithm_x(cover.option_items.tolist(), cover.num_items, limit,
                                       deadline)
@@ -340,7 +348,7 @@ def find_covers(cover: SudokuExactCover, limit: int = 1, backend: str = "auto",
     return CoverSearch(solutions, complete, backend, time.perf_counter() - start)
 
 
-def count_solutions(cover: SudokuExactCover, limit: int, backend: str = "auto",
+def count_solutions(cover: SudokuExactCover, limit: int, backend: str = CoverSolver.AUTO,
                     time_limit: float | None = None) -> tuple[int, bool]:
     """(number of solutions found, exact): exact is False when the count stopped at
     ``limit`` (there may be more) or the time ran out."""
@@ -351,8 +359,8 @@ def count_solutions(cover: SudokuExactCover, limit: int, backend: str = "auto",
 
 # ----------------------------------------------------------------------------- solve route
 
-def solve_puzzle(puzzle: Grid, *, cover_solver: str = "auto", cover_cmd: str | None = None,
-                 clues: str = "eliminate", unique: bool = False,
+def solve_puzzle(puzzle: Grid, *, cover_solver: str = DEFAULTS["cover_solver"],
+                 cover_cmd: str | None = None, clues: str = DEFAULTS["clues"], unique: bool = False,
                  time_limit: float | None = None) -> Outcome:
     """Solve a puzzle through exact cover with the backend ``cover_solver`` (see
     :data:`BACKENDS`) or the outside program ``cover_cmd`` (a command template, see
@@ -364,7 +372,7 @@ def solve_puzzle(puzzle: Grid, *, cover_solver: str = "auto", cover_cmd: str | N
         from ..tools.cover_programs import cover_command
         cover_command(cover_cmd)              # a bad template is refused before any work
     start = time.perf_counter()
-    cover = sudoku_exact_cover(puzzle, clues)
+    cover = SudokuToExactCover.build(puzzle, clues=clues).target
     search = find_covers(cover, 2 if unique else 1, cover_solver, time_limit,
                          command=cover_cmd)
     stats = {"backend": search.backend, "options": cover.num_options,

@@ -4,11 +4,12 @@
 [--triple] [--reduce] [--hcp-solver sat|cpsat|lkh|concorde] [--break-symmetry]
 [--time-limit S] [--json]``
 
-The steps: build the graph of the puzzle
-(:func:`reductions.hamiltonian.hcp_pipeline.build_hcp_pipeline`: directed graph, clue pruning,
-optionally the undirected 3-split with the triple trick and the degree-2 reduction), find a
-Hamiltonian cycle, decode it back through every step to a grid, and verify the grid against the
-puzzle (:func:`solvers.outcome.verified`).
+The steps: build the graph of the puzzle (its reduction rule,
+:class:`reductions.hamiltonian.hcp_pipeline.SudokuToHcp`, over
+:func:`~reductions.hamiltonian.hcp_pipeline.build_hcp_pipeline`:
+directed graph, clue pruning, optionally the undirected 3-split with the triple trick and the
+degree-2 reduction), find a Hamiltonian cycle, decode it back through every step to a grid,
+and verify the grid against the puzzle (:func:`solvers.outcome.verified`).
 
 Solvers (:mod:`solvers.hamiltonian`, :mod:`solvers.tools.lkh`, :mod:`solvers.tools.concorde`):
 
@@ -28,13 +29,14 @@ With the ``sat`` solver, puzzles up to 9×9 (without the triple trick) are solve
 *shared* incremental model per process and graph kind (:func:`process_model`): the SAT model
 of the blank grid's graph, built once, each puzzle's pruned arcs (and, after the degree-2
 reduction, the edges it deleted) assumed absent; subtour cuts and learnt clauses stay for the
-next puzzle (:class:`solvers.hamiltonian.SharedHcpModel`). A file of 17-clue puzzles goes 3–4×
-faster directed (``benchmarks/bench_hcp_corpus.py``).
+next puzzle (:class:`solvers.hamiltonian.SharedHcpModel`), which makes a file of 17-clue
+puzzles several times faster (``benchmarks/results/hcp_corpus.md``).
 
 With the ``sat`` solver, the model is also told that the seven arcs of each option go
-together (:func:`reductions.hamiltonian.hcp_pipeline.option_groups`; not after the degree-2
-reduction, except on the shared model, whose graph is the unreduced 3-split): the empty 25×25 grid
-takes about 7 s instead of 671 s (``benchmarks/bench_hcp_empty.py``).
+together (:func:`reductions.hamiltonian.hcp_pipeline.option_groups`; not after the degree-2 reduction,
+except on the shared model, whose graph is the unreduced 3-split): the empty 25×25 grid takes
+seconds instead of minutes (``benchmarks/results/hcp_empty_25x25.md``,
+``benchmarks/results/hcp_solve.md``).
 
 Statistics (``--json``): sizes after each step, the solver's own statistics (iterations,
 subtour cuts, seconds, ``model: shared`` and ``puzzles_on_model``, ...), and the total time.
@@ -51,31 +53,38 @@ import numpy as np
 from reductions.errors import UserError
 from reductions.sudoku.grid import Grid
 from reductions.hamiltonian.hcp import check_square
-from reductions.hamiltonian.hcp_pipeline import (HcpOptions, HcpPipeline, build_hcp_pipeline,
-                                                 first_row_fixed, grid_pairs, option_groups,
-                                                 required_pairs)
+from reductions.hamiltonian.hcp_pipeline import (
+    HcpOptions,
+    HcpPipeline,
+    SudokuToHcp,
+    first_row_fixed,
+    grid_pairs,
+    option_groups,
+    required_pairs,
+)
 
 from ..hamiltonian import (CycleStatus, HcpResult, SharedHcpModel, solve_directed_hcp,
                           solve_undirected_hcp)
 from ..outcome import Outcome, Status, verified
 from ..runtime.kept_models import KeptModels
-from .options import GRAPH_KINDS, HCP_SOLVERS, HcpSolver
+from .options import (EXACT_HCP_SOLVERS, GRAPH_KINDS, HCP, HCP_SOLVERS,
+                      GraphKind, HcpSolver, Program, natural_graph_kind)
 
-EXACT_SOLVERS = (HcpSolver.SAT, HcpSolver.CPSAT)
+DEFAULTS = HCP.defaults
 UNDIRECTED_ONLY = (HcpSolver.LKH, HcpSolver.LINKERN, HcpSolver.CONCORDE)
 
 
 def check_options(options: HcpOptions, solver: str, has_clues: bool) -> None:
-    """Refuse, in one line, a pipeline the solver cannot take (``solver`` "command": an
-    ``--hcp-cmd`` program)."""
-    if solver != "command" and solver not in HCP_SOLVERS:
+    """Refuse, in one line, a pipeline the solver cannot take (``solver``
+    :attr:`Program.COMMAND`: an ``--hcp-cmd`` program)."""
+    if solver != Program.COMMAND and solver not in HCP_SOLVERS:
         raise UserError(f"unknown --hcp-solver {solver!r}; choose one of "
                         f"{', '.join(HCP_SOLVERS)}")
     if solver in UNDIRECTED_ONLY and options.directed:
         raise UserError(f"--hcp-solver {solver} solves undirected graphs (TSPLIB HCP / TSP); "
                         f"use --graph undirected")
     if options.prune == "none" and has_clues:
-        if solver not in EXACT_SOLVERS:
+        if solver not in EXACT_HCP_SOLVERS:
             raise UserError(f"--prune none does not encode the clues and {solver} cannot be "
                             f"given required edges; use --prune paper or peers")
         if options.reduce:
@@ -104,12 +113,12 @@ class HcpRouteOptions:
     clues)."""
 
     graph: str | None = None
-    prune: str = "paper"
+    prune: str = DEFAULTS["prune"]
     triple: bool = False
     reduce: bool = False
-    hcp_solver: str = "sat"
+    hcp_solver: str = DEFAULTS["hcp_solver"]
     break_symmetry: bool = False
-    hcp_workers: int = 1
+    hcp_workers: int = DEFAULTS["hcp_workers"]
     lkh_binary: str | None = None
     lkh_runs: int | None = None
     lkh_seed: int | None = None
@@ -119,8 +128,9 @@ class HcpRouteOptions:
 
     @property
     def solver(self) -> str:
-        """Who solves: ``hcp_solver``, or "command" for an ``hcp_cmd`` program."""
-        return "command" if self.hcp_cmd is not None else self.hcp_solver
+        """Who solves: ``hcp_solver``, or :attr:`Program.COMMAND` for an ``hcp_cmd``
+        program."""
+        return Program.COMMAND if self.hcp_cmd is not None else self.hcp_solver
 
     @property
     def lkh_given(self) -> list[str]:
@@ -148,14 +158,14 @@ def solve_with_options(puzzle: Grid, settings: HcpRouteOptions, *, unique: bool 
     """:func:`solve_puzzle` with its options built."""
     start = time.perf_counter()
     solver, original = settings.hcp_solver, puzzle
-    if unique and (settings.hcp_cmd is not None or solver not in EXACT_SOLVERS):
+    if unique and (settings.hcp_cmd is not None or solver not in EXACT_HCP_SOLVERS):
         raise UserError(f"--unique needs an exact Hamiltonian-cycle solver (--hcp-solver "
                         f"sat or cpsat), not {'--hcp-cmd' if settings.hcp_cmd else solver}: "
                         f"a heuristic cannot prove that no other cycle exists")
     puzzle, symmetry = _break_symmetry(puzzle, settings.break_symmetry)
     check_square(puzzle.shape)
     options = _pipeline_options(settings, puzzle)
-    pipeline = build_hcp_pipeline(puzzle, options)
+    pipeline = SudokuToHcp.build(puzzle, options=options).target
     stats = _pipeline_stats(pipeline, settings.solver, symmetry, start)
     if pipeline.status == Status.NO_SOLUTION:
         stats["reason"] = f"the degree-2 reduction proves no Hamiltonian cycle: " \
@@ -168,7 +178,7 @@ def solve_with_options(puzzle: Grid, settings: HcpRouteOptions, *, unique: bool 
         from ..tools.hcp_command import run_hcp_command
         result = run_hcp_command(settings.hcp_cmd, pipeline.num_vertices, pipeline.edges,
                                  directed=options.directed, time_limit=remaining)
-    elif solver in EXACT_SOLVERS:
+    elif solver in EXACT_HCP_SOLVERS:
         with ExactSearch(pipeline, solver, workers=settings.hcp_workers) as search:
             result = search.cycle(time_limit=remaining)
             if result.found:
@@ -184,7 +194,7 @@ def _pipeline_options(settings: HcpRouteOptions, puzzle: Grid) -> HcpOptions:
     combination checked against the solver (:func:`check_options`) and the LKH options
     refused for any other solver."""
     graph = _graph_kind(settings)
-    options = HcpOptions(directed=graph == "directed", triple=settings.triple,
+    options = HcpOptions(directed=graph == GraphKind.DIRECTED, triple=settings.triple,
                          prune=settings.prune, reduce=settings.reduce)
     check_options(options, settings.solver, bool(puzzle.clue_count()))
     given = settings.lkh_given
@@ -215,15 +225,14 @@ def _graph_kind(settings: HcpRouteOptions) -> str:
     triple, reduce = settings.triple, settings.reduce
     if graph is not None and graph not in GRAPH_KINDS:
         raise UserError(f"unknown --graph {graph!r}; choose directed or undirected")
-    if graph == "directed" and (triple or reduce):
+    if graph == GraphKind.DIRECTED and (triple or reduce):
         raise UserError("--triple and --reduce work on the undirected graph; use "
                         "--graph undirected")
     if hcp_cmd is not None and solver != HcpSolver.SAT:
         raise UserError("give either --hcp-cmd or --hcp-solver, not both")
     if graph is not None:
         return graph
-    exact = solver in EXACT_SOLVERS and hcp_cmd is None
-    return "directed" if exact and not (triple or reduce) else "undirected"
+    return natural_graph_kind(hcp_solver=solver, hcp_cmd=hcp_cmd, triple=triple, reduce=reduce)
 
 
 def _pipeline_stats(pipeline: HcpPipeline, solver: str, symmetry: str | None,
@@ -276,14 +285,14 @@ def run_heuristic(pipeline: HcpPipeline, settings: HcpRouteOptions, *,
     through :class:`ExactSearch`."""
     solver, lkh_runs, lkh_seed = settings.hcp_solver, settings.lkh_runs, settings.lkh_seed
     n, edges = pipeline.num_vertices, pipeline.edges
-    if solver == "lkh":
+    if solver == HcpSolver.LKH:
         from ..formats.hcp_export import write_export
         from ..tools.lkh import DEFAULT_RUNS, DEFAULT_SEED, solve_hcp_lkh
         return solve_hcp_lkh(n, edges, time_limit=time_limit, binary=settings.lkh_binary,
                              runs=DEFAULT_RUNS if lkh_runs is None else lkh_runs,
                              seed=DEFAULT_SEED if lkh_seed is None else lkh_seed,
                              write_problem=lambda path: write_export(path, pipeline, "tsplib"))
-    if solver == "linkern":
+    if solver == HcpSolver.LINKERN:
         from ..tools.linkern import solve_hcp_linkern
         return solve_hcp_linkern(n, edges, time_limit=time_limit,
                                  binary=settings.linkern_binary)
@@ -378,17 +387,19 @@ def second_cycle(search: ExactSearch, outcome: Outcome, puzzle: Grid, *,
 SHARED_MODEL_MAX_SIZE = 9
 """Largest N whose puzzles the SAT solver takes on this process's shared blank-grid model
 (:func:`process_model`). Beyond it a puzzle's own pruned model is smaller: on the shipped
-half-filled 16×16 puzzles the shared model, its build included, was no faster directed
-(0.19–0.21 s against 0.20–0.24 s a puzzle) and 2.7× slower undirected and reduced."""
+half-filled 16×16 puzzles the shared model, its build included, was no faster directed and
+slower undirected and reduced (figures: ``benchmarks/results/design_figures.md``)."""
 FRESH_MODEL_EVERY = 2000
 """Questions one shared model answers before a fresh one replaces it (learnt clauses and
-cuts of earlier puzzles pile up, as in :data:`solvers.routes.sat.FRESH_SOLVER_EVERY`)."""
+cuts of earlier puzzles pile up, as in
+:data:`solvers.routes.sat_incremental.FRESH_SOLVER_EVERY`)."""
 
 
 def _blank_model(key: tuple[int, bool]) -> SharedHcpModel:
     """The SAT model of the blank N×N grid's graph (directed, or its 3-split)."""
     n, directed = key
-    blank = build_hcp_pipeline(Grid.empty(n), HcpOptions(directed=directed, prune="none"))
+    blank = SudokuToHcp.build(Grid.empty(n),
+                              options=HcpOptions(directed=directed, prune="none")).target
     return SharedHcpModel(blank.num_vertices, blank.edges, directed=directed,
                           together=option_groups(blank))
 

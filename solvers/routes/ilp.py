@@ -47,8 +47,13 @@ import numpy as np
 from reductions.errors import UserError
 from reductions.encodings.exact_cover import base_option_items, candidate_mask
 from reductions.sudoku.grid import Grid, Shape
-from reductions.encodings.ilp import (INTEGRALITY_TOLERANCE, IlpError, SudokuIlp, model_size,
-                                      sudoku_ilp)
+from reductions.encodings.ilp import (
+    INTEGRALITY_TOLERANCE,
+    IlpError,
+    SudokuIlp,
+    SudokuToIlp,
+    model_size,
+)
 
 from ..runtime.budget import Deadline
 from ..runtime.kept_models import KeptModels
@@ -59,7 +64,9 @@ from ..formats.ilp_model import (FILE_NAMES, IlpAnswer, answer_from_solution, co
 from ..formats.lp_solution import read_lp_solution
 from ..formats.mps import ModelFormat
 from ..outcome import Outcome, SolverUnavailable, Status, verified
-from .options import IlpSolver
+from .options import ILP, IlpSolver
+
+DEFAULTS = ILP.defaults
 
 
 SOLVERS = tuple(IlpSolver)
@@ -170,7 +177,8 @@ def run_scip(model: SudokuIlp, time_limit: float | None = None) -> IlpAnswer:
 
 
 def solve_puzzle(puzzle: Grid, *, ilp_solver: str | None = None, ilp_cmd: str | None = None,
-                 cbc_path: str | None = None, clues: str = "eliminate", unique: bool = False,
+                 cbc_path: str | None = None, clues: str = DEFAULTS["clues"],
+                 unique: bool = False,
                  time_limit: float | None = None) -> Outcome:
     """Solve through the ILP with ``ilp_solver`` (default ``cbc``) or the outside program of
     the ``ilp_cmd`` template (:func:`~solvers.tools.ilp_programs.ilp_template`); with ``unique``, one no-good cut and a
@@ -179,7 +187,7 @@ def solve_puzzle(puzzle: Grid, *, ilp_solver: str | None = None, ilp_cmd: str | 
     if ilp_cmd is not None and ilp_solver is not None:
         raise UserError("give a solver (--ilp-solver, or a route that names one, e.g. "
                         "--via ilp) or an --ilp-cmd, not both")
-    solver = ilp_solver or IlpSolver.CBC
+    solver = ilp_solver or DEFAULTS["ilp_solver"]
     deadline = Deadline(time_limit)
     # A missing program is an error at once, whatever the time limit (the outside programs'
     # module is loaded only now, not at start-up).
@@ -206,7 +214,7 @@ def solve_puzzle(puzzle: Grid, *, ilp_solver: str | None = None, ilp_cmd: str | 
             return _solve_and_check(puzzle, name=name, unique=unique, stats=stats,
                                     start=start, run=lambda: kept.run(deadline.remaining()),
                                     exclude=kept.exclude)
-    model = sudoku_ilp(puzzle, clues)
+    model = SudokuToIlp.build(puzzle, clues=clues).target
     stats = {"solver": name, "variables": model.num_variables,
              "constraints": model.num_constraints, "clues": clues}
     return _solve_and_check(puzzle, name=name, unique=unique, stats=stats, start=start,
@@ -257,8 +265,8 @@ class KeptHighsModel:
     (:func:`reductions.encodings.ilp.sudoku_ilp`), and HiGHS's presolve drops the fixed columns. The
     uniqueness cut is one row added after the base rows (:meth:`exclude`). :meth:`restore`
     puts every bound back to [0, 1] and removes the added rows, so the next puzzle starts
-    from the blank model. Building the PuLP model of every puzzle took about 3× the time of
-    a solve on this kept model on 17-clue 9×9 puzzles (benchmarks/results/corpus.md).
+    from the blank model. Building the PuLP model of every puzzle took several times as long
+    as a solve on this kept model on 17-clue 9×9 puzzles (benchmarks/results/corpus.md).
     """
 
     def __init__(self, shape: Shape) -> None:

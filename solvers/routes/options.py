@@ -18,15 +18,17 @@ and the solver modules import them from here (:class:`HcpSolver` for
 :mod:`solvers.routes.hcp`, :class:`CoverSolver`, :class:`IlpSolver`).
 
 Every flag defaults to None on the command line (the route decides; an option given for
-another route is refused, see :meth:`solvers.routes.Route.check_options`), so the defaults
-are the ``solve_puzzle`` keyword defaults and the help texts say them.
+another route is refused, see :meth:`solvers.routes.Route.check_options`). The defaults are
+declared once, here (each family's ``defaults``, and the CNF's named ones such as
+:data:`DEFAULT_ENCODING`): the ``solve_puzzle`` keyword defaults, the memory estimates and
+the ``emit`` commands take them from here, and the help texts say them.
 """
 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
-from typing import Any, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping
 
 from reductions.encodings.cnf import AMO_ENCODINGS, ENCODINGS
 from reductions.hamiltonian.hcp import PRUNE_MODES
@@ -34,9 +36,11 @@ from reductions.rules.levels import MAX_LEVEL
 
 from ..runtime.pysat_solvers import DEFAULT_SOLVER
 
-__all__ = ["ALL_OPTIONS", "CNF", "CNF_INCREMENTAL", "COMMON_OPTIONS", "CoverSolver", "DEDUCTION",
-           "DEFAULT_SOLVER", "EXACT_COVER", "GRAPH_KINDS", "HCP", "HCP_SOLVERS", "HcpSolver",
-           "ILP", "IlpSolver", "OptionFamily", "RouteOption", "flag_of"]
+__all__ = ["ALL_OPTIONS", "CNF", "CNF_CLUES", "CNF_COMMAND_CLUES", "CNF_INCREMENTAL",
+           "COMMON_OPTIONS", "CoverSolver", "DEDUCTION", "DEFAULT_AMO", "DEFAULT_ENCODING",
+           "DEFAULT_SOLVER", "EXACT_COVER", "EXACT_HCP_SOLVERS", "GRAPH_KINDS", "GraphKind", "HCP",
+           "HCP_SOLVERS", "HcpSolver", "ILP", "IlpSolver", "OptionFamily", "Program",
+           "RouteOption", "flag_of", "natural_graph_kind"]
 
 
 # ----------------------------------------------------------------------------- vocabularies
@@ -73,8 +77,36 @@ class HcpSolver(enum.StrEnum):
 
 
 HCP_SOLVERS = tuple(HcpSolver)
-GRAPH_KINDS = ("directed", "undirected")
-"""The graphs an ``hcp`` route can solve (``--graph``)."""
+EXACT_HCP_SOLVERS = (HcpSolver.SAT, HcpSolver.CPSAT)
+"""The exact Hamiltonian-cycle solvers: their "no cycle" is a proof, and they can be asked
+for a second cycle."""
+
+
+class Program(enum.StrEnum):
+    """A solver not of a route's own vocabulary: any outside program given as a command
+    template (``--hcp-cmd``), named so in the route's checks and its answer's stats."""
+
+    COMMAND = "command"
+
+
+class GraphKind(enum.StrEnum):
+    """The graphs an ``hcp`` route can solve (``--graph``)."""
+
+    DIRECTED = "directed"
+    UNDIRECTED = "undirected"
+
+
+GRAPH_KINDS = tuple(GraphKind)
+
+
+def natural_graph_kind(*, hcp_solver: str, hcp_cmd: str | None, triple: bool,
+                       reduce: bool) -> GraphKind:
+    """The graph an ``hcp`` route solves when ``--graph`` is not given: directed for the
+    exact solvers unless ``triple``/``reduce`` ask for the undirected graph; undirected for
+    the heuristics and an ``--hcp-cmd`` program. The route (:mod:`solvers.routes.hcp`) and
+    its memory estimate (:mod:`solvers.routes.registry`) both ask here."""
+    exact = hcp_solver in EXACT_HCP_SOLVERS and hcp_cmd is None
+    return GraphKind.DIRECTED if exact and not (triple or reduce) else GraphKind.UNDIRECTED
 
 
 # ----------------------------------------------------------------------------- the data
@@ -113,10 +145,14 @@ class RouteOption:
 
 @dataclass(frozen=True)
 class OptionFamily:
-    """The options of one route family, in the order ``solve --help`` lists them."""
+    """The options of one route family, in the order ``solve --help`` lists them, and the
+    default of each option that has one for this family (its ``solve_puzzle`` keyword
+    defaults are these; an option shared by several families, ``--clues``, may default
+    differently in each)."""
 
     name: str
     options: tuple[RouteOption, ...]
+    defaults: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
     @property
     def names(self) -> frozenset[str]:
@@ -129,9 +165,14 @@ CLUES = RouteOption(
     help="how clues enter the instance: sat: units (as assumptions; default in process) or "
          "eliminate (default for --solver-cmd); exact-cover: eliminate (default) or keep; "
          "ilp: eliminate (default) or equalities")
+DEFAULT_ENCODING = "extended"
+DEFAULT_AMO = "auto"
+CNF_CLUES = "units"
+"""How clues enter a CNF built in process (a unit clause a clue; a kept solver assumes them)
+unless ``--clues`` says otherwise."""
 ENCODING = RouteOption(name="encoding", choices=ENCODINGS,
-                       help="CNF encoding (default: extended)")
-AMO = RouteOption(name="amo", choices=("auto", *AMO_ENCODINGS),
+                       help=f"CNF encoding (default: {DEFAULT_ENCODING})")
+AMO = RouteOption(name="amo", choices=(DEFAULT_AMO, *AMO_ENCODINGS),
                   help="at-most-one encoding (default auto: pairwise up to N=16, sequential "
                        "counter above)")
 SOLVER = RouteOption(name="solver", help=f"pysat solver name (default: {DEFAULT_SOLVER})")
@@ -142,7 +183,12 @@ CNF = OptionFamily("cnf", (
                 help="use a DIMACS command-line solver instead: a name (cadical, minisat, "
                      "kissat, cryptominisat5, picosat, lingeling, glucose) or a command line "
                      "with {input} and optionally {output}"),
-    ENCODING, AMO, CLUES))
+    ENCODING, AMO, CLUES),
+    defaults={"encoding": DEFAULT_ENCODING, "amo": DEFAULT_AMO, "clues": CNF_CLUES})
+
+CNF_COMMAND_CLUES = "eliminate"
+"""How clues enter the CNF written for an outside DIMACS program unless ``--clues`` says
+otherwise (in process the default is the family's, ``units``)."""
 
 CNF_INCREMENTAL = OptionFamily("cnf-incremental", (SOLVER,))
 """``sat-incremental``: one kept solver per process, so only the solver can be chosen."""
@@ -158,7 +204,8 @@ EXACT_COVER = OptionFamily("exact-cover", (
                      "gives it on stdin), optionally {output} (a file it writes; else stdout "
                      "and stderr are read) and {limit} (solutions wanted: 1, or 2 with "
                      "--unique)"),
-    CLUES))
+    CLUES),
+    defaults={"cover_solver": CoverSolver.AUTO, "clues": "eliminate"})
 
 ILP = OptionFamily("ilp", (
     RouteOption(name="ilp_solver", choices=tuple(IlpSolver),
@@ -171,7 +218,8 @@ ILP = OptionFamily("ilp", (
                      "is the answer), e.g. 'glpsol --mps {input} -w {output}'"),
     RouteOption(name="cbc_path", metavar="PATH",
                 help="CBC binary to run (default: 'cbc' on PATH, else PuLP's bundled one)"),
-    CLUES))
+    CLUES),
+    defaults={"ilp_solver": IlpSolver.CBC, "clues": "eliminate"})
 
 HCP = OptionFamily("hcp", (
     RouteOption(name="graph", choices=GRAPH_KINDS,
@@ -210,7 +258,8 @@ HCP = OptionFamily("hcp", (
                      "graph as TSPLIB HCP (arc list if directed), {input.FORMAT} in another "
                      "form (tsplib, arcs, concorde, graphml, edgelist), {output} its tour "
                      "file (else its stdout is read); the tour is read by content and "
-                     "checked; a heuristic: no tour is 'unknown', never 'no solution'")))
+                     "checked; a heuristic: no tour is 'unknown', never 'no solution'")),
+    defaults={"prune": "paper", "hcp_solver": "sat", "hcp_workers": 1})
 
 DEDUCTION = OptionFamily("deduction", (
     RouteOption(name="max_level", type=int, metavar="L",

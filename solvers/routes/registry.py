@@ -13,8 +13,11 @@ its presets::
     from solvers.routes import ROUTES
     outcome = ROUTES["hcp"].solve(puzzle, time_limit=10, prune="peers")
 
-Route families are imported when first used, so that a missing optional package disables only
-the routes that need it (:meth:`Route.unavailable` says why).
+A route's family (:class:`Family`: its options, the function that runs it, what it builds in
+memory, the option naming an outside program) is found through objects, not names: each
+family's module is imported by a small loader function when one of its routes first runs, so
+that start-up stays light and a missing optional package disables only the routes that need
+it (:meth:`Route.unavailable` says why).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import enum
 import importlib
 import shutil
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
 from reductions.errors import UserError
 from reductions.sudoku.grid import Grid, Shape
@@ -33,9 +36,12 @@ from reductions.hamiltonian.sizes import hcp_estimate
 from reductions.rules.sizes import rules_estimate
 
 from ..outcome import Outcome, SolverUnavailable
-from .options import (CNF, CNF_INCREMENTAL, DEDUCTION,
-                            EXACT_COVER as COVER_OPTIONS, HCP as HCP_OPTIONS,
-                            ILP as ILP_OPTIONS, OptionFamily, flag_of)
+from .options import (CNF, CNF_COMMAND_CLUES, CNF_INCREMENTAL, DEDUCTION,
+                      EXACT_COVER as COVER_OPTIONS, HCP as HCP_OPTIONS, ILP as ILP_OPTIONS,
+                      CoverSolver, GraphKind, OptionFamily, flag_of, natural_graph_kind)
+
+if TYPE_CHECKING:
+    from .sat_batch import LineBatch
 
 
 class Target(enum.StrEnum):
@@ -49,8 +55,140 @@ class Target(enum.StrEnum):
     DEDUCTION = "deduction"
 
 
-TARGET_OPTIONS = {Target.CNF: CNF, Target.EXACT_COVER: COVER_OPTIONS, Target.ILP: ILP_OPTIONS,
-                  Target.HCP: HCP_OPTIONS, Target.DEDUCTION: DEDUCTION}
+Runner = Callable[..., Outcome]
+"""A route family's ``solve_puzzle``: the puzzle, ``unique``, ``time_limit`` and the family's
+options as keywords; returns an :class:`~solvers.outcome.Outcome` whose grids are verified."""
+
+Estimator = Callable[[Shape, Mapping[str, Any]], Estimate]
+"""What a route builds in this process for an N×N puzzle of ``shape``, given its presets and
+the options set (:func:`route_estimate`)."""
+
+
+class BatchCapability(Protocol):
+    """A route's batch capability: the puzzle lines of a file solved together, faster than
+    one by one (e.g. one kept solver per process), the answers in input order; or None when
+    these options rule it out (then the caller solves the lines one by one). ``what`` names
+    the run in a memory refusal."""
+
+    def __call__(self, lines: Sequence[str], *, box: Shape | None, unique: bool,
+                 time_limit: float | None, jobs: int, memory_limit: int, what: str,
+                 **options: Any) -> LineBatch | None: ...
+
+
+# The loaders: each imports its family's module when a route of it first runs (not at
+# start-up), and returns the function.
+
+def _sat() -> Runner:
+    from .sat import solve_puzzle
+    return solve_puzzle
+
+
+def _sat_incremental() -> Runner:
+    from .sat_incremental import solve_incremental
+    return solve_incremental
+
+
+def _exact_cover() -> Runner:
+    from .exact_cover import solve_puzzle
+    return solve_puzzle
+
+
+def _ilp() -> Runner:
+    from .ilp import solve_puzzle
+    return solve_puzzle
+
+
+def _hcp() -> Runner:
+    from .hcp import solve_puzzle
+    return solve_puzzle
+
+
+def _deduction() -> Runner:
+    from .deduction import solve_puzzle
+    return solve_puzzle
+
+
+def _sat_lines() -> BatchCapability:
+    from .sat_batch import solve_lines
+    return solve_lines
+
+
+def _sat_lines_incremental() -> BatchCapability:
+    from .sat_batch import solve_lines_incremental
+    return solve_lines_incremental
+
+
+def _lkh_unavailable(options: Mapping[str, Any]) -> str | None:
+    from ..tools.lkh import unavailable_reason
+    return unavailable_reason(options)
+
+
+# What each family builds in memory (the blank grid's instance, which bounds every puzzle's:
+# clues only shrink it). Outside solver programs run in processes of their own; only what is
+# built here counts.
+
+def _cnf_estimate(shape: Shape, given: Mapping[str, Any]) -> Estimate:
+    external = given.get("solver_cmd") is not None
+    clues = given.get("clues") or (CNF_COMMAND_CLUES if external else CNF.defaults["clues"])
+    return cnf_estimate(shape, encoding=given.get("encoding", CNF.defaults["encoding"]),
+                        amo=given.get("amo", CNF.defaults["amo"]), clues=clues,
+                        solve=not external)
+
+
+def _kept_cnf_estimate(shape: Shape, given: Mapping[str, Any]) -> Estimate:
+    """The kept incremental solver: the rules only, the clues assumed."""
+    return cnf_estimate(shape, solve=True)
+
+
+def _cover_estimate(shape: Shape, given: Mapping[str, Any]) -> Estimate:
+    solver = given.get("cover_solver", COVER_OPTIONS.defaults["cover_solver"])
+    dense = solver in (CoverSolver.AUTO, CoverSolver.PACKAGE) \
+        and given.get("cover_cmd") is None         # an outside program builds its own
+    return exact_cover_estimate(shape, solve=True, dense=dense)
+
+
+def _ilp_estimate(shape: Shape, given: Mapping[str, Any]) -> Estimate:
+    return ilp_estimate(shape, solve=True)
+
+
+def _rules_estimate(shape: Shape, given: Mapping[str, Any]) -> Estimate:
+    return rules_estimate(shape)
+
+
+def _hcp_estimate(shape: Shape, given: Mapping[str, Any]) -> Estimate:
+    triple, reduce = bool(given.get("triple")), bool(given.get("reduce"))
+    graph = given.get("graph")
+    if graph is None:
+        graph = natural_graph_kind(
+            hcp_solver=given.get("hcp_solver", HCP_OPTIONS.defaults["hcp_solver"]),
+            hcp_cmd=given.get("hcp_cmd"), triple=triple, reduce=reduce)
+    return hcp_estimate(shape.size, directed=graph == GraphKind.DIRECTED, triple=triple,
+                        reduce=reduce, solve=True)
+
+
+@dataclass(frozen=True)
+class Family:
+    """What the routes of one target share unless a route says otherwise: the options its
+    ``run`` takes, the loader of ``run``, what it builds in memory, and the option that
+    runs an outside program given as a command template (None: the target takes none, and
+    ``--route`` cannot name it)."""
+
+    options: OptionFamily
+    run: Callable[[], Runner]
+    estimate: Estimator
+    command_option: str | None = None
+
+
+FAMILIES = {
+    Target.CNF: Family(CNF, _sat, _cnf_estimate, "solver_cmd"),
+    Target.EXACT_COVER: Family(COVER_OPTIONS, _exact_cover, _cover_estimate, "cover_cmd"),
+    Target.ILP: Family(ILP_OPTIONS, _ilp, _ilp_estimate, "ilp_cmd"),
+    Target.HCP: Family(HCP_OPTIONS, _hcp, _hcp_estimate, "hcp_cmd"),
+    Target.DEDUCTION: Family(DEDUCTION, _deduction, _rules_estimate),
+}
+"""The route family of each target."""
+
+TARGET_OPTIONS = {target: family.options for target, family in FAMILIES.items()}
 """The options of each target's route family (a route may name other ones: ``family``)."""
 
 
@@ -61,20 +199,23 @@ class Route:
     name: str
     target: Target
     summary: str
-    run: str
-    """The function that runs the route, as ``module:function`` (imported on first use)."""
-    batch: str | None = None
-    """The route's batch capability, when it has one: a ``module:function`` that solves the
-    puzzle lines of a file together, faster than one by one (see :meth:`solve_batch`)."""
+    run: Callable[[], Runner] = None  # type: ignore[assignment]
+    """The loader of the function that runs the route (default: the target's family's,
+    :data:`FAMILIES`), called when the route first runs."""
+    estimate: Estimator = None  # type: ignore[assignment]
+    """What the route builds in memory (default: the target's family's)."""
+    batch: Callable[[], BatchCapability] | None = None
+    """The loader of the route's batch capability, when it has one (see
+    :meth:`solve_batch`)."""
     presets: Mapping[str, Any] = field(default_factory=dict)
     needs_program: str | None = None
     """A program that must be on PATH (e.g. ``cadical``)."""
     needs_module: str | None = None
     """A Python package that must be importable (e.g. ``highspy``)."""
-    needs: str | None = None
-    """For anything else (e.g. LKH: a binary *or* the elkai package): a ``module:function``
-    taking the route's options and returning why the route cannot run here with them, or
-    None when it can (imported on first use)."""
+    needs: Callable[[Mapping[str, Any]], str | None] | None = None
+    """For anything else (e.g. LKH: a binary *or* the elkai package): a function taking
+    the route's options and returning why the route cannot run here with them, or None when
+    it can."""
     square_blocks: bool = False
     """Only for n×n blocks (Haythorpe's graph exists for N = n² only)."""
     checks_uniqueness: bool = True
@@ -83,11 +224,15 @@ class Route:
     the target's family, :data:`TARGET_OPTIONS`)."""
 
     def __post_init__(self):
-        if self.family is None:
-            object.__setattr__(self, "family", TARGET_OPTIONS[self.target])
+        family = FAMILIES[self.target]
+        for name, default in (("family", family.options), ("run", family.run),
+                              ("estimate", family.estimate)):
+            if getattr(self, name) is None:
+                object.__setattr__(self, name, default)
 
-    def runner(self) -> Callable[..., Outcome]:
-        return _function(self.run)
+    def runner(self) -> Runner:
+        """The function that runs the route, its module imported now."""
+        return self.run()
 
     @property
     def options(self) -> frozenset[str]:
@@ -107,7 +252,7 @@ class Route:
                 return (f"route {self.name} needs the Python package {self.needs_module!r} "
                         f"(see the README's optional extras)")
         if self.needs:
-            reason = _function(self.needs)(options or {})
+            reason = self.needs(options or {})
             if reason:
                 return f"route {self.name}: {reason}"
         return None
@@ -147,114 +292,93 @@ class Route:
 
     def solve_batch(self, lines: Sequence[str], *, unique: bool = False,
                     time_limit: float | None = None, jobs: int = 1, box: Shape | None = None,
-                    memory_limit: int, what: str, **options: Any) -> Any | None:
-        """The puzzle lines of a file solved together (e.g. one kept solver per process):
-        the ``batch`` function's :class:`~solvers.routes.sat.LineBatch` (answers in input
-        order, as arrays), or None when this route has no batch capability or these
-        options rule it out — then the caller solves the puzzles one by one
-        (:meth:`solve`). ``what`` names the run in a memory refusal."""
+                    memory_limit: int, what: str, **options: Any) -> LineBatch | None:
+        """The puzzle lines of a file solved together (:class:`BatchCapability`): a
+        :class:`~solvers.routes.sat_batch.LineBatch` (answers in input order), or None when
+        this route has no batch capability or these options rule it out — then the caller
+        solves the puzzles one by one (:meth:`solve`)."""
         if self.batch is None:
             return None
         self.check_request(options, unique=unique)
-        return _function(self.batch)(lines, box=box, unique=unique, time_limit=time_limit,
-                                     jobs=jobs, memory_limit=memory_limit, what=what,
-                                     **{**self.presets, **options})
-
-
-def _function(name: str) -> Callable:
-    """The function ``module:function``, its module imported now."""
-    module, _, function = name.partition(":")
-    return getattr(importlib.import_module(module), function)
+        return self.batch()(lines, box=box, unique=unique, time_limit=time_limit, jobs=jobs,
+                            memory_limit=memory_limit, what=what,
+                            **{**self.presets, **options})
 
 
 def _routes(*routes: Route) -> dict[str, Route]:
     return {route.name: route for route in routes}
 
 
-SAT = "solvers.routes.sat:solve_puzzle"
-SAT_LINES = "solvers.routes.sat:solve_lines"
-EXACT_COVER = "solvers.routes.exact_cover:solve_puzzle"
-ILP = "solvers.routes.ilp:solve_puzzle"
-HCP = "solvers.routes.hcp:solve_puzzle"
-
 ROUTES: dict[str, Route] = _routes(
-    Route(name="sat", target=Target.CNF, run=SAT, batch=SAT_LINES,
+    Route(name="sat", target=Target.CNF, batch=_sat_lines,
           summary="pysat CaDiCaL 1.9.5 (or --solver / --solver-cmd), extended encoding, clues "
                   "as unit clauses"),
-    Route(name="sat-glucose", target=Target.CNF, run=SAT,
+    Route(name="sat-glucose", target=Target.CNF,
           presets={"solver": "glucose4", "encoding": "minimal", "clues": "eliminate"},
           summary="Glucose 4, minimal encoding, clues eliminated (an independent encoding)"),
-    Route(name="sat-incremental", target=Target.CNF, run="solvers.routes.sat:solve_incremental",
-          family=CNF_INCREMENTAL, batch="solvers.routes.sat:solve_lines_incremental",
+    Route(name="sat-incremental", target=Target.CNF, run=_sat_incremental,
+          estimate=_kept_cnf_estimate, family=CNF_INCREMENTAL, batch=_sat_lines_incremental,
           summary="one CaDiCaL per process with the rules loaded once, clues as assumptions "
                   "(fast on corpora)"),
     # The DIMACS solver programs known by name (solvers.tools.dimacs_programs.KNOWN_COMMANDS),
     # each when on PATH.
-    *(Route(name=program, target=Target.CNF, run=SAT, presets={"solver_cmd": program},
+    *(Route(name=program, target=Target.CNF, presets={"solver_cmd": program},
             needs_program=program, summary=f"the {program} program through a DIMACS file")
       for program in ("cadical", "kissat", "minisat", "glucose", "picosat", "cryptominisat5",
                       "lingeling")),
-    Route(name="exact-cover", target=Target.EXACT_COVER, run=EXACT_COVER,
+    Route(name="exact-cover", target=Target.EXACT_COVER,
           summary="the exact-cover package when installed, else the built-in Algorithm X"),
-    Route(name="exact-cover-dlx", target=Target.EXACT_COVER, run=EXACT_COVER,
-          presets={"cover_solver": "dlx"}, summary="the built-in Algorithm X"),
-    Route(name="dlx1", target=Target.EXACT_COVER, run=EXACT_COVER,
-          presets={"cover_solver": "dlx1"}, needs_program="dlx1",
+    Route(name="exact-cover-dlx", target=Target.EXACT_COVER, presets={"cover_solver": "dlx"},
+          summary="the built-in Algorithm X"),
+    Route(name="dlx1", target=Target.EXACT_COVER, presets={"cover_solver": "dlx1"},
+          needs_program="dlx1",
           summary="Knuth's dlx1 program (dlx1 m1 t1|t2 < FILE), both output streams read"),
-    Route(name="ilp", target=Target.ILP, run=ILP,
+    Route(name="ilp", target=Target.ILP,
           summary="the 0/1 ILP through CBC (or --ilp-solver glpsol|highs|scip, or "
                   "--ilp-cmd)"),
-    Route(name="ilp-highs", target=Target.ILP, run=ILP, presets={"ilp_solver": "highs"},
+    Route(name="ilp-highs", target=Target.ILP, presets={"ilp_solver": "highs"},
           needs_module="highspy", summary="the 0/1 ILP through HiGHS (extra highs)"),
-    Route(name="cbc", target=Target.ILP, run=ILP, presets={"ilp_solver": "cbc"},
+    Route(name="cbc", target=Target.ILP, presets={"ilp_solver": "cbc"},
           needs_program="cbc", summary="the cbc program on the fixed MPS file"),
-    Route(name="glpsol", target=Target.ILP, run=ILP, presets={"ilp_solver": "glpsol"},
+    Route(name="glpsol", target=Target.ILP, presets={"ilp_solver": "glpsol"},
           needs_program="glpsol", summary="GLPK's glpsol program on the fixed MPS file"),
-    Route(name="scip", target=Target.ILP, run=ILP, presets={"ilp_solver": "scip"},
+    Route(name="scip", target=Target.ILP, presets={"ilp_solver": "scip"},
           needs_module="pyscipopt", summary="SCIP in process (pyscipopt, extra scip) on the "
                                             "fixed MPS file"),
-    Route(name="hcp", target=Target.HCP, run=HCP, square_blocks=True,
+    Route(name="hcp", target=Target.HCP, square_blocks=True,
           summary="Haythorpe's Hamiltonian-cycle graph, any pipeline and HCP solver "
                   "(--unique with the exact ones)"),
-    Route(name="hcp-directed", target=Target.HCP, run=HCP, square_blocks=True,
+    Route(name="hcp-directed", target=Target.HCP, square_blocks=True,
           presets={"graph": "directed", "prune": "peers"},
           summary="Haythorpe's directed graph, peers pruning, exact SAT solver"),
-    Route(name="hcp-undirected", target=Target.HCP, run=HCP, square_blocks=True,
+    Route(name="hcp-undirected", target=Target.HCP, square_blocks=True,
           presets={"graph": "undirected", "prune": "peers", "reduce": True},
           summary="the same graph 3-split and degree-2 reduced, exact SAT solver"),
-    Route(name="lkh", target=Target.HCP, run=HCP, square_blocks=True, checks_uniqueness=False,
+    Route(name="lkh", target=Target.HCP, square_blocks=True, checks_uniqueness=False,
           presets={"graph": "undirected", "prune": "peers", "reduce": True,
                    "hcp_solver": "lkh"},
-          needs="solvers.tools.lkh:unavailable_reason",
+          needs=_lkh_unavailable,
           summary="LKH-3 (an LKH binary on PATH, else the elkai package) on the reduced "
                   "undirected graph; a heuristic: unknown when it finds no cycle"),
-    Route(name="linkern", target=Target.HCP, run=HCP, square_blocks=True,
+    Route(name="linkern", target=Target.HCP, square_blocks=True,
           checks_uniqueness=False, needs_program="linkern",
           presets={"graph": "undirected", "prune": "peers", "reduce": True,
                    "hcp_solver": "linkern"},
           summary="Concorde's linkern (chained Lin-Kernighan, a heuristic: never 'no "
                   "solution') on the reduced undirected graph"),
-    Route(name="concorde", target=Target.HCP, run=HCP, square_blocks=True,
+    Route(name="concorde", target=Target.HCP, square_blocks=True,
           checks_uniqueness=False, needs_program="concorde",
           presets={"graph": "undirected", "prune": "peers", "reduce": True,
                    "hcp_solver": "concorde"},
           summary="Concorde (exact TSP; optimum > 0 proves 'no solution') on the reduced "
                   "undirected graph"),
-    Route(name="rules", target=Target.DEDUCTION, run="solvers.routes.deduction:solve_puzzle",
+    Route(name="rules", target=Target.DEDUCTION,
           summary="Eppstein's deduction rules only (--max-level): unknown when stuck, never "
                   "a guess; a solve proves uniqueness"),
 )
 
 
 # ----------------------------------------------------------------------------- user commands
-
-FAMILIES = {Target.CNF: SAT, Target.EXACT_COVER: EXACT_COVER, Target.ILP: ILP, Target.HCP: HCP}
-"""The route family that solves each target."""
-
-COMMAND_OPTIONS = {Target.CNF: "solver_cmd", Target.EXACT_COVER: "cover_cmd",
-                   Target.ILP: "ilp_cmd", Target.HCP: "hcp_cmd"}
-"""The option of each family that runs an outside program given as a command template."""
-
 
 def template_route(spec: str) -> Route:
     """A route for any outside program, from ``NAME=TARGET:COMMAND`` (``solve --route``,
@@ -272,17 +396,18 @@ def template_route(spec: str) -> Route:
         raise UserError(f"--route {spec!r}: {name} is a built-in route; choose another name")
     if not all(ch.isalnum() or ch in "-_." for ch in name):
         raise UserError(f"--route {spec!r}: a route name is letters, digits, '-', '_', '.'")
+    commands = [target for target, family in FAMILIES.items() if family.command_option]
     try:
         target = Target(target_name)
-        if target not in FAMILIES:
+        if target not in commands:
             raise ValueError(target_name)
     except ValueError:
         raise UserError(f"--route {spec!r}: unknown target {target_name!r} (targets: "
-                        f"{', '.join(FAMILIES)})") from None
+                        f"{', '.join(commands)})") from None
     from ..tools.templates import split_command       # not at start-up
     program = split_command(command, f"--route {name}", "give NAME=TARGET:COMMAND")[0]
-    return Route(name=name, target=target, run=FAMILIES[target],
-                 presets={COMMAND_OPTIONS[target]: command}, needs_program=program,
+    return Route(name=name, target=target,
+                 presets={FAMILIES[target].command_option: command}, needs_program=program,
                  square_blocks=target == Target.HCP,
                  checks_uniqueness=target != Target.HCP,
                  summary=f"{target} file through the command {command!r}")
@@ -331,26 +456,4 @@ def route_estimate(route: Route, shape: Shape, options: Mapping[str, Any]) -> Es
     blank grid's instance, which bounds every puzzle's: clues only shrink it). Outside
     solver programs run in processes of their own; only what is built here counts."""
     given = {**route.presets, **{k: v for k, v in options.items() if v is not None}}
-    if route.target == Target.CNF:
-        if route.name == "sat-incremental":
-            return cnf_estimate(shape, solve=True)
-        external = given.get("solver_cmd") is not None
-        clues = given.get("clues") or ("eliminate" if external else "units")
-        return cnf_estimate(shape, encoding=given.get("encoding", "extended"),
-                            amo=given.get("amo", "auto"), clues=clues, solve=not external)
-    if route.target == Target.EXACT_COVER:
-        dense = given.get("cover_solver", "auto") in ("auto", "exact-cover") \
-            and given.get("cover_cmd") is None         # an outside program builds its own
-        return exact_cover_estimate(shape, solve=True, dense=dense)
-    if route.target == Target.ILP:
-        return ilp_estimate(shape, solve=True)
-    if route.target == Target.DEDUCTION:
-        return rules_estimate(shape)
-    triple, reduce = bool(given.get("triple")), bool(given.get("reduce"))
-    graph = given.get("graph")
-    if graph is None:
-        exact = given.get("hcp_solver", "sat") in ("sat", "cpsat") \
-            and given.get("hcp_cmd") is None
-        graph = "directed" if exact and not (triple or reduce) else "undirected"
-    return hcp_estimate(shape.size, directed=graph == "directed", triple=triple,
-                        reduce=reduce, solve=True)
+    return route.estimate(shape, given)

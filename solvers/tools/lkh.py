@@ -77,10 +77,10 @@ DEFAULT_SEED = 1
 SEARCH_KEYWORDS: dict[str, str] = {"SUBGRADIENT": "NO"}
 """LKH keywords added to every parameter file (beyond the problem, tour, runs, seed and time
 keywords), chosen by ``benchmarks/bench_lkh_params.py`` on Haythorpe's graphs: without the
-subgradient ascent (LKH's preprocessing, which no time limit interrupts: 0.6 s on the reduced
-16×16 graph, 6-10 s on reduced 9×9 graphs, longer than any sensible limit on unreduced ones)
-the reduced 16×16 cycles came in 2.2-3.3 s instead of 3.2-4.6 s, and LKH writes a tour
-within the limit on every graph measured."""
+subgradient ascent (LKH's preprocessing, which no time limit interrupts and which takes
+longer than any sensible limit on unreduced graphs) the reduced graphs' cycles come sooner,
+and LKH writes a tour within the limit on every graph measured (figures:
+``benchmarks/results/lkh_params.md``, ``benchmarks/results/design_figures.md``)."""
 
 UNKNOWN_TOTAL_LIMIT = b"Unknown keyword: TOTAL_TIME_LIMIT"
 
