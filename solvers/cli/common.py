@@ -14,6 +14,8 @@ from typing import Any, Callable, Iterable, Sequence
 from reductions.errors import UserError
 from reductions.grid import Grid, Shape, format_grid, load_puzzles, solution_problems
 
+from reductions.reading import STDIN
+
 from ..formats.atomic import STDOUT
 from ..runtime.memory import default_limit, parse_size
 from ..outcome import Outcome, Status
@@ -153,6 +155,26 @@ def read_memory_option(args: argparse.Namespace) -> None:
     before any command runs; argparse's own errors would print the usage too)."""
     if isinstance(getattr(args, "max_memory", None), str):
         args.max_memory = parse_size(args.max_memory)
+
+
+INPUT_ARGUMENTS = ("puzzle", "puzzles", "grid", "cnf", "model", "matrix", "answer", "solution",
+                   "graph", "tour", "cells", "formula")
+"""The destinations of every command's input-file arguments; each may be ``-``, standard
+input (read by :mod:`reductions.reading`)."""
+
+
+def check_one_stdin(args: argparse.Namespace) -> None:
+    """Refuse ``-`` for more than one input: standard input can be read only once."""
+    given = [name for name in INPUT_ARGUMENTS
+             for value in _listed(getattr(args, name, None)) if value == STDIN]
+    if len(given) > 1:
+        raise UserError(f"'-' (standard input) is given {len(given)} times "
+                        f"({', '.join(dict.fromkeys(given))}); it can be read by one input only, "
+                        f"give the others as files")
+
+
+def _listed(value: Any) -> list:
+    return value if isinstance(value, list) else [value]
 
 
 def memory_limit(args: argparse.Namespace) -> int:

@@ -387,6 +387,7 @@ def _run(args: argparse.Namespace, debug: bool) -> int:
     try:
         with _signals_as_exceptions():
             common.read_memory_option(args)
+            common.check_one_stdin(args)
             code = args.run(args)
             sys.stdout.flush()
     except Terminated:
