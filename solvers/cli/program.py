@@ -56,6 +56,7 @@ from ..routes.options import ALL_OPTIONS
 from ..routes import ROUTES, get_route, route_estimate, template_routes
 from . import common, forget_interrupt_mark
 from .common import EXIT_MEANINGS, ExitCode
+from .version import VersionAction
 
 COMMAND_MODULES = [
     "solvers.cli.sat",
@@ -225,6 +226,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "decode, verify and cross-check. NP-hardness gadgets from 3SAT.",
         epilog="exit codes:\n" + "\n".join(f"  {int(code):>3}  {meaning}"
                                            for code, meaning in EXIT_MEANINGS.items()))
+    parser.add_argument("--version", action=VersionAction)
     top = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _with_parent(top, debug)
     solve = _declare_solve(top)
@@ -251,6 +253,29 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(ExitCode.BAD_INPUT, f"{self.prog}: error: "
                                       f"{printable(message.removeprefix('argument '))} "
                                       f"(see --help)\n")
+
+    def _print_message(self, message: str, file=None) -> None:
+        """Print ``--help`` or ``--version`` on stdout (argparse's errors on stderr) as every
+        command prints: a stdout that cannot take it is one line and exit 2 (argparse
+        would drop the error and exit 0), a reader gone away (``| head``) ends quietly."""
+        if not message:
+            return
+        if file is not None and file is not sys.stdout:
+            with contextlib.suppress(OSError, ValueError):       # stderr: as argparse does
+                file.write(message)
+            return
+        if sys.stdout is None:
+            self.exit(ExitCode.BAD_INPUT, "sudoku-bridge: error: stdout is closed, so "
+                                          "nothing could be shown; redirect it instead\n")
+        try:
+            sys.stdout.write(message)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            _to_devnull(1)
+        except OSError as exc:
+            _to_devnull(1)
+            self.exit(ExitCode.BAD_INPUT,
+                      f"sudoku-bridge: error: stdout: cannot write ({exc.strerror})\n")
 
 
 def _with_parent(subparsers, debug: argparse.ArgumentParser) -> None:
