@@ -352,7 +352,7 @@ class _StdinTape:
         if self.ended:
             return False
         source = getattr(self.stream, "buffer", None)
-        block = source.read1(size) if source is not None \
+        block = getattr(source, "read1", source.read)(size) if source is not None \
             else self.stream.read(size).encode("utf-8")          # a text stream (a test's)
         if not block:
             self.ended = True

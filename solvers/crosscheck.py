@@ -49,6 +49,7 @@ from reductions.errors import UserError
 from reductions.grid import (MAX_GRID_TEXT, SYMBOLS, Grid, Shape, clue_rows, format_grid,
                              parse_grid, solution_problems, solve_checks)
 from reductions.reading import DEFAULT_MEMORY_LIMIT, ReadLimit, compression, read_lines
+from reductions.suggestions import unknown_name
 
 from .runtime.processes import worker_pool
 from .formats.atomic import atomic_write, check_output_target, compressor_for
@@ -666,7 +667,7 @@ def run_crosscheck(puzzles: list[tuple[str, str]], routes: list[str], *,
     known = [*ROUTES, *defined]
     unknown = [route for route in routes if route not in known]
     if unknown:
-        raise CrosscheckError(f"unknown route {unknown[0]!r}; routes: {', '.join(known)}")
+        raise CrosscheckError(unknown_name("route", unknown[0], known, "routes"))
     # the routes whose records carry a uniqueness verdict in this run
     verdicts = {name for name in routes if unique and (
         template_route(defined[name]) if name in defined else ROUTES[name]).checks_uniqueness}

@@ -10,6 +10,7 @@ from pathlib import Path
 from reductions.errors import UserError
 from reductions.grid import Shape, parse_grid, puzzle_texts
 from reductions.sizes import Estimate, ensure_fits
+from reductions.suggestions import unknown_name
 
 from . import common
 from .common import ExitCode
@@ -31,8 +32,10 @@ def run_crosscheck_command(args: argparse.Namespace) -> int:
     known = {**ROUTES, **defined}
     unknown = [r for r in routes if r not in known]
     if unknown:
-        raise CrosscheckError(f"unknown route {unknown[0]!r}; routes: {', '.join(known)} "
-                              f"(available here: {', '.join(available_routes())})")
+        message = unknown_name("route", unknown[0], known, "routes")
+        if "did you mean" not in message:
+            message += f" (available here: {', '.join(available_routes())})"
+        raise CrosscheckError(message)
     texts = puzzle_texts(args.puzzles, args.box, memory_limit=common.memory_limit(args))
     if args.scheduler is None:          # a cluster's workers have memory of their own
         check_memory(texts, [known[name] for name in routes], args)

@@ -45,6 +45,7 @@ import traceback
 from typing import Iterator
 
 from reductions.errors import UserError, printable
+from reductions.suggestions import close_match
 from reductions.grid import (PuzzleLines, format_grid, load_puzzles, parse_grid, puzzle_lines,
                              solution_problems)
 
@@ -254,6 +255,48 @@ class OneLineParser(argparse.ArgumentParser):
                                       f"{printable(message.removeprefix('argument '))} "
                                       f"(see --help)\n")
 
+    def parse_known_args(self, args=None, namespace=None):
+        """argparse's, noting on the namespace the innermost parser (the command's, not the
+        top level's) that left arguments unrecognized, so that :meth:`parse_args` can
+        suggest its options."""
+        namespace, extras = super().parse_known_args(args, namespace)
+        if extras and not hasattr(namespace, _EXTRAS_OWNER):
+            setattr(namespace, _EXTRAS_OWNER, self)
+        return namespace, extras
+
+    def parse_args(self, args=None, namespace=None):
+        """argparse's, with a close match for a mistyped option: "unrecognized arguments:
+        --vai sat; did you mean --via?" (Python 3.12's argparse has no such suggestion
+        for options either)."""
+        namespace, extras = self.parse_known_args(args, namespace)
+        owner = vars(namespace).pop(_EXTRAS_OWNER, self)
+        if extras:
+            owner.error(f"unrecognized arguments: {' '.join(extras)}"
+                        f"{owner.option_suggestion(extras)}")
+        return namespace
+
+    def option_suggestion(self, extras: list[str]) -> str:
+        """"; did you mean --via?" for the first of ``extras`` that is an option close to
+        one of this parser's, else ""."""
+        options = [name for name in self._option_string_actions if name.startswith("--")]
+        for word in extras:
+            if word.startswith("-") and word != "-":
+                match = close_match(word.split("=", 1)[0], options)
+                if match is not None:
+                    return f"; did you mean {match}?"
+        return ""
+
+    def _check_value(self, action: argparse.Action, value) -> None:
+        """argparse's check of a choice (a command, a target, ``--encoding``...), saying
+        "invalid choice: 'slove'; did you mean 'solve'?" when one is close, instead of
+        every choice."""
+        if action.choices is not None and value not in action.choices:
+            match = close_match(str(value), [str(choice) for choice in action.choices])
+            if match is not None:
+                raise argparse.ArgumentError(action, f"invalid choice: {value!r}; did you "
+                                                     f"mean {match!r}?")
+        super()._check_value(action, value)
+
     def _print_message(self, message: str, file=None) -> None:
         """Print ``--help`` or ``--version`` on stdout (argparse's errors on stderr) as every
         command prints: a stdout that cannot take it is one line and exit 2 (argparse
@@ -276,6 +319,10 @@ class OneLineParser(argparse.ArgumentParser):
             _to_devnull(1)
             self.exit(ExitCode.BAD_INPUT,
                       f"sudoku-bridge: error: stdout: cannot write ({exc.strerror})\n")
+
+
+_EXTRAS_OWNER = "_unrecognized_by"
+"""The namespace attribute :meth:`OneLineParser.parse_known_args` notes its parser in."""
 
 
 def _with_parent(subparsers, debug: argparse.ArgumentParser) -> None:

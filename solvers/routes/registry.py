@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from reductions.errors import UserError
+from reductions.suggestions import unknown_name
 from reductions.grid import Grid, Shape
 from reductions.sizes import (Estimate, cnf_estimate, exact_cover_estimate, hcp_estimate,
                               ilp_estimate, rules_estimate)
@@ -304,7 +305,7 @@ def get_route(name: str, extra: Mapping[str, Route] | None = None) -> Route:
     try:
         return known[name]
     except KeyError:
-        raise UserError(f"unknown route {name!r}; routes: {', '.join(known)}") from None
+        raise UserError(unknown_name("route", name, known, "routes")) from None
 
 
 def available_routes() -> list[str]:
