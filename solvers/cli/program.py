@@ -69,6 +69,7 @@ COMMAND_MODULES = [
     "solvers.cli.crosscheck",
     "solvers.cli.rules",
     "solvers.cli.generate",
+    "solvers.cli.routes_list",
 ]
 
 
