@@ -39,7 +39,8 @@ def run_crosscheck_command(args: argparse.Namespace) -> int:
     texts = puzzle_texts(args.puzzles, args.box, memory_limit=common.memory_limit(args))
     if args.scheduler is None:          # a cluster's workers have memory of their own
         check_memory(texts, [known[name] for name in routes], args)
-    progress = common.Progress(len(texts) * len(routes), "crosscheck")
+    progress = common.Progress(len(texts) * len(routes), "crosscheck", asked=args.progress,
+                               unit="run")
     try:
         execution = Execution(jobs=args.jobs, scheduler=args.scheduler,
                               worker_timeout=args.worker_timeout)
@@ -153,5 +154,6 @@ def register(commands: common.Commands) -> None:
                         help="with --scheduler: give up (exit 2, records kept for --resume) "
                              "after this many seconds without any Dask worker (default: 60)")
     common.add_shape_option(parser)
+    common.add_progress_option(parser)
     common.add_memory_option(parser)
     parser.set_defaults(run=run_crosscheck_command)

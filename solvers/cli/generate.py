@@ -60,7 +60,7 @@ def run_generate(args: argparse.Namespace) -> int:
     mode = "symmetric" if args.symmetric else "not symmetric"
     start = time.perf_counter()
     clues, restarts, checks = [], 0, 0
-    progress = common.Progress(args.count, "generate")
+    progress = common.Progress(args.count, "generate", asked=args.progress, unit="puzzle")
     puzzles = generate_puzzles(shape, count=args.count, seed=seed, symmetric=args.symmetric)
     with open_output(output) as out:
         for made in puzzles:
@@ -103,4 +103,5 @@ def register(commands: common.Commands) -> None:
                         help="write the puzzles to FILE (atomically: all or nothing) instead "
                              "of standard output")
     common.add_memory_option(parser)
+    common.add_progress_option(parser)
     parser.set_defaults(run=run_generate)

@@ -195,7 +195,7 @@ def run_validate(args: argparse.Namespace) -> int:
         formulas = fixed_formulas()
     variants = ["thm2", "thm3"] if args.variant in (None, "both") else [args.variant]
     results = []
-    progress = common.Progress(len(formulas), "validate")
+    progress = common.Progress(len(formulas), "validate", asked=args.progress, unit="formula")
     for result in validate_formulas(formulas, variants=variants, solver=args.solver,
                                     split=not args.no_split, order=args.order,
                                     max_memory=limit):

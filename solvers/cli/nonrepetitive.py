@@ -141,7 +141,8 @@ def run_validate(args: argparse.Namespace) -> int:
     skipped = []
     if not args.summary:
         print(TABLE_HEADER)
-    progress = common.Progress(len(formulas), "validate") if len(formulas) > 1 else None
+    progress = common.Progress(len(formulas), "validate", asked=args.progress,
+                               unit="formula") if len(formulas) > 1 else None
     for name, formula, result in validate_formulas(formulas, cycle=args.cycle,
                                                    solver_name=args.solver, max_memory=limit):
         if isinstance(result, TooLarge):

@@ -140,7 +140,8 @@ def _report(results: Iterator[common.Solved | common.SolvedLines], args: argpars
             *, count: int) -> int:
     """Print the results of ``solve`` in order; the counts on stderr for a file."""
     many = count > 1
-    progress = common.Progress(count, f"solve --via {args.via}") if many else None
+    progress = common.Progress(count, f"solve --via {args.via}", asked=args.progress,
+                               unit="puzzle") if many else None
     counts = dict.fromkeys(Status, 0)
     errors = 0
     for item in results:
@@ -363,6 +364,7 @@ def _declare_solve(top) -> argparse.ArgumentParser:
     solve.add_argument("--jobs", type=common.positive_int_arg, default=min(2, os.cpu_count() or 1),
                        help="processes for a file of many puzzles (default: 2)")
     common.add_memory_option(solve)
+    common.add_progress_option(solve)
     solve.set_defaults(run=run_solve)
     return solve
 

@@ -157,7 +157,7 @@ def run_rules(args: argparse.Namespace) -> int:
     by_level: Counter = Counter()
     rule_steps: Counter = Counter()
     hardest: Counter = Counter()
-    progress = common.Progress(len(texts), "rules")
+    progress = common.Progress(len(texts), "rules", asked=args.progress, unit="puzzle")
     for item in grade_in_order(texts, grade, jobs=args.jobs):
         if item.status is None:
             errors += 1
@@ -219,4 +219,5 @@ def register(commands: common.Commands) -> None:
                         default=min(2, os.cpu_count() or 1),
                         help="processes for a file of many puzzles (default: 2; results stay "
                              "in input order)")
+    common.add_progress_option(parser)
     parser.set_defaults(run=run_rules)
