@@ -4,7 +4,6 @@ small helpers for puzzles, grids and progress."""
 from __future__ import annotations
 
 import argparse
-import enum
 import json
 import sys
 import time
@@ -20,33 +19,8 @@ from ..formats.atomic import STDOUT
 from ..runtime.memory import default_limit, parse_size
 from ..outcome import Outcome, Status
 from ..routes.options import RouteOption
+from .exit_codes import EXIT_MEANINGS, ExitCode  # noqa: F401 - the commands' vocabulary
 
-
-class ExitCode(enum.IntEnum):
-    """The contract with the shell (``sudoku-bridge --help`` prints it)."""
-
-    OK = 0
-    NO_SOLUTION = 1
-    BAD_INPUT = 2
-    UNKNOWN = 3
-    MISMATCH = 4
-    INTERNAL_ERROR = 70
-    INTERRUPTED = 130
-    TERMINATED = 143
-
-
-EXIT_MEANINGS = {
-    ExitCode.OK: "solved / done",
-    ExitCode.NO_SOLUTION: "no solution (proved)",
-    ExitCode.BAD_INPUT: "bad input, bad usage, a solver that cannot run, or an instance "
-                        "estimated over the memory limit (--max-memory)",
-    ExitCode.UNKNOWN: "unknown (time limit, or a heuristic that found nothing)",
-    ExitCode.MISMATCH: "a wrong answer or a disagreement between routes",
-    ExitCode.INTERNAL_ERROR: "internal error (a bug: please report it; --debug shows the "
-                             "traceback)",
-    ExitCode.INTERRUPTED: "interrupted (Ctrl-C)",
-    ExitCode.TERMINATED: "terminated (SIGTERM)",
-}
 
 def exit_code_for(statuses: list[Status]) -> ExitCode:
     """The exit code of a run that answered ``statuses`` (unknown beats no solution)."""

@@ -13,6 +13,7 @@ from reductions.sizes import Estimate, ensure_fits
 from reductions.suggestions import unknown_name
 
 from . import common
+from .parser import COMMAND_SUMMARIES
 from .common import ExitCode
 from ..formats.atomic import check_outputs
 from ..routes import ROUTES, Route, available_routes, route_estimate, template_routes
@@ -115,7 +116,7 @@ def check_memory(texts: list[tuple[str, str]], routes: list[Route],
 
 def register(commands: common.Commands) -> None:
     parser = commands.top.add_parser(
-        "crosscheck", help="run puzzles through several routes and compare the answers",
+        "crosscheck", help=COMMAND_SUMMARIES["crosscheck"],
         description="Run every puzzle through every route, verify each answer, and list "
                     "mismatches: an invalid grid, 'no solution' where another route solved "
                     "it, or (with --unique) disagreement about uniqueness. Exit code 4 when "

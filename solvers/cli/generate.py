@@ -21,6 +21,7 @@ from reductions.sizes import ensure_fits
 
 from ..formats.atomic import check_outputs, open_output
 from . import common
+from .parser import COMMAND_SUMMARIES
 from .common import ExitCode
 
 MAX_COUNT = 10_000_000
@@ -81,7 +82,7 @@ def run_generate(args: argparse.Namespace) -> int:
 
 def register(commands: common.Commands) -> None:
     parser = commands.top.add_parser(
-        "generate", help="generate minimal puzzles (Eppstein's generator, SAT-checked)",
+        "generate", help=COMMAND_SUMMARIES["generate"],
         description="Generate minimal puzzles as Eppstein 2005 §3.6 does: random (symmetric) "
                     "placements propagated by the singles until the grid is determined, then "
                     "clues (symmetric pairs) removed in placement order while SAT proves the "

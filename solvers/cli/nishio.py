@@ -34,6 +34,7 @@ from reductions.formulas import Formula, seeded_random_formulas
 from reductions.sizes import declared_variables_note, ensure_fits, nishio_build_estimate
 
 from . import common
+from .parser import COMMAND_SUMMARIES
 from .common import ExitCode
 from ..formats.atomic import check_outputs
 from ..formats.dimacs import read_formula, read_formulas
@@ -381,7 +382,7 @@ def _add_validation_options(parser: argparse.ArgumentParser) -> None:
 
 def _declare_nishio(top) -> None:
     parser = top.add_parser(
-        "nishio", help="Nishio(S): the cells of S that lie in some valid placement",
+        "nishio", help=COMMAND_SUMMARIES["nishio"],
         description="Single-digit deduction: read a cell set S (the candidates of one digit) "
                     "and keep the cells lying in some valid placement inside S (one cell per "
                     "row, column and block). Printed grid: # kept, x eliminated, . not in S. "

@@ -45,6 +45,7 @@ from reductions.sizes import (TooLarge, declared_variables_note, ensure_fits,
                               nrpath_gadget_estimate)
 
 from . import common
+from .parser import COMMAND_SUMMARIES
 from .common import ExitCode
 from ..formats.atomic import check_outputs
 from ..formats.dimacs import read_formula, read_formulas
@@ -336,7 +337,7 @@ def _declare_gadget_nrpath(gadgets) -> None:
 
 def _declare_nonrepetitive(top) -> None:
     parser = top.add_parser(
-        "nonrepetitive", help="nonrepetitive paths and cycles in a labelled graph",
+        "nonrepetitive", help=COMMAND_SUMMARIES["nonrepetitive"],
         description="Questions about walks whose consecutive edges have different labels, "
                     "answered through nr(G) in linear time (Eppstein 2005, §2.1). When the "
                     "path or cycle must be simple: on an undirected graph by the polynomial "

@@ -45,7 +45,6 @@ import traceback
 from typing import Iterator
 
 from reductions.errors import UserError, printable
-from reductions.suggestions import close_match
 from reductions.grid import (PuzzleLines, format_grid, load_puzzles, parse_grid, puzzle_lines,
                              solution_problems)
 
@@ -56,8 +55,8 @@ from ..outcome import Outcome, Status, WrongAnswer
 from ..routes.options import ALL_OPTIONS
 from ..routes import ROUTES, get_route, route_estimate, template_routes
 from . import common, forget_interrupt_mark
-from .common import EXIT_MEANINGS, ExitCode
-from .version import VersionAction
+from .common import ExitCode
+from .parser import COMMAND_SUMMARIES, to_devnull as _to_devnull, top_parser, with_parent
 
 COMMAND_MODULES = [
     "solvers.cli.sat",
@@ -217,27 +216,11 @@ def run_verify(args: argparse.Namespace) -> int:
 # ----------------------------------------------------------------------------- parser
 
 def build_parser() -> argparse.ArgumentParser:
-    # --debug is accepted before or after the command (SUPPRESS keeps a later default from
-    # overwriting an earlier --debug).
-    debug = argparse.ArgumentParser(add_help=False)
-    debug.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
-                       help="on an internal error, print the traceback")
-    parser = OneLineParser(
-        prog="sudoku-bridge", parents=[debug],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Reduce Sudoku to SAT, exact cover, ILP and Hamiltonian cycle; solve, "
-                    "decode, verify and cross-check. NP-hardness gadgets from 3SAT.",
-        epilog="exit codes:\n" + "\n".join(f"  {int(code):>3}  {meaning}"
-                                           for code, meaning in EXIT_MEANINGS.items()))
-    parser.add_argument("--version", action=VersionAction)
-    top = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    _with_parent(top, debug)
+    parser, top, debug = top_parser()
     solve = _declare_solve(top)
-    emit = _declare_collection(top, debug, "emit", "write a reduced instance to a file")
-    decode = _declare_collection(top, debug, "decode",
-                                 "decode an outside solver's answer into a grid")
-    gadget = _declare_collection(top, debug, "gadget",
-                                 "NP-hardness gadgets built from 3-CNF formulas",
+    emit = _declare_collection(top, debug, "emit", COMMAND_SUMMARIES["emit"])
+    decode = _declare_collection(top, debug, "decode", COMMAND_SUMMARIES["decode"])
+    gadget = _declare_collection(top, debug, "gadget", COMMAND_SUMMARIES["gadget"],
                                  dest="gadget", metavar="GADGET")
     _declare_verify(top)
     commands = common.Commands(top=top, solve=solve, emit=emit, decode=decode, gadget=gadget)
@@ -246,106 +229,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-class OneLineParser(argparse.ArgumentParser):
-    """The parser of every command (sub-parsers take their parent's class): a usage error
-    is one line naming the command, ``sudoku-bridge solve: error: --jobs: '0': give a number
-    from 1 to 4096 (see --help)``, and exit 2 — not argparse's usage block, which buries the
-    problem under twenty lines of options."""
-
-    def error(self, message: str):
-        self.exit(ExitCode.BAD_INPUT, f"{self.prog}: error: "
-                                      f"{printable(message.removeprefix('argument '))} "
-                                      f"(see --help)\n")
-
-    def parse_known_args(self, args=None, namespace=None):
-        """argparse's, noting on the namespace the innermost parser (the command's, not the
-        top level's) that left arguments unrecognized, so that :meth:`parse_args` can
-        suggest its options."""
-        namespace, extras = super().parse_known_args(args, namespace)
-        if extras and not hasattr(namespace, _EXTRAS_OWNER):
-            setattr(namespace, _EXTRAS_OWNER, self)
-        return namespace, extras
-
-    def parse_args(self, args=None, namespace=None):
-        """argparse's, with a close match for a mistyped option: "unrecognized arguments:
-        --vai sat; did you mean --via?" (Python 3.12's argparse has no such suggestion
-        for options either)."""
-        namespace, extras = self.parse_known_args(args, namespace)
-        owner = vars(namespace).pop(_EXTRAS_OWNER, self)
-        if extras:
-            owner.error(f"unrecognized arguments: {' '.join(extras)}"
-                        f"{owner.option_suggestion(extras)}")
-        return namespace
-
-    def option_suggestion(self, extras: list[str]) -> str:
-        """"; did you mean --via?" for the first of ``extras`` that is an option close to
-        one of this parser's, else ""."""
-        options = [name for name in self._option_string_actions if name.startswith("--")]
-        for word in extras:
-            if word.startswith("-") and word != "-":
-                match = close_match(word.split("=", 1)[0], options)
-                if match is not None:
-                    return f"; did you mean {match}?"
-        return ""
-
-    def _check_value(self, action: argparse.Action, value) -> None:
-        """argparse's check of a choice (a command, a target, ``--encoding``...), saying
-        "invalid choice: 'slove'; did you mean 'solve'?" when one is close, instead of
-        every choice."""
-        if action.choices is not None and value not in action.choices:
-            match = close_match(str(value), [str(choice) for choice in action.choices])
-            if match is not None:
-                raise argparse.ArgumentError(action, f"invalid choice: {value!r}; did you "
-                                                     f"mean {match!r}?")
-        super()._check_value(action, value)
-
-    def _print_message(self, message: str, file=None) -> None:
-        """Print ``--help`` or ``--version`` on stdout (argparse's errors on stderr) as every
-        command prints: a stdout that cannot take it is one line and exit 2 (argparse
-        would drop the error and exit 0), a reader gone away (``| head``) ends quietly."""
-        if not message:
-            return
-        if file is not None and file is not sys.stdout:
-            with contextlib.suppress(OSError, ValueError):       # stderr: as argparse does
-                file.write(message)
-            return
-        if sys.stdout is None:
-            self.exit(ExitCode.BAD_INPUT, "sudoku-bridge: error: stdout is closed, so "
-                                          "nothing could be shown; redirect it instead\n")
-        try:
-            sys.stdout.write(message)
-            sys.stdout.flush()
-        except BrokenPipeError:
-            _to_devnull(1)
-        except OSError as exc:
-            _to_devnull(1)
-            self.exit(ExitCode.BAD_INPUT,
-                      f"sudoku-bridge: error: stdout: cannot write ({exc.strerror})\n")
-
-
-_EXTRAS_OWNER = "_unrecognized_by"
-"""The namespace attribute :meth:`OneLineParser.parse_known_args` notes its parser in."""
-
-
-def _with_parent(subparsers, debug: argparse.ArgumentParser) -> None:
-    """Every parser ``subparsers`` adds accepts ``--debug`` too."""
-    plain = subparsers.add_parser
-    subparsers.add_parser = lambda name, **kwargs: plain(name, parents=[debug], **kwargs)
-
-
 def _declare_collection(top, debug: argparse.ArgumentParser, name: str, summary: str, *,
                         dest: str = "target", metavar: str = "TARGET"):
     """A command made of sub-commands (``emit``, ``decode``, ``gadget``): the collection
     that the command modules add their targets to."""
     collection = top.add_parser(name, help=summary).add_subparsers(dest=dest, required=True,
                                                                    metavar=metavar)
-    _with_parent(collection, debug)
+    with_parent(collection, debug)
     return collection
 
 
 def _declare_solve(top) -> argparse.ArgumentParser:
     solve = top.add_parser(
-        "solve", help="solve puzzles through a reduction",
+        "solve", help=COMMAND_SUMMARIES["solve"],
         description="Solve through a reduction; every answer is decoded and verified against "
                     "the puzzle before it is printed. Routes: " + "; ".join(
                         f"{name}: {route.summary}" for name, route in ROUTES.items()))
@@ -370,7 +266,7 @@ def _declare_solve(top) -> argparse.ArgumentParser:
 
 
 def _declare_verify(top) -> None:
-    verify = top.add_parser("verify", help="check a grid against a puzzle")
+    verify = top.add_parser("verify", help=COMMAND_SUMMARIES["verify"])
     verify.add_argument("puzzle", help="the puzzle (text or file)")
     verify.add_argument("grid", help="the proposed solution (text or file)")
     common.add_shape_option(verify)
@@ -564,16 +460,6 @@ def _fail(message: str, code: ExitCode) -> int:
         with contextlib.suppress(OSError, ValueError):
             print(f"sudoku-bridge: {printable(message)}", file=sys.stderr)
     return code
-
-
-def _to_devnull(descriptor: int) -> None:
-    """Point ``descriptor`` at /dev/null: after a failed write to stdout, so that the
-    interpreter's final flush does not print a second error; for a closed stderr."""
-    with contextlib.suppress(OSError):
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        if devnull != descriptor:
-            os.dup2(devnull, descriptor)
-            os.close(devnull)
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from ..routes import ROUTES, Route
 from ..runtime.programs import (EXTRAS, how_to_get, package_name, package_version,
                                 program_versions)
 from . import common
+from .parser import COMMAND_SUMMARIES
 from .common import ExitCode
 
 LKH_PROGRAM = "LKH"
@@ -37,7 +38,7 @@ class RouteNeeds:
 
 def register(commands: common.Commands) -> None:
     parser = commands.top.add_parser(
-        "routes", help="list the routes: what each needs, whether it can run here",
+        "routes", help=COMMAND_SUMMARIES["routes"],
         description="List every built-in route of 'solve --via' and 'crosscheck --routes': "
                     "what it needs (a Python package or an outside program, and where that "
                     "comes from), whether it can run here, and the version found (asked of "

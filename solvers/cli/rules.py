@@ -32,6 +32,7 @@ from reductions.rule_levels import MAX_LEVEL
 from ..routes import options as route_options
 from ..outcome import Status
 from . import common
+from .parser import COMMAND_SUMMARIES
 from .common import ExitCode
 
 if TYPE_CHECKING:
@@ -192,7 +193,7 @@ def register(commands: common.Commands) -> None:
     group = commands.solve.add_argument_group("rules route (solve --via rules)")
     common.add_route_options(group, route_options.DEDUCTION.options)
     parser = commands.top.add_parser(
-        "rules", help="solve by deduction rules (Eppstein), explain, grade",
+        "rules", help=COMMAND_SUMMARIES["rules"],
         description="Deduce with polynomial-time rules, lowest level first: singles, locked "
                     "candidates, subsets, the two matching rules, Nishio, and the "
                     "nonrepetitive-path rules on the bilocation and bivalue graphs, then "
