@@ -12,8 +12,6 @@ from importlib import metadata
 
 import pytest
 
-from solvers.cli import version
-
 from .conftest import ROOT
 
 
@@ -28,7 +26,7 @@ def test_version_is_one_line_with_the_installed_versions(run):
 def test_version_of_a_tree_never_installed(run, monkeypatch):
     def missing(name):
         raise metadata.PackageNotFoundError(name)
-    monkeypatch.setattr(version.metadata, "version", missing)
+    monkeypatch.setattr(metadata, "version", missing)
     code, out, _ = run("--version")
     assert code == 0
     assert re.fullmatch(r"sudoku-bridge \(version unknown: not installed, run from its source "

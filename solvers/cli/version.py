@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import platform
-from importlib import metadata
 
 PACKAGE = "sudoku-bridge"
 DEPENDENCIES = ("python-sat", "numpy")
@@ -15,6 +14,7 @@ DEPENDENCIES = ("python-sat", "numpy")
 
 def installed_version(name: str) -> str:
     """The installed version of the distribution ``name``, or ``not installed``."""
+    from importlib import metadata          # here: it costs a command's start-up 10-20 ms
     try:
         return metadata.version(name)
     except metadata.PackageNotFoundError:
