@@ -66,7 +66,7 @@ QUICK_MODULES = frozenset({
     "test_cli_stdin", "test_cli_suggestions", "test_cli_version",
     "test_cli_routes", "test_layers", "test_readme_links",
 })
-"""The test modules of ``pytest -m quick``: broad and fast (about 1.5 minutes on a quiet
+"""The test modules of ``pytest -m quick``: broad and fast (121 s of CPU measured on a busy
 2-core machine), for a contributor's edit-test loop; the whole suite stays the check
 (docs/development.md)."""
 
