@@ -20,6 +20,10 @@ through here, and so does every solver output held in memory.
 * **Regular files only.** A directory, a device (``/dev/null``, ``/dev/zero``), a FIFO or a
   socket is refused before it is opened (opening a FIFO would wait for a writer; a device
   would read as an empty or endless file), naming what it is (:func:`file_kind`).
+* **``-`` is standard input.** A path ``-`` reads the process's standard input, through the
+  same limits, decompression and errors as a file (named ``<stdin>`` in messages). What has
+  been read of it is kept in memory (never more than the largest limit a read of it had), so
+  that a reader may open it again, as it may a file (:class:`_StdinTape`).
 * **UTF-8, a byte-order mark allowed.** Text is UTF-8; a leading byte-order mark (which
   Windows editors write) is dropped, so that a file saved with one reads as the same text.
 * **One-line errors.** :func:`reading` turns what reading can raise — a missing file, a
@@ -37,12 +41,14 @@ from __future__ import annotations
 
 import bz2
 import contextlib
+import errno
 import gzip
 import io
 import lzma
 import os
 import re
 import stat
+import sys
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -68,6 +74,23 @@ a sign and its spacing."""
 
 BLOCK = 1 << 20
 """Characters :func:`read_lines` reads at a time."""
+
+STDIN = "-"
+"""The path that means standard input, wherever a file is read."""
+
+STDIN_NAME = "<stdin>"
+"""How messages name standard input."""
+
+
+def is_stdin(path: str | Path) -> bool:
+    """Does ``path`` stand for standard input (``-``)? (``./-`` is a file named ``-``.)"""
+    return os.fspath(path) == STDIN
+
+
+def shown_name(path: str | Path) -> str:
+    """``path`` as a message names it: ``<stdin>`` for ``-``, else the path with its control
+    characters escaped."""
+    return STDIN_NAME if is_stdin(path) else printable(os.fspath(path))
 
 
 @dataclass(frozen=True)
@@ -179,7 +202,7 @@ def reading(path: str | Path, error: type[UserError] = UserError) -> Iterator[No
     """Turn the OS, decoding and decompression errors of reading ``path`` into one-line
     ``error``s naming it (a :class:`UserError` raised inside, e.g. :class:`InputTooLarge`,
     goes on as it is)."""
-    name = printable(os.fspath(path))
+    name = shown_name(path)
     try:
         yield
     except UserError:
@@ -303,20 +326,97 @@ class _Members(io.RawIOBase):
         return 0
 
 
+class _StdinTape:
+    """Standard input, recorded as it is read, so that it can be opened again as a file can:
+    a command that looks at its input twice (the first lines, then all of it) reads what
+    was read before from memory, then reads on. What is recorded is what the readers took,
+    each held to its own :class:`ReadLimit` (:class:`_Counted`), so the record is bounded by
+    the largest of them. A new ``sys.stdin`` (a test's) starts a new record."""
+
+    def __init__(self):
+        self.stream: Any = None
+        self.data = bytearray()
+        self.ended = False
+
+    def open(self) -> IO[bytes]:
+        """A reader of standard input from its first byte (:class:`_Replay`)."""
+        stream = sys.stdin
+        if stream is None:
+            raise OSError(errno.EBADF, "standard input is closed")
+        if stream is not self.stream:
+            self.stream, self.data, self.ended = stream, bytearray(), False
+        return _Replay(self)
+
+    def more(self, size: int) -> bool:
+        """Read up to ``size`` more bytes into the record; False at the end of input."""
+        if self.ended:
+            return False
+        source = getattr(self.stream, "buffer", None)
+        block = getattr(source, "read1", source.read)(size) if source is not None \
+            else self.stream.read(size).encode("utf-8")          # a text stream (a test's)
+        if not block:
+            self.ended = True
+            return False
+        self.data += block
+        return True
+
+
+class _Replay(io.RawIOBase):
+    """One reader of :class:`_StdinTape`: what is recorded, then what standard input gives
+    next."""
+
+    def __init__(self, tape: _StdinTape):
+        self._tape = tape
+        self._position = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        """Back to what was read (from the start or from here), never past it."""
+        base = {io.SEEK_SET: 0, io.SEEK_CUR: self._position}.get(whence)
+        if base is None or not 0 <= base + offset <= len(self._tape.data):
+            raise io.UnsupportedOperation("standard input: seek past what was read")
+        self._position = base + offset
+        return self._position
+
+    def tell(self) -> int:
+        return self._position
+
+    def readinto(self, buffer) -> int:
+        tape = self._tape
+        while self._position >= len(tape.data):
+            if not tape.more(max(len(buffer), BLOCK)):
+                return 0
+        data = tape.data[self._position:self._position + len(buffer)]
+        buffer[:len(data)] = data
+        self._position += len(data)
+        return len(data)
+
+
+_STDIN = _StdinTape()
+
+
 def _open_counted(path: str | Path, limit: ReadLimit, *, cut_off_ok: bool = False
                   ) -> _Counted:
-    where = printable(os.fspath(path))
-    kind = file_kind(os.stat(path).st_mode)      # before opening: a FIFO's open would wait
-    if kind is not None:
-        raise NotRegularFile(kind)
-    raw = open(path, "rb")
+    where = shown_name(path)
+    if is_stdin(path):
+        raw = _STDIN.open()
+    else:
+        kind = file_kind(os.stat(path).st_mode)      # before opening: a FIFO's open would wait
+        if kind is not None:
+            raise NotRegularFile(kind)
+        raw = open(path, "rb")
     try:
         start = raw.read(6)
         raw.seek(0)
         found = _compression_of(start)
         if found is None:
-            if os.fstat(raw.fileno()).st_size > limit.bytes:     # refused before reading
-                raise limit.refusal(where)
+            if not is_stdin(path) and os.fstat(raw.fileno()).st_size > limit.bytes:
+                raise limit.refusal(where)                       # refused before reading
             return _Counted(raw, limit, where, compressed=False, file=raw)
         source = _Members(raw, found.member) if cut_off_ok else found.opener(raw, "rb")
         return _Counted(source, limit, where, compressed=True, file=raw)
@@ -328,7 +428,8 @@ def _open_counted(path: str | Path, limit: ReadLimit, *, cut_off_ok: bool = Fals
 def compression(path: str | Path, error: type[UserError] = UserError) -> Compression | None:
     """The compressed format of ``path`` by its first bytes, or None when it is not
     compressed (errors are ``error`` naming the file)."""
-    with reading(path, error), open(path, "rb") as handle:
+    with reading(path, error), (_STDIN.open() if is_stdin(path) else open(path, "rb")) \
+            as handle:
         return _compression_of(handle.read(6))
 
 
@@ -369,7 +470,7 @@ def read_lines(path: str | Path, limit: ReadLimit, error: type[UserError] = User
     last member is cut off (:func:`open_text`) ends the same way, with a line without its
     end (empty if need be). Errors are ``error`` naming the file (raised while
     iterating)."""
-    where = printable(os.fspath(path))
+    where = shown_name(path)
     with reading(path, error), open_text(path, limit, newline="" if ends else None,
                                          cut_off_ok=cut_off_ok) as handle:
         counted = handle.buffer.raw

@@ -50,3 +50,30 @@ def shared_set(name: str) -> Path:
     if not path.exists():
         pytest.skip(f"{path} not present (the shared data sets are optional)")
     return path
+
+
+QUICK_MODULES = frozenset({
+    # readers and writers of every format, the reading layer, output files
+    "test_grid", "test_dimacs", "test_bounded_reading", "test_outputs", "test_tsplib",
+    "test_cellset", "test_hcp_formats", "test_lp_solution", "test_ilp_model", "test_dlx",
+    "test_labelled_edges", "test_puzzle_record", "test_formulas", "test_status",
+    # every reduction and its sizes; the rules on their fast path
+    "test_cnf", "test_exact_cover", "test_ilp", "test_hcp", "test_split_reduction",
+    "test_skew_symmetric", "test_usp", "test_ssg", "test_graphs", "test_labelled_graph",
+    "test_reduction_protocol", "test_rules_fast", "test_routes_sat", "test_routes_options",
+    "test_templates",
+    # the command line's conventions (test_cli_contract, a process per command, is not quick);
+    # the layers
+    "test_cli_stdin", "test_cli_suggestions", "test_cli_version",
+    "test_cli_routes", "test_layers", "test_readme_links",
+})
+"""The test modules of ``pytest -m quick``: broad and fast (121 s of CPU measured on a busy
+2-core machine), for a contributor's edit-test loop; the whole suite stays the check
+(docs/development.md)."""
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark the tests of :data:`QUICK_MODULES` ``quick``."""
+    for item in items:
+        if item.module is not None and item.module.__name__.rsplit(".", 1)[-1] in QUICK_MODULES:
+            item.add_marker(pytest.mark.quick)

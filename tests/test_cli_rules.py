@@ -14,7 +14,9 @@ import pytest
 from reductions.sudoku.grid import format_grid, parse_grid
 from reductions.rules.engine import RULES
 from solvers import cli
+from solvers.routes import deduction
 from solvers.routes.sat import solve_puzzle
+from solvers.runtime import processes
 
 from .conftest import INSTANCES, ROOT, instance_puzzles
 from .processes import is_running, wait_until
@@ -120,9 +122,10 @@ def test_file_lines_and_list(capsys):
     assert code == 0 and "bilocal-conflicting-paths" in out and out.startswith(" 1  hidden")
 
 
-def test_file_on_worker_processes_in_input_order(capsys, tmp_path):
-    """--jobs 2 (three chunks, two workers) prints what --jobs 1 prints, line for line, a
-    bad line in the middle included."""
+def test_file_on_worker_processes_in_input_order(capsys, tmp_path, monkeypatch):
+    """--jobs 2 (three chunks, two workers, the work taken to pay for them) prints what
+    --jobs 1 prints, line for line, a bad line in the middle included."""
+    monkeypatch.setattr(deduction, "POOL_PAYS_SECONDS", 0.0)
     lines = [format_grid(p) for p in instance_puzzles("royle17-sample300.txt", 40)]
     lines.insert(17, "12345")
     path = tmp_path / "p.txt"
@@ -133,6 +136,33 @@ def test_file_on_worker_processes_in_input_order(capsys, tmp_path):
         assert alone == pooled
         assert alone[0] == 2 and len(alone[1].splitlines()) == 41
         assert "bad input 1" in alone[2]
+
+
+@pytest.mark.parametrize("copies, pooled", [(1, False), (10, True)])
+def test_a_pool_starts_only_when_the_work_pays_for_it(monkeypatch, copies, pooled):
+    """300 17-clue puzzles (about a second of work) are deduced in this process: workers
+    cost more than they save there; ten times as many go to the workers."""
+    texts = [(str(k), format_grid(p)) for k, p in
+             enumerate(instance_puzzles("royle17-sample300.txt"))] * copies
+    started = []
+
+    def no_pool(jobs, *args, **kwargs):
+        started.append(jobs)
+        raise RuntimeError("a pool was started")
+    monkeypatch.setattr(processes, "worker_pool", no_pool)
+    grades = deduction.grade_in_order(texts[:40], text_length, jobs=2)
+    assert list(grades) == [len(t) for _, t in texts[:40]] and started == []
+    grades = deduction.grade_in_order(texts, text_length, jobs=2)
+    if pooled:
+        with pytest.raises(RuntimeError, match="a pool was started"):
+            list(grades)
+        assert started == [2]
+    else:
+        assert list(grades) == [len(t) for _, t in texts] and started == []
+
+
+def text_length(label: str, text: str) -> int:
+    return len(text)
 
 
 def _children(pid: int) -> list[int]:

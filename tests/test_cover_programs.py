@@ -393,7 +393,9 @@ def test_cover_cmd_on_the_command_line(fakes, canned, tmp_path):
 
 def test_route_dlx1_is_not_available_without_the_program(monkeypatch, tmp_path):
     monkeypatch.setenv("PATH", str(tmp_path))
-    assert ROUTES["dlx1"].unavailable() == "route dlx1 needs the 'dlx1' program on PATH"
+    assert ROUTES["dlx1"].unavailable() == (
+        "route dlx1 needs the 'dlx1' program on PATH (build it from Knuth's dlx1.w, "
+        "https://cs.stanford.edu/~knuth/programs/dlx1.w, with CWEB's ctangle and a C compiler)")
     with pytest.raises(SolverUnavailable, match="needs the 'dlx1' program"):
         solve(parse_grid(FOUR), via="dlx1")
     with pytest.raises(SolverUnavailable, match="program 'dlx1' not found on PATH"):

@@ -160,8 +160,7 @@ def solution_tour(tmp_path) -> str:
 def test_linkern_through_the_command_line(fakes, tmp_path, run):
     """``solve --via hcp --hcp-solver linkern`` on the graph of the linkern route: linkern's
     cycle becomes the solved grid (0); a tour with non-edges or a hang is unknown (3); a crash
-    or garbage one line and 2 — never 1. (``--via linkern`` itself wants linkern on PATH
-    even with --linkern-binary.)"""
+    or garbage one line and 2 — never 1."""
     cases = {"solves": (f'cp {solution_tour(tmp_path)} "$OUT"\n', ExitCode.OK),
              "nonedge": ("write_ring\n", ExitCode.UNKNOWN),
              "hang": ("$SLEEP 300\n", ExitCode.UNKNOWN),

@@ -84,7 +84,8 @@ def test_missing_program_route_is_one_line(capsys, monkeypatch, tmp_path):
     monkeypatch.setenv("PATH", str(tmp_path))          # nothing on PATH
     code, out, err = run(capsys, "solve", PAPER_17, "--via", "kissat")
     assert code == ExitCode.BAD_INPUT and out == ""
-    assert err.strip() == "sudoku-bridge: error: route kissat needs the 'kissat' program on PATH"
+    assert err.strip() == ("sudoku-bridge: error: route kissat needs the 'kissat' program on "
+                           "PATH (build it from https://github.com/arminbiere/kissat)")
 
 
 def test_cadical_limit_stop_is_unknown(capsys):

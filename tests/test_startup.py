@@ -94,3 +94,21 @@ def test_outside_programs_load_only_when_one_runs():
     result = run_cli("solve", "instances/haythorpe-17clue.txt", "--solver-cmd",
                      "no-such-solver-xyz")
     assert "solvers.tools.dimacs_programs" in result["modules"]
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["--version"], ["--debug", "--help"]])
+def test_the_top_level_imports_neither_numpy_nor_the_solvers(argv):
+    """``--help`` and ``--version`` are answered by solvers/cli/parser.py alone."""
+    result = run_cli(*argv)
+    assert result["code"] == 0 and result["out"]
+    loaded = [name for name in ("numpy", "scipy", "pysat", "pulp", "reductions.sudoku.grid",
+                                "solvers.cli.program") if name in result["modules"]]
+    assert loaded == []
+
+
+def test_the_light_help_is_the_full_parsers_help(capsys):
+    """The top level answered alone prints what the whole parser prints."""
+    from solvers.cli.parser import parse_without_command
+    from solvers.cli.program import build_parser
+    assert parse_without_command(["--help"]) == 0
+    assert capsys.readouterr().out == build_parser().format_help()

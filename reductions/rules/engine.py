@@ -27,6 +27,7 @@ from ..errors import UserError
 from ..sudoku.grid import Grid, check_solution
 from .levels import MAX_LEVEL
 from ..status import Status
+from ..suggestions import unknown_name
 from ..sudoku.candidates import CandidateState
 from . import chain_paths, chains, local, matching
 from .base import Deduction, Rule
@@ -108,7 +109,7 @@ def select_rules(names: Iterable[str] | None = None, max_level: int | None = Non
         chosen = []
         for name in names:
             if name not in RULES:
-                raise RuleError(f"unknown rule {name!r}; rules: {', '.join(RULES)}")
+                raise RuleError(unknown_name("rule", name, RULES, "rules"))
             chosen.append(RULES[name])
         if not chosen:
             raise RuleError("no rule selected")

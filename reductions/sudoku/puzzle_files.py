@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Iterator
 
 from ..errors import printable
-from ..reading import DEFAULT_MEMORY_LIMIT, ReadLimit, file_kind, read_lines
+from ..reading import (DEFAULT_MEMORY_LIMIT, STDIN_NAME, ReadLimit, file_kind, is_stdin,
+                       read_lines)
 from .grid import MAX_GRID_TEXT, MAX_SIZE, Grid, GridError, Shape, parse_grid
 
 PUZZLE_BYTES_PER_BYTE = 2
@@ -77,8 +78,8 @@ def puzzle_lines_in_file(path: str | Path, shape: Shape | None = None, *,
     multi-line grid (label ``file``). The file streams through :func:`puzzle_file_limit`:
     only the puzzle lines are kept.
     """
-    path = Path(path)
     lines = read_lines(path, puzzle_file_limit(memory_limit), GridError)
+    path = STDIN_NAME if is_stdin(path) else str(Path(path))     # labels and messages
     kept: list[str] = []                 # up to the first puzzle line, comments left out
     for number, line in lines:
         stripped = line.strip()
@@ -92,14 +93,14 @@ def puzzle_lines_in_file(path: str | Path, shape: Shape | None = None, *,
     try:
         parse_grid(stripped, shape, check=False)
     except GridError as exc:
-        return PuzzleLines(str(path), [_multi_line_grid(path, kept, lines, exc)])
+        return PuzzleLines(path, [_multi_line_grid(path, kept, lines, exc)])
     texts, numbers = [stripped], [number]
     for number, line in lines:
         stripped = line.strip()
         if stripped and stripped[0] != "#":
             texts.append(stripped)
             numbers.append(number)
-    return PuzzleLines(str(path), texts, numbers)
+    return PuzzleLines(path, texts, numbers)
 
 
 def puzzle_texts_in_file(path: str | Path, shape: Shape | None = None, *,
@@ -109,7 +110,7 @@ def puzzle_texts_in_file(path: str | Path, shape: Shape | None = None, *,
     return puzzle_lines_in_file(path, shape, memory_limit=memory_limit).pairs()
 
 
-def _multi_line_grid(path: Path, kept: list[str], lines: Iterator[tuple[int, str]],
+def _multi_line_grid(path: str, kept: list[str], lines: Iterator[tuple[int, str]],
                      first_error: GridError) -> str:
     """The text of a file holding one multi-line grid (comment lines left out, as
     :func:`parse_grid` leaves them out): ``kept`` and the rest of ``lines``, at most
@@ -130,7 +131,7 @@ def _multi_line_grid(path: Path, kept: list[str], lines: Iterator[tuple[int, str
 def puzzle_lines(source: str, shape: Shape | None = None, *,
                  memory_limit: int = DEFAULT_MEMORY_LIMIT) -> PuzzleLines:
     """The puzzles of a command-line argument: the path of a regular file, or the puzzle
-    itself.
+    itself; ``-`` is standard input, read as a file is.
 
     Something else at that path (a directory, ``/dev/null``, a FIFO) is refused, naming what
     it is — never read as puzzle text. An argument that names nothing is the puzzle itself
@@ -139,7 +140,7 @@ def puzzle_lines(source: str, shape: Shape | None = None, *,
     is a path (a ``/`` or a puzzle file's suffix), so that a mistyped file name is not
     reported as a grid of the wrong size."""
     name = printable(source)
-    kind = _existing_kind(source)
+    kind = "regular" if is_stdin(source) else _existing_kind(source)
     if kind == "regular":
         return puzzle_lines_in_file(source, shape, memory_limit=memory_limit)
     if kind is not None:

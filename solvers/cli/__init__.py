@@ -29,7 +29,11 @@ def main(argv: list[str] | None = None) -> int:
 
     watch = signal.getsignal(signal.SIGINT) is signal.default_int_handler
     previous = signal.signal(signal.SIGINT, interrupt) if watch else None
+    words = sys.argv[1:] if argv is None else argv
     try:
+        from .parser import names_a_command, parse_without_command
+        if not names_a_command(words):     # --help, --version: the top level alone (light)
+            return parse_without_command(words)
         from .program import main as run_command
     except BaseException as exc:  # noqa: BLE001 - the contract: one line, never a traceback
         if arrived or isinstance(exc, KeyboardInterrupt):

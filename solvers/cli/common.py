@@ -4,7 +4,6 @@ small helpers for puzzles, grids and progress."""
 from __future__ import annotations
 
 import argparse
-import enum
 import json
 import sys
 import time
@@ -15,37 +14,14 @@ from reductions.errors import UserError
 from reductions.sudoku.grid import Grid, Shape, format_grid, solution_problems
 from reductions.sudoku.puzzle_files import load_puzzles
 
+from reductions.reading import STDIN
+
 from ..formats.atomic import STDOUT
 from ..runtime.memory import default_limit, parse_size
 from ..outcome import Outcome, Status
 from ..routes.options import RouteOption
+from .exit_codes import EXIT_MEANINGS, ExitCode  # noqa: F401 - the commands' vocabulary
 
-
-class ExitCode(enum.IntEnum):
-    """The contract with the shell (``sudoku-bridge --help`` prints it)."""
-
-    OK = 0
-    NO_SOLUTION = 1
-    BAD_INPUT = 2
-    UNKNOWN = 3
-    MISMATCH = 4
-    INTERNAL_ERROR = 70
-    INTERRUPTED = 130
-    TERMINATED = 143
-
-
-EXIT_MEANINGS = {
-    ExitCode.OK: "solved / done",
-    ExitCode.NO_SOLUTION: "no solution (proved)",
-    ExitCode.BAD_INPUT: "bad input, bad usage, a solver that cannot run, or an instance "
-                        "estimated over the memory limit (--max-memory)",
-    ExitCode.UNKNOWN: "unknown (time limit, or a heuristic that found nothing)",
-    ExitCode.MISMATCH: "a wrong answer or a disagreement between routes",
-    ExitCode.INTERNAL_ERROR: "internal error (a bug: please report it; --debug shows the "
-                             "traceback)",
-    ExitCode.INTERRUPTED: "interrupted (Ctrl-C)",
-    ExitCode.TERMINATED: "terminated (SIGTERM)",
-}
 
 def exit_code_for(statuses: list[Status]) -> ExitCode:
     """The exit code of a run that answered ``statuses`` (unknown beats no solution)."""
@@ -154,6 +130,26 @@ def read_memory_option(args: argparse.Namespace) -> None:
     before any command runs; argparse's own errors would print the usage too)."""
     if isinstance(getattr(args, "max_memory", None), str):
         args.max_memory = parse_size(args.max_memory)
+
+
+INPUT_ARGUMENTS = ("puzzle", "puzzles", "grid", "cnf", "model", "matrix", "answer", "solution",
+                   "graph", "tour", "cells", "formula")
+"""The destinations of every command's input-file arguments; each may be ``-``, standard
+input (read by :mod:`reductions.reading`)."""
+
+
+def check_one_stdin(args: argparse.Namespace) -> None:
+    """Refuse ``-`` for more than one input: standard input can be read only once."""
+    given = [name for name in INPUT_ARGUMENTS
+             for value in _listed(getattr(args, name, None)) if value == STDIN]
+    if len(given) > 1:
+        raise UserError(f"'-' (standard input) is given {len(given)} times "
+                        f"({', '.join(dict.fromkeys(given))}); it can be read by one input only, "
+                        f"give the others as files")
+
+
+def _listed(value: Any) -> list:
+    return value if isinstance(value, list) else [value]
 
 
 def memory_limit(args: argparse.Namespace) -> int:
@@ -267,6 +263,7 @@ def add_gadget_parser(gadget: Any, name: str, *, formula_help: str, output_metav
     parser = gadget.add_parser(name, **kwargs)
     parser.add_argument("formula", nargs="*", metavar="FORMULA.cnf", help=formula_help)
     parser.add_argument("-o", "--output", metavar=output_metavar, help=output_help)
+    add_progress_option(parser)
     return parser
 
 
@@ -324,33 +321,63 @@ def report_decoded(args: argparse.Namespace, puzzle: Grid, grids: list[Grid],
     return ExitCode.MISMATCH if problems else ExitCode.OK
 
 
-class Progress:
-    """A one-line progress display on stderr, shown only when stderr is a terminal."""
+PLAIN_EVERY = 10.0
+"""Seconds between the plain progress lines of ``--progress`` (stderr not a terminal)."""
 
-    def __init__(self, total: int, label: str = "", enabled: bool | None = None):
+
+def add_progress_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--progress", action="store_true",
+                        help="report progress on stderr when it is not a terminal too (a log, "
+                             "CI): a line every 10 s with the count, rate and time left (on a "
+                             "terminal a bar is shown anyway)")
+
+
+class Progress:
+    """The progress of a long command, on stderr only (stdout carries verified answers):
+    on a terminal a tqdm bar with the rate and the time left; elsewhere nothing unless
+    ``asked`` (``--progress``), then a plain line every :data:`PLAIN_EVERY` seconds and one
+    at the end, in tqdm's words. tqdm is imported only when something is shown."""
+
+    def __init__(self, total: int, label: str, *, asked: bool = False, unit: str = "it"):
         self.total = total
         self.label = label
+        self.unit = unit
         self.done = 0
-        self.start = time.perf_counter()
-        self.enabled = sys.stderr.isatty() if enabled is None else enabled
-        self._last = 0.0
+        self.start = time.monotonic()
+        self._last = self.start
+        self._bar = None
+        self._plain = False
+        stream = sys.stderr
+        if stream is None:
+            return
+        if stream.isatty():
+            from tqdm import tqdm
+            self._bar = tqdm(total=total, desc=label, unit=f" {unit}", file=stream,
+                             dynamic_ncols=True, mininterval=0.2)
+        else:
+            self._plain = asked
 
     def step(self, count: int = 1) -> None:
         self.done += count
-        now = time.perf_counter()
-        if self.enabled and (now - self._last > 0.2 or self.done == self.total):
-            self._last = now
-            rate = self.done / max(now - self.start, 1e-9)
-            width = 30
-            filled = int(width * self.done / max(self.total, 1))
-            sys.stderr.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] "
-                             f"{self.done}/{self.total} {rate:,.0f}/s")
-            sys.stderr.flush()
+        if self._bar is not None:
+            self._bar.update(count)
+        elif self._plain and time.monotonic() - self._last >= PLAIN_EVERY:
+            self._line()
 
     def close(self) -> None:
-        if self.enabled:
-            sys.stderr.write("\n")
-            sys.stderr.flush()
+        if self._bar is not None:
+            self._bar.close()
+        elif self._plain:
+            self._line()
+
+    def _line(self) -> None:
+        from tqdm import tqdm
+        self._last = time.monotonic()
+        print(tqdm.format_meter(self.done, self.total, self._last - self.start,
+                                prefix=self.label, unit=f" {self.unit}",
+                                bar_format="{desc}: {n_fmt}/{total_fmt} ({percentage:.0f}%) "
+                                           "in {elapsed}, {rate_fmt}, {remaining} left"),
+              file=sys.stderr, flush=True)
 
 
 def add_route_template_option(parser: argparse.ArgumentParser) -> None:

@@ -11,8 +11,10 @@ from reductions.errors import UserError
 from reductions.sudoku.grid import Shape, parse_grid
 from reductions.sudoku.puzzle_files import puzzle_texts
 from reductions.estimate import Estimate, ensure_fits
+from reductions.suggestions import unknown_name
 
 from . import common
+from .parser import COMMAND_SUMMARIES
 from .common import ExitCode
 from ..formats.atomic import check_outputs
 from ..routes import ROUTES, Route, available_routes, route_estimate, template_routes
@@ -34,12 +36,15 @@ def run_crosscheck_command(args: argparse.Namespace) -> int:
     known = {**ROUTES, **defined}
     unknown = [r for r in routes if r not in known]
     if unknown:
-        raise CrosscheckError(f"unknown route {unknown[0]!r}; routes: {', '.join(known)} "
-                              f"(available here: {', '.join(available_routes())})")
+        message = unknown_name("route", unknown[0], known, "routes")
+        if "did you mean" not in message:
+            message += f" (available here: {', '.join(available_routes())})"
+        raise CrosscheckError(message)
     texts = puzzle_texts(args.puzzles, args.box, memory_limit=common.memory_limit(args))
     if args.scheduler is None:          # a cluster's workers have memory of their own
         check_memory(texts, [known[name] for name in routes], args)
-    progress = common.Progress(len(texts) * len(routes), "crosscheck")
+    progress = common.Progress(len(texts) * len(routes), "crosscheck", asked=args.progress,
+                               unit="run")
     try:
         execution = Execution(jobs=args.jobs, scheduler=args.scheduler,
                               worker_timeout=args.worker_timeout)
@@ -114,7 +119,7 @@ def check_memory(texts: list[tuple[str, str]], routes: list[Route],
 
 def register(commands: common.Commands) -> None:
     parser = commands.top.add_parser(
-        "crosscheck", help="run puzzles through several routes and compare the answers",
+        "crosscheck", help=COMMAND_SUMMARIES["crosscheck"],
         description="Run every puzzle through every route, verify each answer, and list "
                     "mismatches: an invalid grid, 'no solution' where another route solved "
                     "it, or (with --unique) disagreement about uniqueness. Exit code 4 when "
@@ -153,5 +158,6 @@ def register(commands: common.Commands) -> None:
                         help="with --scheduler: give up (exit 2, records kept for --resume) "
                              "after this many seconds without any Dask worker (default: 60)")
     common.add_shape_option(parser)
+    common.add_progress_option(parser)
     common.add_memory_option(parser)
     parser.set_defaults(run=run_crosscheck_command)

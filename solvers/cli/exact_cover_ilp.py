@@ -20,22 +20,12 @@ from __future__ import annotations
 import argparse
 
 from reductions.encodings.exact_cover import CLUE_MODES as COVER_CLUE_MODES
-from reductions.encodings.exact_cover import expected_size as cover_expected_size
-from reductions.encodings.exact_cover import sudoku_exact_cover
 from reductions.encodings.ilp import CLUE_MODES as ILP_CLUE_MODES
-from reductions.encodings.ilp import expected_size as ilp_expected_size
-from reductions.encodings.ilp import sudoku_ilp
-from reductions.estimate import ensure_fits
-from reductions.encodings.sizes import exact_cover_estimate, ilp_estimate
 
 from . import common
 from .common import ExitCode
-from ..routes import ilp as ilp_solver
 from ..routes import options as route_options
 from ..formats.atomic import check_outputs
-from ..formats.lp_solution import model_columns, read_lp_solution
-from ..formats import ilp_model
-from ..formats.dlx import cover_from_dlx, dlx1_limit_notes, read_answer, write_dlx
 from ..formats.mps import ModelFormat
 from ..outcome import Status
 
@@ -46,6 +36,12 @@ FORMAT_NAMES = {ModelFormat.LP: "LP", ModelFormat.MPS: "fixed MPS",
 # ----------------------------------------------------------------------------- exact cover
 
 def run_emit_exact_cover(args: argparse.Namespace) -> int:
+    from reductions.encodings.exact_cover import expected_size as cover_expected_size
+    from reductions.encodings.exact_cover import sudoku_exact_cover
+    from reductions.estimate import ensure_fits
+    from reductions.encodings.sizes import exact_cover_estimate
+
+    from ..formats.dlx import dlx1_limit_notes, write_dlx
     check_outputs({"-o": args.output}, stdout_ok=True, inputs=[args.puzzle])
     puzzle = common.read_puzzle_arg(args, single=True)[0][1]
     ensure_fits(exact_cover_estimate(puzzle.shape), common.memory_limit(args),
@@ -72,6 +68,7 @@ def run_emit_exact_cover(args: argparse.Namespace) -> int:
 
 
 def run_decode_exact_cover(args: argparse.Namespace) -> int:
+    from ..formats.dlx import cover_from_dlx, read_answer
     limit = common.memory_limit(args)
     cover = cover_from_dlx(args.matrix, memory_limit=limit)
     answer = read_answer(args.answer, cover, zero_based=args.zero_based, memory_limit=limit)
@@ -95,6 +92,12 @@ def run_decode_exact_cover(args: argparse.Namespace) -> int:
 # ----------------------------------------------------------------------------- ILP
 
 def run_emit_ilp(args: argparse.Namespace) -> int:
+    from reductions.encodings.ilp import expected_size as ilp_expected_size
+    from reductions.encodings.ilp import sudoku_ilp
+    from reductions.estimate import ensure_fits
+    from reductions.encodings.sizes import ilp_estimate
+
+    from ..formats import ilp_model
     check_outputs({"-o": args.output}, inputs=[args.puzzle])
     puzzle = common.read_puzzle_arg(args, single=True)[0][1]
     fmt = ilp_model.model_format(args.output, args.format)   # refuse before building
@@ -111,6 +114,9 @@ def run_emit_ilp(args: argparse.Namespace) -> int:
 
 
 def run_decode_ilp(args: argparse.Namespace) -> int:
+    from ..formats import ilp_model
+    from ..formats.lp_solution import model_columns, read_lp_solution
+    from ..routes import ilp as ilp_solver
     limit = common.memory_limit(args)
     model = ilp_model.model_from_file(args.model, memory_limit=limit)
     names = ilp_model.column_names(model, args.model)

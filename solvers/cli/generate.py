@@ -21,6 +21,7 @@ from reductions.estimate import ensure_fits
 
 from ..formats.atomic import check_outputs, open_output
 from . import common
+from .parser import COMMAND_SUMMARIES
 from .common import ExitCode
 
 MAX_COUNT = 10_000_000
@@ -60,7 +61,7 @@ def run_generate(args: argparse.Namespace) -> int:
     mode = "symmetric" if args.symmetric else "not symmetric"
     start = time.perf_counter()
     clues, restarts, checks = [], 0, 0
-    progress = common.Progress(args.count, "generate")
+    progress = common.Progress(args.count, "generate", asked=args.progress, unit="puzzle")
     puzzles = generate_puzzles(shape, count=args.count, seed=seed, symmetric=args.symmetric)
     with open_output(output) as out:
         for made in puzzles:
@@ -81,7 +82,7 @@ def run_generate(args: argparse.Namespace) -> int:
 
 def register(commands: common.Commands) -> None:
     parser = commands.top.add_parser(
-        "generate", help="generate minimal puzzles (Eppstein's generator, SAT-checked)",
+        "generate", help=COMMAND_SUMMARIES["generate"],
         description="Generate minimal puzzles as Eppstein 2005 §3.6 does: random (symmetric) "
                     "placements propagated by the singles until the grid is determined, then "
                     "clues (symmetric pairs) removed in placement order while SAT proves the "
@@ -103,4 +104,5 @@ def register(commands: common.Commands) -> None:
                         help="write the puzzles to FILE (atomically: all or nothing) instead "
                              "of standard output")
     common.add_memory_option(parser)
+    common.add_progress_option(parser)
     parser.set_defaults(run=run_generate)

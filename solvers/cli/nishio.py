@@ -36,6 +36,7 @@ from reductions.estimate import ensure_fits
 from reductions.nishio.sizes import nishio_build_estimate
 
 from . import common
+from .parser import COMMAND_SUMMARIES
 from .common import ExitCode
 from ..formats.atomic import check_outputs
 from ..formats.dimacs import read_formula, read_formulas
@@ -197,7 +198,7 @@ def run_validate(args: argparse.Namespace) -> int:
         formulas = fixed_formulas()
     variants = ["thm2", "thm3"] if args.variant in (None, "both") else [args.variant]
     results = []
-    progress = common.Progress(len(formulas), "validate")
+    progress = common.Progress(len(formulas), "validate", asked=args.progress, unit="formula")
     for result in validate_formulas(formulas, variants=variants, solver=args.solver,
                                     split=not args.no_split, order=args.order,
                                     max_memory=limit):
@@ -383,7 +384,7 @@ def _add_validation_options(parser: argparse.ArgumentParser) -> None:
 
 def _declare_nishio(top) -> None:
     parser = top.add_parser(
-        "nishio", help="Nishio(S): the cells of S that lie in some valid placement",
+        "nishio", help=COMMAND_SUMMARIES["nishio"],
         description="Single-digit deduction: read a cell set S (the candidates of one digit) "
                     "and keep the cells lying in some valid placement inside S (one cell per "
                     "row, column and block). Printed grid: # kept, x eliminated, . not in S. "

@@ -46,6 +46,7 @@ from reductions.formulas import declared_variables_note
 from reductions.nonrepetitive.sizes import nrpath_gadget_estimate
 
 from . import common
+from .parser import COMMAND_SUMMARIES
 from .common import ExitCode
 from ..formats.atomic import check_outputs
 from ..formats.dimacs import read_formula, read_formulas
@@ -143,7 +144,8 @@ def run_validate(args: argparse.Namespace) -> int:
     skipped = []
     if not args.summary:
         print(TABLE_HEADER)
-    progress = common.Progress(len(formulas), "validate") if len(formulas) > 1 else None
+    progress = common.Progress(len(formulas), "validate", asked=args.progress,
+                               unit="formula") if len(formulas) > 1 else None
     for name, formula, result in validate_formulas(formulas, cycle=args.cycle,
                                                    solver_name=args.solver, max_memory=limit):
         if isinstance(result, TooLarge):
@@ -337,7 +339,7 @@ def _declare_gadget_nrpath(gadgets) -> None:
 
 def _declare_nonrepetitive(top) -> None:
     parser = top.add_parser(
-        "nonrepetitive", help="nonrepetitive paths and cycles in a labelled graph",
+        "nonrepetitive", help=COMMAND_SUMMARIES["nonrepetitive"],
         description="Questions about walks whose consecutive edges have different labels, "
                     "answered through nr(G) in linear time (Eppstein 2005, §2.1). When the "
                     "path or cycle must be simple: on an undirected graph by the polynomial "

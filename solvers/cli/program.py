@@ -55,7 +55,8 @@ from ..outcome import Outcome, Status, WrongAnswer
 from ..routes.options import ALL_OPTIONS
 from ..routes import ROUTES, get_route, route_estimate, template_routes
 from . import common, forget_interrupt_mark
-from .common import EXIT_MEANINGS, ExitCode
+from .common import ExitCode
+from .parser import COMMAND_SUMMARIES, to_devnull as _to_devnull, top_parser, with_parent
 
 COMMAND_MODULES = [
     "solvers.cli.sat",
@@ -67,6 +68,7 @@ COMMAND_MODULES = [
     "solvers.cli.crosscheck",
     "solvers.cli.rules",
     "solvers.cli.generate",
+    "solvers.cli.routes_list",
 ]
 
 
@@ -137,7 +139,8 @@ def _report(results: Iterator[common.Solved | common.SolvedLines], args: argpars
             *, count: int) -> int:
     """Print the results of ``solve`` in order; the counts on stderr for a file."""
     many = count > 1
-    progress = common.Progress(count, f"solve --via {args.via}") if many else None
+    progress = common.Progress(count, f"solve --via {args.via}", asked=args.progress,
+                               unit="puzzle") if many else None
     counts = dict.fromkeys(Status, 0)
     errors = 0
     for item in results:
@@ -213,26 +216,11 @@ def run_verify(args: argparse.Namespace) -> int:
 # ----------------------------------------------------------------------------- parser
 
 def build_parser() -> argparse.ArgumentParser:
-    # --debug is accepted before or after the command (SUPPRESS keeps a later default from
-    # overwriting an earlier --debug).
-    debug = argparse.ArgumentParser(add_help=False)
-    debug.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
-                       help="on an internal error, print the traceback")
-    parser = OneLineParser(
-        prog="sudoku-bridge", parents=[debug],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Reduce Sudoku to SAT, exact cover, ILP and Hamiltonian cycle; solve, "
-                    "decode, verify and cross-check. NP-hardness gadgets from 3SAT.",
-        epilog="exit codes:\n" + "\n".join(f"  {int(code):>3}  {meaning}"
-                                           for code, meaning in EXIT_MEANINGS.items()))
-    top = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    _with_parent(top, debug)
+    parser, top, debug = top_parser()
     solve = _declare_solve(top)
-    emit = _declare_collection(top, debug, "emit", "write a reduced instance to a file")
-    decode = _declare_collection(top, debug, "decode",
-                                 "decode an outside solver's answer into a grid")
-    gadget = _declare_collection(top, debug, "gadget",
-                                 "NP-hardness gadgets built from 3-CNF formulas",
+    emit = _declare_collection(top, debug, "emit", COMMAND_SUMMARIES["emit"])
+    decode = _declare_collection(top, debug, "decode", COMMAND_SUMMARIES["decode"])
+    gadget = _declare_collection(top, debug, "gadget", COMMAND_SUMMARIES["gadget"],
                                  dest="gadget", metavar="GADGET")
     _declare_verify(top)
     commands = common.Commands(top=top, solve=solve, emit=emit, decode=decode, gadget=gadget)
@@ -241,37 +229,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-class OneLineParser(argparse.ArgumentParser):
-    """The parser of every command (sub-parsers take their parent's class): a usage error
-    is one line naming the command, ``sudoku-bridge solve: error: --jobs: '0': give a number
-    from 1 to 4096 (see --help)``, and exit 2 — not argparse's usage block, which buries the
-    problem under twenty lines of options."""
-
-    def error(self, message: str):
-        self.exit(ExitCode.BAD_INPUT, f"{self.prog}: error: "
-                                      f"{printable(message.removeprefix('argument '))} "
-                                      f"(see --help)\n")
-
-
-def _with_parent(subparsers, debug: argparse.ArgumentParser) -> None:
-    """Every parser ``subparsers`` adds accepts ``--debug`` too."""
-    plain = subparsers.add_parser
-    subparsers.add_parser = lambda name, **kwargs: plain(name, parents=[debug], **kwargs)
-
-
 def _declare_collection(top, debug: argparse.ArgumentParser, name: str, summary: str, *,
                         dest: str = "target", metavar: str = "TARGET"):
     """A command made of sub-commands (``emit``, ``decode``, ``gadget``): the collection
     that the command modules add their targets to."""
     collection = top.add_parser(name, help=summary).add_subparsers(dest=dest, required=True,
                                                                    metavar=metavar)
-    _with_parent(collection, debug)
+    with_parent(collection, debug)
     return collection
 
 
 def _declare_solve(top) -> argparse.ArgumentParser:
     solve = top.add_parser(
-        "solve", help="solve puzzles through a reduction",
+        "solve", help=COMMAND_SUMMARIES["solve"],
         description="Solve through a reduction; every answer is decoded and verified against "
                     "the puzzle before it is printed. Routes: " + "; ".join(
                         f"{name}: {route.summary}" for name, route in ROUTES.items()))
@@ -290,12 +260,13 @@ def _declare_solve(top) -> argparse.ArgumentParser:
     solve.add_argument("--jobs", type=common.positive_int_arg, default=min(2, os.cpu_count() or 1),
                        help="processes for a file of many puzzles (default: 2)")
     common.add_memory_option(solve)
+    common.add_progress_option(solve)
     solve.set_defaults(run=run_solve)
     return solve
 
 
 def _declare_verify(top) -> None:
-    verify = top.add_parser("verify", help="check a grid against a puzzle")
+    verify = top.add_parser("verify", help=COMMAND_SUMMARIES["verify"])
     verify.add_argument("puzzle", help="the puzzle (text or file)")
     verify.add_argument("grid", help="the proposed solution (text or file)")
     common.add_shape_option(verify)
@@ -387,6 +358,7 @@ def _run(args: argparse.Namespace, debug: bool) -> int:
     try:
         with _signals_as_exceptions():
             common.read_memory_option(args)
+            common.check_one_stdin(args)
             code = args.run(args)
             sys.stdout.flush()
     except Terminated:
@@ -488,16 +460,6 @@ def _fail(message: str, code: ExitCode) -> int:
         with contextlib.suppress(OSError, ValueError):
             print(f"sudoku-bridge: {printable(message)}", file=sys.stderr)
     return code
-
-
-def _to_devnull(descriptor: int) -> None:
-    """Point ``descriptor`` at /dev/null: after a failed write to stdout, so that the
-    interpreter's final flush does not print a second error; for a closed stderr."""
-    with contextlib.suppress(OSError):
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        if devnull != descriptor:
-            os.dup2(devnull, descriptor)
-            os.close(devnull)
 
 
 if __name__ == "__main__":

@@ -33,6 +33,7 @@ from reductions.rules.levels import MAX_LEVEL
 from ..routes import options as route_options
 from ..outcome import Status
 from . import common
+from .parser import COMMAND_SUMMARIES
 from .common import ExitCode
 
 if TYPE_CHECKING:
@@ -158,7 +159,7 @@ def run_rules(args: argparse.Namespace) -> int:
     by_level: Counter = Counter()
     rule_steps: Counter = Counter()
     hardest: Counter = Counter()
-    progress = common.Progress(len(texts), "rules")
+    progress = common.Progress(len(texts), "rules", asked=args.progress, unit="puzzle")
     for item in grade_in_order(texts, grade, jobs=args.jobs):
         if item.status is None:
             errors += 1
@@ -193,7 +194,7 @@ def register(commands: common.Commands) -> None:
     group = commands.solve.add_argument_group("rules route (solve --via rules)")
     common.add_route_options(group, route_options.DEDUCTION.options)
     parser = commands.top.add_parser(
-        "rules", help="solve by deduction rules (Eppstein), explain, grade",
+        "rules", help=COMMAND_SUMMARIES["rules"],
         description="Deduce with polynomial-time rules, lowest level first: singles, locked "
                     "candidates, subsets, the two matching rules, Nishio, and the "
                     "nonrepetitive-path rules on the bilocation and bivalue graphs, then "
@@ -220,4 +221,5 @@ def register(commands: common.Commands) -> None:
                         default=min(2, os.cpu_count() or 1),
                         help="processes for a file of many puzzles (default: 2; results stay "
                              "in input order)")
+    common.add_progress_option(parser)
     parser.set_defaults(run=run_rules)

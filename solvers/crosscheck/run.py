@@ -9,6 +9,7 @@ from typing import Callable, Sequence
 
 from reductions.sudoku.grid import Shape
 from reductions.reading import DEFAULT_MEMORY_LIMIT
+from reductions.suggestions import unknown_name
 
 from ..formats.atomic import atomic_write, check_output_target
 from ..routes import ROUTES, template_route, template_routes
@@ -59,7 +60,7 @@ def run_crosscheck(puzzles: list[tuple[str, str]], routes: list[str], *,
     known = [*ROUTES, *defined]
     unknown = [route for route in routes if route not in known]
     if unknown:
-        raise CrosscheckError(f"unknown route {unknown[0]!r}; routes: {', '.join(known)}")
+        raise CrosscheckError(unknown_name("route", unknown[0], known, "routes"))
     # the routes whose records carry a uniqueness verdict in this run
     verdicts = {name for name in routes if unique and (
         template_route(defined[name]) if name in defined else ROUTES[name]).checks_uniqueness}

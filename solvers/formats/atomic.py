@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import IO, Iterable, Iterator
 
 from reductions.errors import UserError, printable
-from reductions.reading import file_kind
+from reductions.reading import file_kind, is_stdin
 
 from ..runtime.signals import signals_held
 
@@ -199,6 +199,8 @@ def _existing_files(paths: Iterable[str | Path]) -> list[tuple[str | Path, os.st
     """(path, its status) for each of ``paths`` that names an existing file."""
     found = []
     for path in paths:
+        if is_stdin(path):                   # standard input, never a file of that name
+            continue
         try:
             found.append((path, os.stat(path)))
         except (OSError, ValueError):        # no such file, a puzzle given as text, a NUL

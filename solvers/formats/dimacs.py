@@ -29,8 +29,8 @@ import numpy as np
 
 from reductions.errors import UserError, parse_int
 from reductions.sudoku.grid import MAX_COMMENT_LINE
-from reductions.reading import (CHATTER_BYTES, DEFAULT_MEMORY_LIMIT, ReadLimit, open_text,
-                                read_text, reading)
+from reductions.reading import (CHATTER_BYTES, DEFAULT_MEMORY_LIMIT, STDIN_NAME, ReadLimit,
+                                is_stdin, open_text, read_text, reading, shown_name)
 from reductions.formulas import Formula, from_dimacs_clauses
 from reductions.estimate import TooLarge, ensure_fits
 from reductions.formulas import formula_reading_estimate
@@ -148,14 +148,14 @@ def read_cnf(path: str | Path, *, max_width: int | None = None,
     beyond the header's count or wider than ``max_width`` literals, so memory stays within
     what the header declares."""
     with reading(path, DimacsError), open_text(path, cnf_limit(memory_limit)) as handle:
-        return parse_cnf(handle, str(path), max_width=max_width)
+        return parse_cnf(handle, shown_name(path), max_width=max_width)
 
 
 def read_cnf_header(path: str | Path, *, memory_limit: int = DEFAULT_MEMORY_LIMIT) -> CnfFile:
     """Only the comments and the ``p cnf`` line (no clauses): enough to decode a model of a
     file written by sudoku-bridge, or to size a formula before reading it."""
     with reading(path, DimacsError), open_text(path, cnf_limit(memory_limit)) as handle:
-        return parse_cnf(handle, str(path), header_only=True)
+        return parse_cnf(handle, shown_name(path), header_only=True)
 
 
 def read_formula(path: str | Path, *, max_width: int | None = 3,
@@ -170,9 +170,9 @@ def read_formula(path: str | Path, *, max_width: int | None = 3,
     if max_memory is not None and max_width is not None:
         header = read_cnf_header(path, memory_limit=memory_limit)
         ensure_fits(formula_reading_estimate(header.declared_clauses or 0, max_width),
-                    max_memory, f"{path}: reading the formula")
+                    max_memory, f"{shown_name(path)}: reading the formula")
     cnf = read_cnf(path, max_width=max_width, memory_limit=memory_limit)
-    return from_dimacs_clauses(cnf.num_vars, cnf.clauses, max_width=max_width, name=str(path))
+    return from_dimacs_clauses(cnf.num_vars, cnf.clauses, max_width=max_width, name=shown_name(path))
 
 
 def read_formulas(paths: Iterable[str | Path], *,
@@ -183,10 +183,15 @@ def read_formulas(paths: Iterable[str | Path], *,
     out: list[tuple[str, Formula | TooLarge]] = []
     for path in paths:
         try:
-            out.append((Path(path).name, read_formula(path, max_memory=max_memory)))
+            out.append((_short_name(path), read_formula(path, max_memory=max_memory)))
         except TooLarge as exc:
-            out.append((Path(path).name, exc))
+            out.append((_short_name(path), exc))
     return out
+
+
+def _short_name(path: str | Path) -> str:
+    """A formula's name in a validation table: its file name, or ``<stdin>``."""
+    return STDIN_NAME if is_stdin(path) else Path(path).name
 
 
 def _pieces(source: str | Iterable[str]) -> Iterator[tuple[int, str]]:
@@ -513,4 +518,4 @@ def read_solver_output(path: str | Path, *, num_vars: int) -> SolverAnswer:
     """A solver's answer saved in a file (stdout of a SAT-competition solver, or MiniSat's
     result file) for a formula of ``num_vars`` variables, at most :func:`answer_limit`."""
     return parse_solver_output(read_text(path, answer_limit(num_vars), DimacsError),
-                               str(path), num_vars=num_vars)
+                               shown_name(path), num_vars=num_vars)

@@ -23,7 +23,8 @@ from reductions.errors import UserError
 from reductions.sudoku.grid import MAX_GRID_TEXT, MAX_SIZE
 from reductions.hamiltonian.hcp_pipeline import HcpOptions, HcpPipeline, build_hcp_pipeline
 from reductions.sudoku.puzzle_record import PuzzleRecord
-from reductions.reading import DEFAULT_MEMORY_LIMIT, HEADER_BYTES, ReadLimit, read_text
+from reductions.reading import (DEFAULT_MEMORY_LIMIT, HEADER_BYTES, ReadLimit, is_stdin,
+                                read_text)
 from reductions.estimate import ensure_fits
 from reductions.hamiltonian.sizes import hcp_estimate
 from reductions.status import Status
@@ -129,6 +130,9 @@ def write_sidecar(graph_path: str | Path, pipeline: HcpPipeline, graph_format: s
 
 def read_sidecar(graph_path: str | Path) -> dict:
     """The sidecar of a graph file, checked for the fields decoding needs."""
+    if is_stdin(graph_path):
+        raise SidecarError("-: decoding needs the graph's own file, not standard input: its "
+                           "sidecar GRAPH.json lies beside it (the tour may be '-')")
     path = sidecar_path(graph_path)
     if not path.exists():
         raise SidecarError(f"{path}: no such file — decoding needs the sidecar written by "

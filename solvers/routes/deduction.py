@@ -29,6 +29,16 @@ CHUNK_MIN, CHUNK_MAX = 16, 256
 (figures: ``benchmarks/results/design_figures.md``), and at least eight tasks per worker up
 to CHUNK_MAX, so that the workers finish close together."""
 
+SECONDS_PER_9X9 = 0.003
+"""The deduction of one 9×9 puzzle, every rule, as an estimate (1-10 ms measured, most near
+1-3 ms); an N×N puzzle is taken to cost (N/9)⁴ times as much."""
+
+POOL_PAYS_SECONDS = 2.0
+"""The least estimated work (:func:`estimated_seconds`) worth starting worker processes for.
+Below it the pool's start, and sending puzzles and results between processes, cost more
+than the workers save: 300 17-clue puzzles (about 1 s of work) took 20% more CPU and more
+wall time on two workers than in one process."""
+
 R = TypeVar("R")
 
 
@@ -71,14 +81,14 @@ def grade_in_order(texts: Sequence[tuple[str, str]], grade: Callable[[str, str],
                    jobs: int = 1) -> Iterator[R]:
     """``grade(label, text)`` for every (label, puzzle text) of a file, in input order.
 
-    With ``jobs`` > 1 and at least two chunks of :data:`CHUNK_MIN` texts, the chunks go to
-    ``jobs`` worker processes (:func:`solvers.runtime.processes.worker_pool`: they die with this
+    With ``jobs`` > 1, at least two chunks of :data:`CHUNK_MIN` texts and enough work to pay
+    for the workers (:data:`POOL_PAYS_SECONDS`), the chunks go to ``jobs`` worker processes (:func:`solvers.runtime.processes.worker_pool`: they die with this
     process, and Ctrl-C or SIGTERM here stops them at once); ``grade`` must then pickle (a
     module-level function, or a ``functools.partial`` of one) and so must what it returns.
     """
     size = max(CHUNK_MIN, min(CHUNK_MAX, len(texts) // (8 * max(jobs, 1))))
     chunks = [list(texts[start:start + size]) for start in range(0, len(texts), size)]
-    if jobs <= 1 or len(chunks) <= 1:
+    if jobs <= 1 or len(chunks) <= 1 or estimated_seconds(texts) < POOL_PAYS_SECONDS:
         for label, text in texts:
             yield grade(label, text)
         return
@@ -92,6 +102,12 @@ def grade_in_order(texts: Sequence[tuple[str, str]], grade: Callable[[str, str],
         except BrokenProcessPool:
             raise RuntimeError("a worker process died (killed from outside, or out of "
                                "memory)") from None
+
+
+def estimated_seconds(texts: Sequence[tuple[str, str]]) -> float:
+    """The deduction time of the puzzles ``texts`` as :data:`SECONDS_PER_9X9` estimates it,
+    an N×N puzzle's text being about N² characters long."""
+    return sum(SECONDS_PER_9X9 * (len(text) / 81) ** 2 for _, text in texts)
 
 
 def _grade_chunk(task: tuple[Callable[[str, str], R], list[tuple[str, str]]]) -> list[R]:

@@ -34,8 +34,10 @@ from reductions.estimate import Estimate
 from reductions.encodings.sizes import cnf_estimate, exact_cover_estimate, ilp_estimate
 from reductions.hamiltonian.sizes import hcp_estimate
 from reductions.rules.sizes import rules_estimate
+from reductions.suggestions import unknown_name
 
 from ..outcome import Outcome, SolverUnavailable
+from ..runtime.programs import missing_package, missing_program
 from .options import (CNF, CNF_COMMAND_CLUES, CNF_INCREMENTAL, DEDUCTION,
                       EXACT_COVER as COVER_OPTIONS, HCP as HCP_OPTIONS, ILP as ILP_OPTIONS,
                       CoverSolver, GraphKind, OptionFamily, flag_of, natural_graph_kind)
@@ -209,7 +211,9 @@ class Route:
     :meth:`solve_batch`)."""
     presets: Mapping[str, Any] = field(default_factory=dict)
     needs_program: str | None = None
-    """A program that must be on PATH (e.g. ``cadical``)."""
+    """A program that must be on PATH (e.g. ``cadical``)..."""
+    program_option: str | None = None
+    """... unless this option gives its path (``linkern_binary``)."""
     needs_module: str | None = None
     """A Python package that must be importable (e.g. ``highspy``)."""
     needs: Callable[[Mapping[str, Any]], str | None] | None = None
@@ -243,14 +247,15 @@ class Route:
     def unavailable(self, options: Mapping[str, Any] | None = None) -> str | None:
         """Why this route cannot run here with ``options`` (None when it can): an option
         may name the program itself (``--lkh-binary``)."""
-        if self.needs_program and shutil.which(self.needs_program) is None:
-            return f"route {self.name} needs the {self.needs_program!r} program on PATH"
+        given = (options or {}).get(self.program_option) if self.program_option else None
+        if self.needs_program and not given and shutil.which(self.needs_program) is None:
+            flag = flag_of(self.program_option) if self.program_option else None
+            return f"route {self.name} {missing_program(self.needs_program, option=flag)}"
         if self.needs_module:
             try:
                 importlib.import_module(self.needs_module)
             except ImportError:
-                return (f"route {self.name} needs the Python package {self.needs_module!r} "
-                        f"(see the README's optional extras)")
+                return f"route {self.name} {missing_package(self.needs_module)}"
         if self.needs:
             reason = self.needs(options or {})
             if reason:
@@ -339,7 +344,8 @@ ROUTES: dict[str, Route] = _routes(
     Route(name="ilp-highs", target=Target.ILP, presets={"ilp_solver": "highs"},
           needs_module="highspy", summary="the 0/1 ILP through HiGHS (extra highs)"),
     Route(name="cbc", target=Target.ILP, presets={"ilp_solver": "cbc"},
-          needs_program="cbc", summary="the cbc program on the fixed MPS file"),
+          needs_program="cbc", program_option="cbc_path",
+          summary="the cbc program on the fixed MPS file"),
     Route(name="glpsol", target=Target.ILP, presets={"ilp_solver": "glpsol"},
           needs_program="glpsol", summary="GLPK's glpsol program on the fixed MPS file"),
     Route(name="scip", target=Target.ILP, presets={"ilp_solver": "scip"},
@@ -361,13 +367,13 @@ ROUTES: dict[str, Route] = _routes(
           summary="LKH-3 (an LKH binary on PATH, else the elkai package) on the reduced "
                   "undirected graph; a heuristic: unknown when it finds no cycle"),
     Route(name="linkern", target=Target.HCP, square_blocks=True,
-          checks_uniqueness=False, needs_program="linkern",
+          checks_uniqueness=False, needs_program="linkern", program_option="linkern_binary",
           presets={"graph": "undirected", "prune": "peers", "reduce": True,
                    "hcp_solver": "linkern"},
           summary="Concorde's linkern (chained Lin-Kernighan, a heuristic: never 'no "
                   "solution') on the reduced undirected graph"),
     Route(name="concorde", target=Target.HCP, square_blocks=True,
-          checks_uniqueness=False, needs_program="concorde",
+          checks_uniqueness=False, needs_program="concorde", program_option="concorde_binary",
           presets={"graph": "undirected", "prune": "peers", "reduce": True,
                    "hcp_solver": "concorde"},
           summary="Concorde (exact TSP; optimum > 0 proves 'no solution') on the reduced "
@@ -431,7 +437,7 @@ def get_route(name: str, extra: Mapping[str, Route] | None = None) -> Route:
     try:
         return known[name]
     except KeyError:
-        raise UserError(f"unknown route {name!r}; routes: {', '.join(known)}") from None
+        raise UserError(unknown_name("route", name, known, "routes")) from None
 
 
 def available_routes() -> list[str]:

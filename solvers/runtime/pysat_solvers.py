@@ -13,6 +13,7 @@ import functools
 from typing import TYPE_CHECKING
 
 from reductions.formulas import Formula
+from reductions.suggestions import unknown_name
 
 from ..outcome import SolverUnavailable, WrongAnswer
 from .signals import signals_held
@@ -48,9 +49,8 @@ def new_pysat_solver(name: str, clauses=None) -> Solver:
     try:
         solver = _held_solver_class()(name=name)
     except (NoSuchSolverError, NotImplementedError, ValueError, KeyError):
-        raise SolverUnavailable(
-            f"unknown pysat solver {name!r}; available: {', '.join(pysat_solver_names())}"
-        ) from None
+        raise SolverUnavailable(unknown_name("pysat solver", name, pysat_solver_names(),
+                                             "available")) from None
     if clauses is not None:
         solver.append_formula(clauses)
     return solver
