@@ -97,10 +97,9 @@ def solve_graph(num_vertices: int, pairs: np.ndarray, *, directed: bool, solver:
 
 
 def check_tour(num_vertices: int, pairs: np.ndarray, cycle, directed: bool) -> str | None:
-    """Why ``cycle`` is not a Hamiltonian cycle of the graph read (loops and repeated pairs
-    ignored), or None when it is one."""
-    graph = normalized_graph(num_vertices, pairs, directed)
-    return hamiltonian_cycle_problem(num_vertices, graph, cycle, directed,
+    """Why ``cycle`` is not a Hamiltonian cycle of the graph read, or None when it is one
+    (a repeated pair is the same step; a loop is a step only of the one-vertex cycle)."""
+    return hamiltonian_cycle_problem(num_vertices, pairs, cycle, directed,
                                      describe=lambda v: str(int(v) + 1))
 
 
