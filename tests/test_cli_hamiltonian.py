@@ -220,3 +220,34 @@ def _has_ortools() -> bool:
     except ImportError:
         return False
     return True
+
+
+def test_orientation_clauses_keep_one_direction_of_each_cycle():
+    """Every undirected Hamiltonian cycle of K5 satisfies the clauses in exactly one of its
+    two directions (so the portfolio's 'no cycle' loses none)."""
+    from solvers.hamiltonian.graph_input import normalized_graph
+    from solvers.hamiltonian.portfolio import orientation_clauses
+    n = 5
+    arcs = normalized_graph(n, [(u, v) for u in range(n) for v in range(n) if u != v], True)
+    index = {tuple(a): e + 1 for e, a in enumerate(arcs.tolist())}
+    clauses = orientation_clauses(n, arcs)
+    assert clauses
+    for rest in itertools.permutations(range(1, n)):
+        if rest[0] > rest[-1]:
+            continue                                 # each undirected cycle once
+        order = (0, *rest)
+        kept = []
+        for seq in (order, order[::-1]):
+            true = {index[(seq[i], seq[(i + 1) % n])] for i in range(n)}
+            kept.append(all(any(abs(l) not in true for l in c) for c in clauses))
+        assert sum(kept) == 1, order
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_graphs())
+def test_plain_and_portfolio_sat_agree(graph):
+    n, pairs, directed = graph
+    array = np.array(pairs, dtype=np.int64).reshape(-1, 2)
+    answers = {str(solve_graph(n, array, directed=directed, solver="sat", time_limit=None,
+                               portfolio=flag).status) for flag in (True, False)}
+    assert answers == {"hamiltonian" if brute_force(n, pairs, directed) else "no cycle"}

@@ -64,13 +64,17 @@ class GraphTask:
     time_limit: float | None = None
     command: str | None = None
     memory_limit: int | None = None
+    portfolio: bool = True
 
 
 def solve_graph(num_vertices: int, pairs: np.ndarray, *, directed: bool, solver: str,
-                time_limit: float | None, command: str | None = None) -> HcpResult:
+                time_limit: float | None, command: str | None = None,
+                portfolio: bool = True) -> HcpResult:
     """The answer of ``solver`` for the graph (see the module docstring); raises
     :class:`~solvers.outcome.SolverUnavailable` when it cannot run here and
-    :class:`~reductions.errors.UserError` when it cannot take this graph."""
+    :class:`~reductions.errors.UserError` when it cannot take this graph. ``portfolio``
+    (``sat`` only): the portfolio of :mod:`solvers.hamiltonian.portfolio`, else the one-off
+    SAT solver the Sudoku routes use (benchmarks compare the two)."""
     solver = GraphSolver(solver)
     if directed and solver in UNDIRECTED_ONLY:
         raise UserError(f"{solver} solves undirected graphs only; for a directed graph use "
@@ -78,7 +82,8 @@ def solve_graph(num_vertices: int, pairs: np.ndarray, *, directed: bool, solver:
     if solver in (GraphSolver.SAT, GraphSolver.CPSAT):
         from .one_off import solve_directed_hcp, solve_undirected_hcp
         solve = solve_directed_hcp if directed else solve_undirected_hcp
-        return solve(num_vertices, pairs, time_limit=time_limit, backend=str(solver))
+        return solve(num_vertices, pairs, time_limit=time_limit, backend=str(solver),
+                     portfolio=portfolio)
     graph = normalized_graph(num_vertices, pairs, directed)
     if solver == GraphSolver.COMMAND:
         from ..tools.hcp_command import run_hcp_command
@@ -121,7 +126,8 @@ def run_graph_task(task: GraphTask) -> dict[str, Any]:
         if loops or repeats:
             record["ignored"] = f"{loops} loop(s), {repeats} repeated pair(s)"
         result = solve_graph(n, pairs, directed=task.directed, solver=task.solver,
-                             time_limit=task.time_limit, command=task.command)
+                             time_limit=task.time_limit, command=task.command,
+                             portfolio=task.portfolio)
     except SolverUnavailable as exc:
         return {**record, "status": str(RecordStatus.NOT_AVAILABLE), "reason": _line(exc)}
     except UserError as exc:
