@@ -2,7 +2,8 @@
 cycle of any graph file (:mod:`solvers.formats.graph_reading` reads it,
 :mod:`solvers.hamiltonian.graph_runs` solves and checks it).
 
-One line per graph on stdout (``FILE: hamiltonian (66 vertices, 99 pairs; sat, 0.01 s)``),
+One line per graph on stdout (``FILE: hamiltonian (66 vertices, 99 edges; sat)``; the times
+are in the ``--json`` records),
 a tour only once checked against the graph: ``-o TOUR`` (one graph) writes it as a TSPLIB
 TOUR, ``--json OUT.jsonl`` one record per graph with the tour (1-based). A bad file is one
 line on stderr naming the file and line. Exit code over all graphs: 4 a solver's wrong
@@ -180,8 +181,7 @@ def _report(records: list[dict[str, Any]], args: argparse.Namespace) -> int:
 
 def _summary(record: dict[str, Any]) -> str:
     kind = "arcs" if record.get("directed") else "edges"
-    text = (f"{record.get('vertices')} vertices, {record.get('pairs')} {kind}; "
-            f"{record['solver']}, {record.get('seconds', 0):g} s")
+    text = f"{record.get('vertices')} vertices, {record.get('pairs')} {kind}; {record['solver']}"
     if record.get("ignored"):
         text += f"; ignored {record['ignored']}"
     if record["status"] != "hamiltonian" and record.get("reason"):
