@@ -133,7 +133,7 @@ def run_graph_task(task: GraphTask) -> dict[str, Any]:
     except UserError as exc:
         return {**record, "status": str(RecordStatus.ERROR), "reason": _line(exc)}
     record.update(status=str(result.status), seconds=round(time.perf_counter() - start, 4))
-    for key in ("iterations", "cuts", "reason"):
+    for key in ("iterations", "cuts", "member", "reason"):
         if key in result.stats:
             record[key] = result.stats[key]
     if result.status == CycleStatus.HAMILTONIAN:

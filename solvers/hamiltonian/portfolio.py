@@ -34,6 +34,7 @@ import numpy as np
 
 from ..runtime.budget import Deadline
 from ..runtime.pysat_solvers import new_pysat_solver
+from .covers import _cycle_order
 from .cut_loop import _cut_loop
 from .results import CycleStatus, HcpResult
 from .sat_model import _model_clauses
@@ -41,8 +42,11 @@ from .sat_model import _model_clauses
 __all__ = ["CONFIGURATIONS", "FIRST_SLICE", "solve_with_portfolio"]
 
 CONFIGURATIONS: tuple[tuple[str, bool], ...] = (
-    ("cadical195", False), ("glucose4", False), ("cadical195", True), ("glucose4", True))
-"""(pysat solver, orientation fixed) of each portfolio member, in turn order."""
+    ("cadical195", False), ("glucose4", False), ("cpsat", False), ("cadical195", True),
+    ("glucose4", True))
+"""(solver, orientation fixed) of each portfolio member, in turn order: a pysat solver name,
+or ``cpsat`` (OR-Tools' circuit constraint with every cut found so far; skipped when OR-Tools
+is not installed)."""
 
 FIRST_SLICE = 0.5
 """Seconds of each member's first turn; every full turn doubles it."""
@@ -87,19 +91,24 @@ def solve_with_portfolio(num_vertices: int, arcs: np.ndarray, *, undirected: boo
     stats: dict[str, Any] = {"backend": "sat", "solver": "portfolio", "variables": top,
                              "clauses": len(clauses), "iterations": 0, "cuts": 0,
                              "turns": 0}
+    configurations = [c for c in configurations if c[0] != "cpsat" or _has_cpsat()]
     try:
         slice_, turn = first_slice, 0
         while True:
             index = turn % len(configurations)
+            name, oriented = configurations[index]
             if index == len(members):
-                name, oriented = configurations[index]
-                members.append({"solver": new_pysat_solver(
+                members.append({"solver": None if name == "cpsat" else new_pysat_solver(
                     name, clauses + (symmetric if oriented else [])), "seen": 0})
             member = members[index]
-            for clause in cuts[member["seen"]:]:
-                member["solver"].add_clause(clause)
-            member["seen"] = len(cuts)
-            result = _turn(member, cuts, num_vertices, arcs, deadline, slice_, stats)
+            if name == "cpsat":
+                result = _cpsat_turn(num_vertices, arcs, cuts + (symmetric if oriented
+                                                                 else []), deadline, slice_)
+            else:
+                for clause in cuts[member["seen"]:]:
+                    member["solver"].add_clause(clause)
+                member["seen"] = len(cuts)
+                result = _turn(member, cuts, num_vertices, arcs, deadline, slice_, stats)
             if result is not None:
                 result.stats = {**stats, **result.stats,
                                 "member": "+".join(map(str, configurations[index])),
@@ -111,7 +120,8 @@ def solve_with_portfolio(num_vertices: int, arcs: np.ndarray, *, undirected: boo
                 slice_ *= 2
     finally:
         for member in members:
-            member["solver"].delete()
+            if member["solver"] is not None:
+                member["solver"].delete()
 
 
 def _turn(member: dict[str, Any], cuts: list[list[int]], num_vertices: int,
@@ -131,4 +141,43 @@ def _turn(member: dict[str, Any], cuts: list[list[int]], num_vertices: int,
     stats["cuts"] += len(cuts) - before
     if result.status != CycleStatus.UNKNOWN or deadline.passed():
         return result
+    return None
+
+
+def _has_cpsat() -> bool:
+    try:
+        from ortools.sat.python import cp_model  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _cpsat_turn(num_vertices: int, arcs: np.ndarray, clauses: list[list[int]],
+                deadline: Deadline, slice_: float) -> HcpResult | None:
+    """CP-SAT's circuit constraint over the arcs with ``clauses`` (the cuts so far; literal
+    e + 1 is arc e) for at most ``slice_`` seconds, from scratch each turn: a cycle, a proof
+    (infeasible: the cuts hold for every Hamiltonian cycle), or None."""
+    from ortools.sat.python import cp_model
+    model = cp_model.CpModel()
+    lits = [model.new_bool_var(f"a{e}") for e in range(len(arcs))]
+    model.add_circuit(list(zip(arcs[:, 0].tolist(), arcs[:, 1].tolist(), lits)))
+    for clause in clauses:
+        model.add_bool_or([lits[x - 1] if x > 0 else lits[-x - 1].Not() for x in clause])
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    remaining = deadline.remaining()
+    solver.parameters.max_time_in_seconds = max(slice_ if remaining is None
+                                                else min(slice_, remaining), 0.001)
+    status = solver.solve(model)
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        successor = np.empty(num_vertices, dtype=np.int64)
+        chosen = arcs[[bool(solver.value(lit)) for lit in lits]]
+        successor[chosen[:, 0]] = chosen[:, 1]
+        return HcpResult(CycleStatus.HAMILTONIAN, _cycle_order(successor), {})
+    if status == cp_model.INFEASIBLE:
+        return HcpResult(CycleStatus.NO_CYCLE, None, {
+            "reason": "CP-SAT proved the circuit constraint with the subtour cuts "
+                      "infeasible"})
+    if deadline.passed():
+        return HcpResult(CycleStatus.UNKNOWN, None, {"reason": "time limit reached"})
     return None
