@@ -189,6 +189,9 @@ def main() -> int:
     parser.add_argument("--solvers", default="sat,sat-plain,lkh,cpsat")
     parser.add_argument("--cegar-csv", type=Path)
     parser.add_argument("--name")
+    parser.add_argument("--report-only", action="store_true",
+                        help="rebuild NAME.md and NAME.png from NAME.jsonl (e.g. of a run "
+                             "stopped at a bound: graphs without a record are left out)")
     args = parser.parse_args()
     numbers = parse_range(args.range)
     solvers = [s.strip() for s in args.solvers.split(",") if s.strip()]
@@ -200,12 +203,21 @@ def main() -> int:
                        / "proposed-cegar-ccadical-cpu.csv")
     name = args.name or f"fhcp_{numbers[0]}-{numbers[-1]}"
     RESULTS.mkdir(exist_ok=True)
-    records = run_all(tasks_for(args.graphs, numbers, solvers, args.time_limit), args.jobs,
-                      RESULTS / f"{name}.jsonl")
+    if args.report_only:
+        with open(RESULTS / f"{name}.jsonl") as handle:
+            records = [json.loads(line) for line in handle if line.strip().endswith("}")]
+        done = {r["graph"] for r in records}
+        numbers = [n for n in numbers if n in done and all(
+            any(r["graph"] == n and r["solver"] == s for r in records) for s in solvers)]
+        records = [r for r in records if r["graph"] in numbers]
+    else:
+        records = run_all(tasks_for(args.graphs, numbers, solvers, args.time_limit),
+                          args.jobs, RESULTS / f"{name}.jsonl")
     records.sort(key=lambda r: (r["graph"], solvers.index(r["solver"])))
     with open(RESULTS / f"{name}.jsonl", "w") as out:
         out.writelines(json.dumps(r) + "\n" for r in records)
-    head = [f"# FHCP graphs {args.range}, {args.time_limit:g} s per graph and solver",
+    head = [f"# FHCP graphs {args.range}, {args.time_limit:g} s per graph and solver"
+            + (f" ({len(numbers)} graphs finished)" if args.report_only else ""),
             "", f"`python benchmarks/bench_fhcp.py --graphs DIR --range {args.range} "
             f"--time-limit {args.time_limit:g} --jobs {args.jobs} --solvers "
             f"{','.join(solvers)}` on {platform.node()} ({os.cpu_count()} cores, "

@@ -162,7 +162,10 @@ def _report(records: list[dict[str, Any]], args: argparse.Namespace) -> int:
     for record in records:
         status = record["status"]
         if status in ("error", "not available", "wrong"):
-            print(f"{record['file']}: {status}: {record.get('reason', '')}", file=sys.stderr)
+            reason = record.get("reason", "")
+            named = status == "error" and reason.startswith(record["file"])
+            print(reason if named else f"{record['file']}: {status}: {reason}",
+                  file=sys.stderr)
             codes.append(ExitCode.MISMATCH if status == "wrong" else ExitCode.BAD_INPUT)
             continue
         print(f"{record['file']}: {status} ({_summary(record)})")
