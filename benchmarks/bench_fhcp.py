@@ -7,7 +7,7 @@ the published times of the SAT-based CEGAR solver.
 ``DIR`` holds ``graph1.col`` … ``graph1001.col`` (repository TakehideSoh/SAT-based-CEGAR,
 folder ``FHCPCS-col``; 88 MB, never committed — e.g. ``git archive`` of a clone into
 /work/fhcp). Solvers (each graph and solver one task of
-:func:`solvers.hamiltonian.graph_runs.run_graph_task`: read, solve, tour checked):
+:func:`solvers.tools.graph_runs.run_graph_task`: read, solve, tour checked):
 
 * ``sat`` — the command's default, the portfolio of :mod:`solvers.hamiltonian.portfolio`;
 * ``sat-plain`` — the one-off SAT cut loop the Sudoku routes use (``portfolio=False``):
@@ -40,7 +40,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solvers.hamiltonian.graph_runs import GraphTask, run_graph_task  # noqa: E402
+from solvers.tools.graph_runs import GraphTask, run_graph_task  # noqa: E402
 from solvers.runtime.processes import worker_pool  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"

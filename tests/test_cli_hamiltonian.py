@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from reductions.graphs import hamiltonian_cycle_problem
 from solvers.formats.tsplib import read_tour
-from solvers.hamiltonian.graph_runs import solve_graph
+from solvers.tools.graph_runs import solve_graph
 
 PETERSEN = ([(i, (i + 1) % 5) for i in range(5)] + [(i, i + 5) for i in range(5)]
             + [(5 + i, 5 + (i + 2) % 5) for i in range(5)])

@@ -1,6 +1,6 @@
 """CLI: ``sudoku-bridge hamiltonian FILE... [--solver S] [--directed] ...`` — a Hamiltonian
 cycle of any graph file (:mod:`solvers.formats.graph_reading` reads it,
-:mod:`solvers.hamiltonian.graph_runs` solves and checks it).
+:mod:`solvers.tools.graph_runs` solves and checks it).
 
 One line per graph on stdout (``FILE: hamiltonian (66 vertices, 99 edges; sat)``; the times
 are in the ``--json`` records),
@@ -72,7 +72,7 @@ def _natural(path: Path) -> list:
 
 
 def _tasks(files: list[str], args: argparse.Namespace) -> list:
-    from ..hamiltonian.graph_runs import GraphTask
+    from ..tools.graph_runs import GraphTask
     solver = "command" if args.hcp_cmd else args.solver
     return [GraphTask(path=path, solver=solver, directed=args.directed,
                       time_limit=args.time_limit, command=args.hcp_cmd,
@@ -85,7 +85,7 @@ def _resumed(path: Path, tasks: list, memory_limit: int) -> dict[str, dict[str, 
         return {}
     from reductions.reading import ReadLimit, read_text
     from ..formats.graph_reading import read_any_graph
-    from ..hamiltonian.graph_runs import check_tour
+    from ..tools.graph_runs import check_tour
     wanted = {t.path: t for t in tasks}
     limit = ReadLimit.share(memory_limit, what="a results file", per_byte=4)
     kept: dict[str, dict[str, Any]] = {}
@@ -142,7 +142,7 @@ def _run(tasks: list, kept: dict[str, dict[str, Any]],
 
 def _records(tasks: list, jobs: int):
     """The records of ``tasks`` as they finish: here, or on ``jobs`` worker processes."""
-    from ..hamiltonian.graph_runs import run_graph_task
+    from ..tools.graph_runs import run_graph_task
     if jobs <= 1 or len(tasks) <= 1:
         for task in tasks:
             yield run_graph_task(task)

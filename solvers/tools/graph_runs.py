@@ -2,8 +2,8 @@
 ``hamiltonian`` command and ``benchmarks/bench_fhcp.py`` run, once per file, in this process
 or in a pool worker.
 
-:func:`solve_graph` dispatches to the exact backends of this package (``sat``, ``cpsat``) or
-to the outside programs of :mod:`solvers.tools` (``lkh``, ``linkern``, ``concorde``, a
+:func:`solve_graph` dispatches to the exact backends of :mod:`solvers.hamiltonian` (``sat``,
+``cpsat``) or to the outside programs of this package (``lkh``, ``linkern``, ``concorde``, a
 ``--hcp-cmd`` template). Whatever answers, a cycle is checked against the graph *as read*
 before it is recorded (:func:`check_tour`): a solver's wrong tour is a ``wrong`` record, never
 a ``hamiltonian`` one. "no cycle" comes only from a proof (an unsatisfiable SAT model, CP-SAT's
@@ -22,8 +22,8 @@ import numpy as np
 from reductions.errors import UserError
 from reductions.graphs import hamiltonian_cycle_problem
 
-from .graph_input import normalized_graph
-from .results import CycleStatus, HcpResult
+from ..hamiltonian.graph_input import normalized_graph
+from ..hamiltonian.results import CycleStatus, HcpResult
 
 __all__ = ["GraphSolver", "GraphTask", "RecordStatus", "check_tour", "run_graph_task",
            "solve_graph"]
@@ -80,24 +80,24 @@ def solve_graph(num_vertices: int, pairs: np.ndarray, *, directed: bool, solver:
         raise UserError(f"{solver} solves undirected graphs only; for a directed graph use "
                         f"sat, cpsat or --hcp-cmd")
     if solver in (GraphSolver.SAT, GraphSolver.CPSAT):
-        from .one_off import solve_directed_hcp, solve_undirected_hcp
+        from ..hamiltonian.one_off import solve_directed_hcp, solve_undirected_hcp
         solve = solve_directed_hcp if directed else solve_undirected_hcp
         return solve(num_vertices, pairs, time_limit=time_limit, backend=str(solver),
                      portfolio=portfolio)
     graph = normalized_graph(num_vertices, pairs, directed)
     if solver == GraphSolver.COMMAND:
-        from ..tools.hcp_command import run_hcp_command
+        from .hcp_command import run_hcp_command
         if not command:
             raise UserError("the command solver needs --hcp-cmd TEMPLATE")
         return run_hcp_command(command, num_vertices, graph, directed=directed,
                                time_limit=time_limit)
     if solver == GraphSolver.LKH:
-        from ..tools.lkh import solve_hcp_lkh
+        from .lkh import solve_hcp_lkh
         return solve_hcp_lkh(num_vertices, graph, time_limit=time_limit)
     if solver == GraphSolver.LINKERN:
-        from ..tools.linkern import solve_hcp_linkern
+        from .linkern import solve_hcp_linkern
         return solve_hcp_linkern(num_vertices, graph, time_limit=time_limit)
-    from ..tools.concorde import solve_hcp_concorde
+    from .concorde import solve_hcp_concorde
     return solve_hcp_concorde(num_vertices, graph, time_limit=time_limit)
 
 
