@@ -278,3 +278,24 @@ def test_portfolio_members_taking_short_turns_agree_with_brute_force(graph):
     assert str(result.status) == ("hamiltonian" if expected else "no cycle")
     if expected:
         assert hamiltonian_cycle_problem(n, array, result.cycle, directed) is None
+
+
+def test_dimension_larger_than_the_edges_is_a_proved_no_cycle(run, tmp_path):
+    path = tmp_path / "g.hcp"
+    path.write_text("NAME : g\nTYPE : HCP\nDIMENSION : 7\nEDGE_DATA_SECTION\n"
+                    + "".join(f"{u + 1} {v + 1}\n" for u, v in PRISM) + "-1\nEOF\n")
+    code, out, _ = run("hamiltonian", path)
+    assert code == 1 and "vertex 6 has degree 0" in out
+
+
+def test_loops_and_repeated_edges_are_ignored_with_a_note(run, tmp_path):
+    graph = col_file(tmp_path / "g.col", 6, PRISM + [(2, 2), (1, 0), (0, 1)])
+    code, out, _ = run("hamiltonian", graph)
+    assert code == 0
+    assert "ignored 1 loop(s), 2 repeated pair(s)" in out
+
+
+def test_outside_tsp_solver_refuses_a_directed_graph(run, tmp_path):
+    code, _, err = run("hamiltonian", col_file(tmp_path / "g.col", 6, PRISM), "--directed",
+                       "--solver", "lkh")
+    assert code == 2 and "undirected graphs only" in err
