@@ -299,3 +299,9 @@ def test_outside_tsp_solver_refuses_a_directed_graph(run, tmp_path):
     code, _, err = run("hamiltonian", col_file(tmp_path / "g.col", 6, PRISM), "--directed",
                        "--solver", "lkh")
     assert code == 2 and "undirected graphs only" in err
+
+
+def test_compressed_json_name_is_refused(run, tmp_path):
+    code, _, err = run("hamiltonian", col_file(tmp_path / "g.col", 6, PRISM), "--json",
+                       tmp_path / "r.jsonl.gz")
+    assert code == 2 and "written plain" in err and not (tmp_path / "r.jsonl.gz").exists()

@@ -39,6 +39,9 @@ def run_hamiltonian(args: argparse.Namespace) -> int:
     if args.output and len(files) != 1:
         raise UserError(f"-o writes the tour of one graph; {len(files)} graphs given (use "
                         f"--json for several)")
+    if args.json and Path(args.json).suffix in (".gz", ".xz", ".bz2"):
+        raise UserError(f"--json {args.json}: the hamiltonian records are written plain "
+                        f"(name the file .jsonl; compress it when the run is over)")
     if args.resume and not args.json:
         raise UserError("--resume needs --json OUT.jsonl (the file to resume from)")
     tasks = _tasks(files, args)
