@@ -63,6 +63,7 @@ COMMAND_MODULES = [
     "solvers.cli.exact_cover_ilp",
     "solvers.cli.hcp",
     "solvers.cli.hcp_solve",
+    "solvers.cli.hamiltonian",
     "solvers.cli.nishio",
     "solvers.cli.nonrepetitive",
     "solvers.cli.crosscheck",

@@ -25,7 +25,7 @@ __all__: list[str] = []
 def _cut_loop(solver, num_vertices: int, model_pairs: np.ndarray, pairs: np.ndarray,
               directed: bool, required: np.ndarray, assumptions, deadline: Deadline,
               both_cuts: bool, patching: bool, stats: dict[str, Any],
-              not_all_of: np.ndarray | None = None) -> HcpResult:
+              not_all_of: np.ndarray | None = None, steer: bool = True) -> HcpResult:
     """Solve, cut the subtours of the model, solve again, until one cycle or a proof.
 
     ``model_pairs`` are the pairs of the solver's model (pair e is variable e + 1); ``pairs``
@@ -34,7 +34,9 @@ def _cut_loop(solver, num_vertices: int, model_pairs: np.ndarray, pairs: np.ndar
     every Hamiltonian cycle of that graph, so they may stay in the solver for later calls.
     ``not_all_of``: indices into ``model_pairs`` that the caller has forbidden together (a
     clause in the solver, see :meth:`SharedHcpModel.solve`); a cycle found by patching that
-    uses all of them is not an answer, only a phase hint."""
+    uses all of them is not an answer, only a phase hint. ``steer``: set the patched cover
+    as the next solve's phases (the Sudoku graphs' shortcut; on the FHCP graphs it keeps the
+    solver circling one region, :mod:`solvers.hamiltonian.portfolio`)."""
     stats.update(iterations=0, cuts=0, largest_subtours=0, patch_merges=0,
                  found_by_patching=False)
     m = len(model_pairs)
@@ -60,7 +62,7 @@ def _cut_loop(solver, num_vertices: int, model_pairs: np.ndarray, pairs: np.ndar
             return _found(stats, deadline, _order_of(num_vertices, chosen, directed))
         if patching:
             found = _patch(solver, num_vertices, model_pairs, pairs, chosen, directed,
-                           required_keys, forbidden_keys, label, deadline, stats)
+                           required_keys, forbidden_keys, label, deadline, stats, steer)
             if found is not None:
                 return found
         cuts = _subtour_cuts(model_pairs, label, directed, both_cuts)
@@ -83,7 +85,7 @@ def _cover_labels(num_vertices: int, chosen: np.ndarray, directed: bool) -> np.n
 def _patch(solver, num_vertices: int, model_pairs: np.ndarray, pairs: np.ndarray,
            chosen: np.ndarray, directed: bool, required_keys: np.ndarray,
            forbidden_keys: np.ndarray | None, label: np.ndarray, deadline: Deadline,
-           stats: dict[str, Any]) -> HcpResult | None:
+           stats: dict[str, Any], steer: bool = True) -> HcpResult | None:
     """Karp's patching of the cover ``chosen``: the Hamiltonian cycle it leaves (when it
     leaves one cycle that is not forbidden), else None with the patched cover set as the
     solver's phases for the next solve."""
@@ -93,6 +95,8 @@ def _patch(solver, num_vertices: int, model_pairs: np.ndarray, pairs: np.ndarray
     if left == 1 and not _uses_all(num_vertices, patched, forbidden_keys, directed):
         stats["found_by_patching"] = True
         return _found(stats, deadline, _order_of(num_vertices, patched, directed))
+    if not steer:
+        return None
     # Steer the next solve towards the patched cover (phases only): its pairs true, the
     # others false.
     phase = -np.arange(1, len(model_pairs) + 1, dtype=np.int64)

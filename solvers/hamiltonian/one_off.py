@@ -18,6 +18,7 @@ from ..runtime.budget import Deadline
 from ..runtime.pysat_solvers import new_pysat_solver
 from .cpsat import _cpsat
 from .cut_loop import _check_cycle, _cut_loop
+from .portfolio import solve_with_portfolio
 from .graph_input import (_as_pairs, _degree_problem, _required_indices, _simple_too_small,
                           normalized_graph)
 from .results import (BACKENDS, DEFAULT_SAT_SOLVER, CycleStatus, GraphInputError,
@@ -52,7 +53,8 @@ def _sat_loop(num_vertices: int, pairs: np.ndarray, directed: bool, required: np
 
 def _solve(num_vertices: int, pairs, *, directed: bool, time_limit: float | None,
            backend: str, required, solver_name: str, workers: int, both_cuts: bool,
-           patching: bool, together=None, not_all_of=None) -> HcpResult:
+           patching: bool, together=None, not_all_of=None,
+           portfolio: bool = False) -> HcpResult:
     if backend not in BACKENDS:
         raise UserError(f"unknown Hamiltonian-cycle backend {backend!r}; choose one of "
                         f"{', '.join(BACKENDS)}")
@@ -85,7 +87,10 @@ def _solve(num_vertices: int, pairs, *, directed: bool, time_limit: float | None
     if problem:
         return HcpResult(CycleStatus.NO_CYCLE, None, {**base, "reason": problem,
                                           "seconds": deadline.seconds()})
-    if backend == "cpsat":
+    if portfolio and backend == "sat" and required_idx.size == 0 and together is None \
+            and blocked is None:
+        result = _portfolio(num_vertices, graph, directed, deadline)
+    elif backend == "cpsat":
         result = _cpsat(num_vertices, graph, directed, required_idx, deadline, workers,
                         blocked)
     else:
@@ -97,11 +102,21 @@ def _solve(num_vertices: int, pairs, *, directed: bool, time_limit: float | None
     return result
 
 
+def _portfolio(num_vertices: int, graph: np.ndarray, directed: bool,
+               deadline: Deadline) -> HcpResult:
+    """:func:`~solvers.hamiltonian.portfolio.solve_with_portfolio` on the graph's arcs (an
+    undirected graph's directed double)."""
+    arcs = graph if directed else normalized_graph(
+        num_vertices, np.concatenate([graph, graph[:, ::-1]]), True)
+    return solve_with_portfolio(num_vertices, arcs, undirected=not directed,
+                                deadline=deadline)
+
+
 def solve_directed_hcp(num_vertices: int, arcs, *, time_limit: float | None = None,
                        backend: str = "sat", required=None,
                        solver_name: str = DEFAULT_SAT_SOLVER, workers: int = 1,
                        both_cuts: bool = True, patching: bool = True,
-                       together=None, not_all_of=None) -> HcpResult:
+                       together=None, not_all_of=None, portfolio: bool = False) -> HcpResult:
     """A Hamiltonian cycle of a digraph (``arcs`` rows are (tail, head)), or a proof that
     there is none, or ``unknown`` past ``time_limit`` seconds.
 
@@ -112,23 +127,26 @@ def solve_directed_hcp(num_vertices: int, arcs, *, time_limit: float | None = No
     returned cycle must use. ``together``: groups of arcs every Hamiltonian cycle uses all of
     or none of (:func:`together_clauses`; the ``sat`` backend adds them to its model, CP-SAT
     does without). ``not_all_of``: arcs the cycle must not use all of (a no-good: "no cycle"
-    then means none that avoids at least one of them). Loops and repeated arcs are
-    ignored."""
+    then means none that avoids at least one of them). ``portfolio``: with the ``sat``
+    backend and none of ``required``, ``together``, ``not_all_of``, solve by the portfolio
+    of :mod:`solvers.hamiltonian.portfolio` (``solver_name``, ``both_cuts`` and
+    ``patching`` then unused) — the choice for graphs other than the Sudoku ones. Loops and
+    repeated arcs are ignored."""
     return _solve(num_vertices, arcs, directed=True, time_limit=time_limit, backend=backend,
                   required=required, solver_name=solver_name, workers=workers,
                   both_cuts=both_cuts, patching=patching, together=together,
-                  not_all_of=not_all_of)
+                  not_all_of=not_all_of, portfolio=portfolio)
 
 
 def solve_undirected_hcp(num_vertices: int, edges, *, time_limit: float | None = None,
                          backend: str = "sat", required=None,
                          solver_name: str = DEFAULT_SAT_SOLVER, workers: int = 1,
                          patching: bool = True, together=None,
-                         not_all_of=None) -> HcpResult:
+                         not_all_of=None, portfolio: bool = False) -> HcpResult:
     """A Hamiltonian cycle of an undirected graph (``edges`` rows (u, v)), or a proof that
     there is none, or ``unknown`` past ``time_limit`` seconds. The cycle may be read in
     either direction. See :func:`solve_directed_hcp` for the options."""
     return _solve(num_vertices, edges, directed=False, time_limit=time_limit, backend=backend,
                   required=required, solver_name=solver_name, workers=workers,
                   both_cuts=True, patching=patching, together=together,
-                  not_all_of=not_all_of)
+                  not_all_of=not_all_of, portfolio=portfolio)

@@ -1,0 +1,183 @@
+"""The ``sat`` solver of the ``hamiltonian`` command on any graph: the cut loop of
+:mod:`solvers.hamiltonian.cut_loop` run by a small portfolio of SAT solvers that share their
+subtour cuts — what made the FHCP Challenge graphs go (see docs/benchmarks.md).
+
+What differs from the one-off solver the Sudoku routes use (:func:`solve_undirected_hcp`),
+each measured on FHCP graphs 1–40 (``benchmarks/bench_fhcp.py``):
+
+* **An undirected graph is solved as its directed double** (each edge two opposite arcs,
+  exactly one arc out of and one into every vertex, no 2-cycle), as the SAT-based CEGAR solver
+  of Soh et al. does: its subtour cuts are two clauses per subtour ("some arc leaves S",
+  "some arc enters S") instead of one, and a directed cover says more per model than a
+  2-factor. On the cubic FHCP graphs 4, 8, 12, 25, 29 the undirected model spent 11,000–30,000
+  rounds without an answer in 10 s.
+* **The patched cover does not steer the next solve** (no phases): on these graphs the
+  phases brought the solver back to the same region round after round. Patching is still
+  tried as a shortcut to a cycle.
+* **A portfolio with restarts**: the rounds' number of models before an answer is heavy-tailed
+  and differs by solver (graph 29: CaDiCaL past 5 s, Glucose 0.6 s; graph 4 the other way).
+  The configurations of :data:`CONFIGURATIONS` (solver, and whether the orientation of the
+  cycle is fixed at a vertex of least degree — the CEGAR paper's symmetry breaking) take
+  turns, each for a time slice that doubles every full turn; each keeps its own pysat solver,
+  with its learnt clauses, and receives every cut the others found before it resumes (a cut
+  holds for every Hamiltonian cycle, so any solver may have it).
+
+"no cycle" is still only an unsatisfiable formula (or a set with no arc out), found by any
+configuration: the symmetry clauses keep one orientation of every undirected cycle, so they
+lose none. The answer is checked against the graph by the caller."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..runtime.budget import Deadline
+from ..runtime.pysat_solvers import new_pysat_solver
+from .covers import _cycle_order
+from .cut_loop import _cut_loop
+from .results import CycleStatus, HcpResult
+from .sat_model import _model_clauses
+
+__all__ = ["CONFIGURATIONS", "FIRST_SLICE", "solve_with_portfolio"]
+
+CONFIGURATIONS: tuple[tuple[str, bool], ...] = (
+    ("cadical195", False), ("glucose4", False), ("cpsat", False), ("cadical195", True),
+    ("glucose4", True))
+"""(solver, orientation fixed) of each portfolio member, in turn order: a pysat solver name,
+or ``cpsat`` (OR-Tools' circuit constraint with every cut found so far; skipped when OR-Tools
+is not installed)."""
+
+FIRST_SLICE = 0.5
+"""Seconds of each member's first turn; every full turn doubles it."""
+
+
+class _Recording:
+    """A pysat solver whose added clauses are also kept in ``log`` (the shared cuts)."""
+
+    def __init__(self, solver, log: list[list[int]]):
+        self._solver, self._log = solver, log
+
+    def add_clause(self, clause) -> None:
+        self._log.append(clause)
+        self._solver.add_clause(clause)
+
+    def __getattr__(self, name: str):
+        return getattr(self._solver, name)
+
+
+def orientation_clauses(num_vertices: int, arcs: np.ndarray) -> list[list[int]]:
+    """At a vertex v of least out-degree: its successor has a smaller id than its
+    predecessor (¬(v→s ∧ p→v) for s > p). Every undirected cycle through v keeps one of its
+    two orientations. Arc e is variable e + 1."""
+    degree = np.bincount(arcs[:, 0], minlength=num_vertices)
+    v = int(np.argmin(degree))
+    out = np.flatnonzero(arcs[:, 0] == v)
+    into = np.flatnonzero(arcs[:, 1] == v)
+    return [[-(int(o) + 1), -(int(i) + 1)] for o in out.tolist() for i in into.tolist()
+            if arcs[o, 1] > arcs[i, 0]]
+
+
+def solve_with_portfolio(num_vertices: int, arcs: np.ndarray, *, undirected: bool,
+                         deadline: Deadline, configurations=CONFIGURATIONS,
+                         first_slice: float = FIRST_SLICE) -> HcpResult:
+    """A Hamiltonian cycle of the digraph ``arcs`` (normalised; the directed double of an
+    undirected graph when ``undirected``), a proof there is none, or unknown at the
+    deadline (module docstring)."""
+    clauses, top = _model_clauses(num_vertices, arcs, True)
+    symmetric = orientation_clauses(num_vertices, arcs) if undirected else []
+    cuts: list[list[int]] = []
+    members: list[dict[str, Any]] = []
+    stats: dict[str, Any] = {"backend": "sat", "solver": "portfolio", "variables": top,
+                             "clauses": len(clauses), "iterations": 0, "cuts": 0,
+                             "turns": 0}
+    configurations = [c for c in configurations if c[0] != "cpsat" or _has_cpsat()]
+    try:
+        slice_, turn = first_slice, 0
+        while True:
+            index = turn % len(configurations)
+            name, oriented = configurations[index]
+            if index == len(members):
+                members.append({"solver": None if name == "cpsat" else new_pysat_solver(
+                    name, clauses + (symmetric if oriented else [])), "seen": 0})
+            member = members[index]
+            if name == "cpsat":
+                result = _cpsat_turn(num_vertices, arcs, cuts + (symmetric if oriented
+                                                                 else []), deadline, slice_)
+            else:
+                for clause in cuts[member["seen"]:]:
+                    member["solver"].add_clause(clause)
+                member["seen"] = len(cuts)
+                result = _turn(member, cuts, num_vertices, arcs, deadline, slice_, stats)
+            if result is not None:
+                result.stats = {**stats, **result.stats,
+                                "member": "+".join(map(str, configurations[index])),
+                                "seconds": deadline.seconds()}
+                return result
+            turn += 1
+            stats["turns"] = turn
+            if turn % len(configurations) == 0:
+                slice_ *= 2
+    finally:
+        for member in members:
+            if member["solver"] is not None:
+                member["solver"].delete()
+
+
+def _turn(member: dict[str, Any], cuts: list[list[int]], num_vertices: int,
+          arcs: np.ndarray, deadline: Deadline, slice_: float,
+          stats: dict[str, Any]) -> HcpResult | None:
+    """One member's turn of at most ``slice_`` seconds: its answer, or None to go on (its
+    new cuts are in ``cuts``, already in its own solver)."""
+    remaining = deadline.remaining()
+    limit = slice_ if remaining is None else min(slice_, remaining)
+    before = len(cuts)
+    own: dict[str, Any] = {}
+    result = _cut_loop(_Recording(member["solver"], cuts), num_vertices, arcs, arcs, True,
+                       np.zeros(0, dtype=np.int64), (), Deadline(limit), True, True, own,
+                       steer=False)
+    member["seen"] = len(cuts)
+    stats["iterations"] += own["iterations"]
+    stats["cuts"] += len(cuts) - before
+    if result.status != CycleStatus.UNKNOWN or deadline.passed():
+        return result
+    return None
+
+
+def _has_cpsat() -> bool:
+    try:
+        from ortools.sat.python import cp_model  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _cpsat_turn(num_vertices: int, arcs: np.ndarray, clauses: list[list[int]],
+                deadline: Deadline, slice_: float) -> HcpResult | None:
+    """CP-SAT's circuit constraint over the arcs with ``clauses`` (the cuts so far; literal
+    e + 1 is arc e) for at most ``slice_`` seconds, from scratch each turn: a cycle, a proof
+    (infeasible: the cuts hold for every Hamiltonian cycle), or None."""
+    from ortools.sat.python import cp_model
+    model = cp_model.CpModel()
+    lits = [model.new_bool_var(f"a{e}") for e in range(len(arcs))]
+    model.add_circuit(list(zip(arcs[:, 0].tolist(), arcs[:, 1].tolist(), lits)))
+    for clause in clauses:
+        model.add_bool_or([lits[x - 1] if x > 0 else lits[-x - 1].Not() for x in clause])
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    remaining = deadline.remaining()
+    solver.parameters.max_time_in_seconds = max(slice_ if remaining is None
+                                                else min(slice_, remaining), 0.001)
+    status = solver.solve(model)
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        successor = np.empty(num_vertices, dtype=np.int64)
+        chosen = arcs[[bool(solver.value(lit)) for lit in lits]]
+        successor[chosen[:, 0]] = chosen[:, 1]
+        return HcpResult(CycleStatus.HAMILTONIAN, _cycle_order(successor), {})
+    if status == cp_model.INFEASIBLE:
+        return HcpResult(CycleStatus.NO_CYCLE, None, {
+            "reason": "CP-SAT proved the circuit constraint with the subtour cuts "
+                      "infeasible"})
+    if deadline.passed():
+        return HcpResult(CycleStatus.UNKNOWN, None, {"reason": "time limit reached"})
+    return None
