@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from reductions.graphs import hamiltonian_cycle_problem
+from reductions.hamiltonian.graphs import hamiltonian_cycle_problem
 from solvers.formats.tsplib import read_tour
 from solvers.tools.graph_runs import solve_graph
 

@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from reductions.reading import DEFAULT_MEMORY_LIMIT
-from reductions.graphs import pair_keys
+from reductions.hamiltonian.graphs import pair_keys
 
 from .tsplib import (_END_MARKER, _Lines, _parse_ints, _read_header, _slow_numbers,
                      graph_limit)

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from reductions.errors import UserError
-from reductions.graphs import hamiltonian_cycle_problem
+from reductions.hamiltonian.graphs import hamiltonian_cycle_problem
 
 from ..hamiltonian.graph_input import normalized_graph
 from ..hamiltonian.results import CycleStatus, HcpResult
