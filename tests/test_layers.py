@@ -2,7 +2,8 @@
 library, at module level or inside a function, goes to its own layer or a lower one.
 reductions/ is pure and imports no solver; the process plumbing (runtime/) and the file
 formats know no route; outside programs (tools/) know the general Hamiltonian-cycle solver's
-answers but no route; nothing imports the command line. Read from the source with ``ast``, so
+answers but no route; certification (certify/: proof logging and checkers) knows the programs
+but no route, so that routes can certify; nothing imports the command line. Read from the source with ``ast``, so
 lazy imports count.
 """
 
@@ -24,6 +25,7 @@ LAYERS = [
     ("formats", ("solvers.formats",)),
     ("hamiltonian", ("solvers.hamiltonian",)),
     ("tools", ("solvers.tools",)),
+    ("certify", ("solvers.certify",)),
     ("routes", ("solvers.routes", "solvers.gadgets", "solvers.generate")),
     ("crosscheck", ("solvers.crosscheck",)),
     ("cli", ("solvers.cli",)),
