@@ -27,10 +27,13 @@ def main(argv: list[str]) -> int:
         print("dratify is not installed: pip install 'sudoku-bridge[certify]'", file=sys.stderr)
         return 2
     try:
-        with open(argv[0], encoding="ascii") as cnf_file, \
-                open(argv[1], encoding="ascii") as proof_file:
+        with open(argv[0], encoding="ascii") as cnf_file, open(argv[1], "rb") as proof_file:
             formula = dratify.parse_dimacs(cnf_file.read())
-            proof = proof_file.read()
+            data = proof_file.read()
+        if b"\0" in data:          # every clause of binary DRAT ends in a zero byte
+            raise UnicodeDecodeError("ascii", data, data.index(b"\0"), len(data),
+                                     "a zero byte: binary DRAT")
+        proof = data.decode("ascii")
     except (OSError, UnicodeDecodeError) as exc:
         print(f"cannot read the CNF or the proof ({exc}); dratify reads text DRAT only",
               file=sys.stderr)
