@@ -239,19 +239,56 @@ def test_several_solutions_need_no_certificate(run):
 def test_keep_proofs_keeps_what_a_checker_accepts_again(run, tmp_path):
     keep = tmp_path / "proofs"
     keep.mkdir()
-    puzzles = tmp_path / "puzzles.txt"
-    puzzles.write_text(f"{SEARCH_NEEDED[1]}\n{ROYLE[3]}\n")
-    code, out, err = run("solve", puzzles, "--certify", "--unique", "--checker", "dratify",
+    code, out, err = run("solve", SEARCH_NEEDED[1], "--certify", "--checker", "dratify",
                          "--keep-proofs", keep)
     assert code == 1, err
-    names = sorted(p.name for p in keep.iterdir())
-    assert names == ["puzzles.txt-1.cnf", "puzzles.txt-1.drat", "puzzles.txt-2.cnf",
-                     "puzzles.txt-2.drat"]
-    for stem in ("puzzles.txt-1", "puzzles.txt-2"):
-        again = check_proof(find_checker("dratify"), keep / f"{stem}.cnf",
-                            keep / f"{stem}.drat", work=tmp_path, time_limit=60,
-                            memory_limit=MEMORY, claim="kept")
-        assert again.certified
+    assert sorted(p.name for p in keep.iterdir()) == ["puzzle.cnf", "puzzle.drat"]
+    again = check_proof(find_checker("dratify"), keep / "puzzle.cnf", keep / "puzzle.drat",
+                        work=tmp_path, time_limit=60, memory_limit=MEMORY, claim="kept")
+    assert again.certified
+
+
+def test_a_file_is_certified_in_batches(run, tmp_path):
+    """Unsolvable, unique and several-solution puzzles in one file: one proof for the
+    batch, every negative claim certified, the several-solution one without a claim."""
+    puzzles = tmp_path / "mixed.txt"
+    puzzles.write_text("\n".join([SEARCH_NEEDED[0], ROYLE[5], MULTIPLE[0], UNSOLVABLE[-1],
+                                   ROYLE[6]]) + "\n")
+    code, out, err = run("solve", puzzles, "--certify", "--unique", "--json",
+                         "--checker", "dratify")
+    records = [json.loads(line) for line in out.splitlines()]
+    assert code == 1 and "certified 4" in err
+    assert [(r["status"], r["unique"], r.get("certified")) for r in records] == [
+        ("no solution", None, "dratify"), ("solved", True, "dratify"),
+        ("solved", False, None), ("no solution", None, "dratify"),
+        ("solved", True, "dratify")]
+
+
+def test_a_batch_formula_missing_one_blocking_clause_is_rejected(tmp_path):
+    """The batch construction's soundness rests on the checker: the kept batch formula less
+    one puzzle's blocking clause is satisfiable, and its proof is then rejected."""
+    from solvers.certify.batch import certified_batch
+    from solvers.certify.sudoku import CertifyOptions
+    keep = tmp_path / "kept"
+    keep.mkdir()
+    certify = CertifyOptions(find_checker("dratify"), MEMORY, keep)
+    outcomes = certified_batch([parse_grid(p) for p in ROYLE[7:10]], certify=certify,
+                               name="b", unique=True)
+    assert [o.unique for o in outcomes] == [True] * 3
+    lines = (keep / "b.cnf").read_text().splitlines()
+    blocks = [i for i, line in enumerate(lines)
+              if line.startswith("-730 ") and len(line.split()) > 3]
+    assert len(blocks) == 1                     # the first puzzle's guarded blocking clause
+    del lines[blocks[0]]
+    header = next(i for i, line in enumerate(lines) if line.startswith("p cnf"))
+    variables, count = map(int, lines[header].split()[2:])
+    lines[header] = f"p cnf {variables} {count - 1}"
+    (keep / "b.cnf").write_text("\n".join(lines) + "\n")
+    body = [[int(x) for x in line.split()[:-1]] for line in lines[header + 1:] if line]
+    assert satisfiable(body)
+    with pytest.raises(ProofRejected):
+        check_proof(certify.checker, keep / "b.cnf", keep / "b.drat", work=tmp_path,
+                    time_limit=60, memory_limit=MEMORY, claim="tampered", plain=True)
 
 
 @pytest.mark.parametrize("argv, message", [

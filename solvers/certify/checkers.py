@@ -144,23 +144,29 @@ def find_checker(name: str | None = None) -> Checker:
 
 
 def check_proof(checker: Checker, cnf: Path, proof: Path, *, work: Path,
-                time_limit: float | None, memory_limit: int, claim: str) -> Check:
+                time_limit: float | None, memory_limit: int, claim: str,
+                plain: bool = False) -> Check:
     """Check that ``proof`` (DRAT, text or binary; dratify: text) refutes ``cnf`` with
     ``checker``, within ``time_limit`` seconds (default :data:`DEFAULT_CHECK_SECONDS`) and
     ``memory_limit`` bytes of address space. ``work`` is the caller's temporary directory
     (the LRAT file goes there). ``claim`` names what the proof is for, in messages
-    ("cadical195's proof that the puzzle has no solution")."""
+    ("cadical195's proof that the puzzle has no solution"). ``plain``: the proof's
+    deletions are ignored (drat-trim ``-p``; sound, since unit propagation only gains
+    from more clauses: for proofs whose last lemmas the solver never derived after its
+    deletions, :mod:`solvers.certify.batch`)."""
     limit = DEFAULT_CHECK_SECONDS if time_limit is None else time_limit
     memory = max(memory_limit, MIN_CHECK_MEMORY)
     size = proof.stat().st_size
     if checker.name == "dratify":
-        run = run_program([sys.executable, "-m", "solvers.certify.dratify_check", cnf, proof],
+        run = run_program([sys.executable, "-m", "solvers.certify.dratify_check", cnf, proof,
+                           *(["--plain"] if plain else [])],
                           time_limit=limit, temp_dirs=[work], memory_limit=memory,
                           env=_python_env())
         return _verdict(run, checker.name, _dratify_says(run), size, claim)
     lrat = work / "proof.lrat"
     lrat.unlink(missing_ok=True)
-    args = [checker.drat_trim, cnf, proof, "-w", "-t", str(int(limit) + 1)]
+    args = [checker.drat_trim, cnf, proof, "-w", "-t", str(int(limit) + 1),
+            *(["-p"] if plain else [])]
     if checker.name == "cake_lpr":
         args += ["-L", lrat]
     run = run_program(args, time_limit=limit, temp_dirs=[work], memory_limit=memory,

@@ -1,4 +1,4 @@
-"""``python -m solvers.certify.dratify_check CNF PROOF``: dratify's verdict on a text DRAT
+"""``python -m solvers.certify.dratify_check CNF PROOF [--plain]``: dratify's verdict on a text DRAT
 proof, in a process of its own (so that :mod:`solvers.certify.checkers` can hold it to a time
 and memory limit and kill it).
 
@@ -6,6 +6,7 @@ RAT steps are refused (``check_rat=False``): dratify 0.1.10's RAT check accepts 
 that the satisfiable formula ``1 0``, ``-1 2 0`` is unsatisfiable (it keeps root literals
 whose reason clause was deleted), while the RUP-only check is sound; the proofs our solvers
 write use RUP steps only. A proof is a refutation only if it derives the empty clause.
+``--plain``: deletions are ignored (as drat-trim's ``-p``).
 
 Prints ``s VERIFIED`` and exits 0, or ``s NOT VERIFIED`` and the reason and exits 1; exit
 2: it could not run (dratify missing, a file unreadable or not text); exit 3: out of
@@ -18,8 +19,10 @@ import sys
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 2:
-        print("usage: python -m solvers.certify.dratify_check CNF PROOF", file=sys.stderr)
+    plain = argv[2:] == ["--plain"]        # deletions ignored (drat-trim's -p)
+    if len(argv) != 2 and not plain:
+        print("usage: python -m solvers.certify.dratify_check CNF PROOF [--plain]",
+              file=sys.stderr)
         return 2
     try:
         import dratify
@@ -42,7 +45,8 @@ def main(argv: list[str]) -> int:
         print(f"s NOT VERIFIED\nc the CNF cannot be read: {exc}")
         return 1
     try:
-        result = dratify.check_proof(formula, proof, check_rat=False, engine="python")
+        result = dratify.check_proof(formula, proof, check_rat=False, engine="python",
+                                     apply_deletions=not plain)
     except MemoryError:
         print("out of memory", file=sys.stderr)
         return 3

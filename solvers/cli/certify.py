@@ -88,27 +88,56 @@ def proof_name(label: str) -> str:
 
 def certified_each(lines: PuzzleLines, args: argparse.Namespace, route,
                    options: dict) -> Iterator[common.Solved]:
-    """Solve the puzzles one by one, certified (module docstring)."""
-    from ..certify.outside import certified_with_command
-    from ..certify.sudoku import certified_solve
+    """Solve the puzzles certified (module docstring): with a pysat solver, a file's puzzles
+    in batches of :data:`~solvers.certify.batch.BATCH_SIZE`, one proof a batch; one by one
+    otherwise."""
+    from ..certify.batch import BATCH_SIZE
     given = check_certified_route(route, options)
     certify = certify_options(args)
-    for label, text in lines.pairs():
+    settings = dict(certify=certify, encoding=given.get("encoding") or "extended",
+                    amo=given.get("amo") or "auto", unique=args.unique,
+                    time_limit=args.time_limit)
+    pairs = lines.pairs()
+    size = BATCH_SIZE if given.get("solver_cmd") is None and len(pairs) > 1 else 1
+    for first in range(0, len(pairs), size):
+        yield from _certified_chunk(pairs[first:first + size], args, given, settings,
+                                    name=f"{proof_name(lines.source)}-batch{first // size + 1}")
+
+
+def _certified_chunk(pairs: list[tuple[str, str]], args: argparse.Namespace, given: dict,
+                     settings: dict, *, name: str) -> Iterator[common.Solved]:
+    """One chunk of puzzles, in order: those of the first puzzle's shape as one batch
+    (more than one), others one by one."""
+    from ..certify.batch import certified_batch
+    from ..certify.outside import certified_with_command
+    from ..certify.sudoku import certified_solve
+    results: dict[int, common.Solved] = {}
+    puzzles: dict[int, object] = {}
+    for index, (label, text) in enumerate(pairs):
         where = "" if label == "puzzle" else f"{label}: "
         try:
-            puzzle = parse_grid(text, args.box, where=where)
+            puzzles[index] = parse_grid(text, args.box, where=where)
         except UserError as exc:
-            yield common.Solved(label, text, None, str(exc))
-            continue
-        common_args = dict(certify=certify, name=proof_name(label),
-                           encoding=given.get("encoding") or "extended",
-                           amo=given.get("amo") or "auto", unique=args.unique,
-                           time_limit=args.time_limit)
-        if given.get("solver_cmd") is not None:
-            outcome = certified_with_command(puzzle, given["solver_cmd"], **common_args)
-        else:
-            outcome = certified_solve(puzzle, solver=given.get("solver"), **common_args)
-        yield common.Solved(label, format_grid(puzzle, "auto"), outcome)
+            results[index] = common.Solved(label, text, None, str(exc))
+    shape = next((p.shape for p in puzzles.values()), None)
+    together = [i for i, p in puzzles.items() if p.shape == shape]
+    if len(together) > 1:
+        outcomes = certified_batch([puzzles[i] for i in together], name=name,
+                                   solver=given.get("solver"), **settings)
+        for index, outcome in zip(together, outcomes):
+            results[index] = common.Solved(pairs[index][0], format_grid(puzzles[index], "auto"),
+                                           outcome)
+    for index in range(len(pairs)):
+        if index not in results:
+            puzzle, label = puzzles[index], pairs[index][0]
+            if given.get("solver_cmd") is not None:
+                outcome = certified_with_command(puzzle, given["solver_cmd"],
+                                                 name=proof_name(label), **settings)
+            else:
+                outcome = certified_solve(puzzle, solver=given.get("solver"),
+                                          name=proof_name(label), **settings)
+            results[index] = common.Solved(label, format_grid(puzzle, "auto"), outcome)
+        yield results.pop(index)
 
 
 def register(commands: common.Commands) -> None:

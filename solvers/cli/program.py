@@ -149,7 +149,7 @@ def _report(results: Iterator[common.Solved | common.SolvedLines], args: argpars
     many = count > 1
     progress = common.Progress(count, f"solve --via {args.via}") if many else None
     counts = dict.fromkeys(Status, 0)
-    errors = 0
+    errors = certified = 0
     for item in results:
         if isinstance(item, common.SolvedLines):
             sys.stdout.write(item.text)
@@ -167,6 +167,7 @@ def _report(results: Iterator[common.Solved | common.SolvedLines], args: argpars
                 print("error")
         else:
             counts[item.outcome.status] += 1
+            certified += bool(item.outcome.stats.get("certified"))
             if args.json:
                 print(json.dumps(common.outcome_record(item.label, item.text, item.outcome,
                                                        args.via)))
@@ -180,7 +181,8 @@ def _report(results: Iterator[common.Solved | common.SolvedLines], args: argpars
         progress.close()
     if many:
         print(f"solved {counts[Status.SOLVED]}, no solution {counts[Status.NO_SOLUTION]}, "
-              f"unknown {counts[Status.UNKNOWN]}, bad input {errors}", file=sys.stderr)
+              f"unknown {counts[Status.UNKNOWN]}, bad input {errors}"
+              + (f", certified {certified}" if args.certify else ""), file=sys.stderr)
     if errors:
         return ExitCode.BAD_INPUT
     return common.exit_code_for([status for status, n in counts.items() if n])
