@@ -52,6 +52,7 @@ from reductions.reading import DEFAULT_MEMORY_LIMIT, ReadLimit, compression, rea
 
 from .runtime.processes import worker_pool
 from .formats.atomic import atomic_write, check_output_target, compressor_for
+from .certify.checkers import ProofRejected
 from .outcome import Outcome, SolverUnavailable, Status, WrongAnswer
 from .routes import ROUTES, template_route, template_routes
 
@@ -102,6 +103,7 @@ class RouteResult:
     size: int | None = None           # the instance's main size (edges, clauses, ...)
     size_kind: str | None = None
     error: str | None = None          # the error, or why the route did not run
+    certified: str | None = None      # the checker that accepted the negative claim's proof
     resume_problem: str | None = field(default=None, compare=False)
     """Why this pair's record in the file being resumed failed its re-check (names the file
     and line): the pair is a mismatch. Not written to the file: each resume checks anew."""
@@ -153,7 +155,8 @@ _FIELD_TYPES = {"puzzle_id": (str,), "puzzle": (str,), "route": (str,), "status"
                 "seconds": (int, float), "verified": (bool, type(None)),
                 "solution": (str, type(None)), "unique": (bool, type(None)),
                 "second_solution": (str, type(None)), "size": (int, type(None)),
-                "size_kind": (str, type(None)), "error": (str, type(None))}
+                "size_kind": (str, type(None)), "error": (str, type(None)),
+                "certified": (str, type(None))}
 """The types each field of a record read back may have (exactly: a bool is no number)."""
 
 
@@ -168,6 +171,8 @@ class Task:
     unique: bool = False
     time_limit: float | None = None
     template: str | None = None       # the NAME=TARGET:CMD of a route defined by --route
+    certify: tuple[str, int] | None = None
+    """--certify: (the checker's name, the memory limit) for the routes that certify."""
 
     def record(self, status: RecordStatus, seconds: float = 0.0, **fields) -> RouteResult:
         return RouteResult(self.puzzle_id, self.puzzle, self.route, status, seconds, **fields)
@@ -188,10 +193,17 @@ def run_route(task: Task) -> RouteResult:
     if reason:
         return task.record(RecordStatus.NOT_APPLICABLE, error=reason)
     try:
-        outcome = route.solve(puzzle, unique=task.unique and route.checks_uniqueness,
-                              time_limit=task.time_limit)
+        if task.certify is not None and certifies(route):
+            outcome = _certified_outcome(task, route, puzzle)
+        else:
+            outcome = route.solve(puzzle, unique=task.unique and route.checks_uniqueness,
+                                  time_limit=task.time_limit)
     except SolverUnavailable as exc:           # found out only when starting it
         return task.record(RecordStatus.NOT_AVAILABLE, error=str(exc))
+    except ProofRejected as exc:
+        # the solver's negative claim and the checker disagree: no answer, an error
+        return task.record(RecordStatus.ERROR, time.perf_counter() - start,
+                           error=f"proof rejected: {exc}")
     except WrongAnswer as exc:
         # the route produced a grid and the check refused it: recorded as unverified
         return task.record(RecordStatus.SOLVED, time.perf_counter() - start, verified=False,
@@ -200,6 +212,41 @@ def run_route(task: Task) -> RouteResult:
         return task.record(RecordStatus.ERROR, time.perf_counter() - start,
                            error=_error_text(exc))
     return _outcome_record(task, puzzle, outcome, time.perf_counter() - start)
+
+
+def certifies(route) -> bool:
+    """Does ``route`` back its negative answers by checked proofs under --certify? The CNF
+    routes with a proof-logging pysat solver or an outside program that writes a proof;
+    not ``sat-incremental`` (:mod:`solvers.cli.certify`)."""
+    from .certify.proofs import proof_solver
+    from .routes.registry import Target
+    from .tools.dimacs_programs import proof_command
+    if route.target != Target.CNF or route.name == "sat-incremental":
+        return False
+    try:
+        if route.presets.get("solver_cmd") is not None:
+            proof_command(route.presets["solver_cmd"])
+        else:
+            proof_solver(route.presets.get("solver") or "cadical195")
+    except SolverUnavailable:
+        return False
+    return True
+
+
+def _certified_outcome(task: Task, route, puzzle: Grid) -> Outcome:
+    """The route's answer with its negative claims certified: its solver (or program) and
+    encoding on the plain formula, clues as unit clauses."""
+    from .certify.checkers import find_checker
+    from .certify.outside import certified_with_command
+    from .certify.sudoku import CertifyOptions, certified_solve
+    checker, memory = task.certify
+    settings = dict(certify=CertifyOptions(find_checker(checker), memory),
+                    encoding=route.presets.get("encoding") or "extended",
+                    amo=route.presets.get("amo") or "auto", unique=task.unique,
+                    time_limit=task.time_limit)
+    if route.presets.get("solver_cmd") is not None:
+        return certified_with_command(puzzle, route.presets["solver_cmd"], **settings)
+    return certified_solve(puzzle, solver=route.presets.get("solver"), **settings)
 
 
 def _error_text(exc: Exception) -> str:
@@ -214,7 +261,8 @@ def _error_text(exc: Exception) -> str:
 def _outcome_record(task: Task, puzzle: Grid, outcome: Outcome, seconds: float) -> RouteResult:
     """The record of a route's answer, its grids verified here again (the record must not
     depend on the route's own checking)."""
-    result = task.record(RecordStatus(outcome.status), seconds, unique=outcome.unique)
+    result = task.record(RecordStatus(outcome.status), seconds, unique=outcome.unique,
+                         certified=outcome.stats.get("certified"))
     for key in SIZE_KEYS:
         if isinstance(outcome.stats.get(key), int):
             result.size, result.size_kind = outcome.stats[key], key
@@ -349,6 +397,8 @@ def _resumed_records(path: Path, puzzles: list[tuple[str, str]], routes: list[st
         keep = _kept(record, verdict=record.route in verdicts)
         (kept if keep else claims)[pair] = f"{path} line {number}", record
     _ready_to_append(path, found)
+    for _, record in kept.values():
+        record.certified = None             # earned by a run, never read back
     for where, record, problem in recheck(list(kept.values()), shape):
         if record.status == RecordStatus.SOLVED:
             record.verified = False
@@ -635,7 +685,8 @@ def run_crosscheck(puzzles: list[tuple[str, str]], routes: list[str], *,
                    results_path: Path | None = None, resume: bool = False,
                    on_result: Callable[[RouteResult], None] | None = None,
                    templates: Sequence[str] = (),
-                   memory_limit: int = DEFAULT_MEMORY_LIMIT) -> list[RouteResult]:
+                   memory_limit: int = DEFAULT_MEMORY_LIMIT,
+                   certify: str | None = None) -> list[RouteResult]:
     """Run every (puzzle, route) pair; returns all records (resumed ones included).
 
     ``puzzles`` are (id, text) pairs. With ``results_path``, each record is appended to the
@@ -659,6 +710,11 @@ def run_crosscheck(puzzles: list[tuple[str, str]], routes: list[str], *,
     run here gives 'not available' records; an unknown route name is a
     :class:`CrosscheckError`. ``templates`` define more routes, each ``NAME=TARGET:CMD``
     (:func:`solvers.routes.template_route`); ``routes`` may name them.
+
+    ``certify`` (a checker's name): the routes that can (:func:`certifies`) back their
+    negative answers by proofs that checker accepts, records naming it. A record's
+    ``certified`` is never read back: the claims it could stand for ("no solution",
+    "unique") are run again by ``resume`` anyway, and earn it again.
     """
     if results_path is not None:
         check_output_target(results_path)       # never a device, a directory, /proc...
@@ -675,7 +731,8 @@ def run_crosscheck(puzzles: list[tuple[str, str]], routes: list[str], *,
     done = resumed.kept
     finished = {(r.puzzle_id, r.route) for r in done}
     tasks = [Task(route=route, puzzle_id=pid, puzzle=text, shape=shape, unique=unique,
-                  time_limit=time_limit, template=defined.get(route))
+                  time_limit=time_limit, template=defined.get(route),
+                  certify=None if certify is None else (certify, memory_limit))
              for pid, text in puzzles for route in routes if (pid, route) not in finished]
     results = list(done)
     stream = _execute(tasks, execution)

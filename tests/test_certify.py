@@ -392,3 +392,49 @@ def test_the_dratify_child_checks_its_arguments(tmp_path):
     done = subprocess.run([sys.executable, "-m", "solvers.certify.dratify_check", cnf, proof],
                           capture_output=True, text=True, env=env)
     assert done.returncode == 2 and "text DRAT only" in done.stderr
+
+
+# ----------------------------------------------------------------------------- crosscheck
+
+def test_crosscheck_certify_certifies_the_sat_peer_and_resume_earns_it_again(run, tmp_path):
+    """Every negative claim of the sat route is certified, exact cover's stay its word; a
+    'certified' written into a record that resume keeps (a puzzle with several solutions)
+    is not believed, and the negative claims run again, certified again."""
+    puzzles = tmp_path / "mixed.txt"
+    puzzles.write_text("\n".join([SEARCH_NEEDED[0], ROYLE[0], MULTIPLE[0]]) + "\n")
+    results = tmp_path / "cc.jsonl"
+    code, out, err = run("crosscheck", puzzles, "--routes", "sat,exact-cover", "--unique",
+                         "--certify", "--checker", "dratify", "--json", results)
+    assert code == 0, err
+    assert "certified by dratify: 2 of 4 negative claims" in out
+    assert "uncertified (the route's word, beside a certified peer): exact-cover" in out
+    records = [json.loads(line) for line in results.read_text().splitlines()]
+    certified = {(r["puzzle_id"].split(":")[1], r["route"]): r["certified"] for r in records}
+    assert certified == {("1", "sat"): "dratify", ("1", "exact-cover"): None,
+                         ("2", "sat"): "dratify", ("2", "exact-cover"): None,
+                         ("3", "sat"): None, ("3", "exact-cover"): None}
+    lines = results.read_text().splitlines()
+    tampered = [json.loads(line) for line in lines]
+    for record in tampered:
+        if record["puzzle_id"].endswith(":3"):
+            record["certified"] = "cake_lpr"
+    results.write_text("".join(json.dumps(r) + "\n" for r in tampered[:-1]))
+    code, out, err = run("crosscheck", puzzles, "--routes", "sat,exact-cover", "--unique",
+                         "--certify", "--checker", "dratify", "--json", results, "--resume")
+    assert code == 0, err
+    again = [json.loads(line) for line in results.read_text().splitlines()]
+    assert {(r["puzzle_id"].split(":")[1], r["route"]): r["certified"] for r in again} \
+        == certified
+
+
+def test_crosscheck_certify_catches_a_lying_outside_route(run, tmp_path):
+    liar = fake_unsat_solver(tmp_path)
+    code, out, err = run("crosscheck", ROYLE[0], "--routes", "sat", "--certify",
+                         "--checker", "dratify", "--route", f"liar=cnf:{liar} {{input}} {{proof}}")
+    assert code == 4 and "ERROR liar" in out and "proof rejected" in out
+
+
+def test_crosscheck_certify_needs_a_certifying_route(run):
+    code, out, err = run("crosscheck", ROYLE[0], "--routes", "exact-cover,ilp", "--certify",
+                         "--checker", "dratify")
+    assert code == 2 and "add sat" in err
