@@ -148,7 +148,9 @@ def _check_batch(outcomes: list[Outcome], puzzles: Sequence[Grid], claimed: list
         write_proof(lemmas + [f"{-a} 0" for a in selectors], drat,
                     max_bytes=certify.memory_limit)
         try:
-            check = check_proof(certify.checker, cnf, drat, work=work, time_limit=time_limit,
+            # --time-limit is per puzzle: the batch's check may take it for each puzzle
+            limit = None if time_limit is None else time_limit * len(puzzles)
+            check = check_proof(certify.checker, cnf, drat, work=work, time_limit=limit,
                                 memory_limit=certify.memory_limit, plain=True,
                                 claim=f"the proof of a batch of {len(claimed)} claims")
         except ProofRejected:
