@@ -14,8 +14,9 @@ Modes (each over the same puzzles, one after the other, in this process):
 * ``single``   — :func:`solvers.certify.sudoku.certified_solve` per puzzle and checker:
   proof logging (both solver calls with ``with_proof``, the formula and proof written) and
   checking (one checker run per puzzle: its start-up included) timed apart;
-* ``batch``    — :func:`solvers.certify.batch.certified_batch` in batches of
-  :data:`~solvers.certify.batch.BATCH_SIZE` per checker: one proof and one check a batch,
+* ``batch``    — :func:`solvers.certify.batch.certified_batch` in batches
+  (:func:`~solvers.certify.batch.batch_size`: 1,000, dratify 100) per checker: one proof
+  and one check a batch,
   the per-puzzle figures are the batch's shares (its proof logging, its one check).
 
 Every certified answer must be certified (``unique`` True with the checker named) or the run
@@ -42,7 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from reductions.grid import read_puzzles  # noqa: E402
-from solvers.certify.batch import BATCH_SIZE, certified_batch  # noqa: E402
+from solvers.certify.batch import batch_size, certified_batch  # noqa: E402
 from solvers.certify.checkers import CHECKERS, CheckerUnavailable, find_checker  # noqa: E402
 from solvers.certify.sudoku import CertifyOptions, certified_solve  # noqa: E402
 from solvers.routes.sat import solve_puzzle  # noqa: E402
@@ -103,8 +104,9 @@ def run_batch(puzzles, solver: str, checker) -> dict:
     certify = CertifyOptions(checker, MEMORY)
     shares, checking, checks, certified = [], [], [], 0
     start = time.perf_counter()
-    for first in range(0, len(puzzles), BATCH_SIZE):
-        chunk = puzzles[first:first + BATCH_SIZE]
+    size = batch_size(checker.name)
+    for first in range(0, len(puzzles), size):
+        chunk = puzzles[first:first + size]
         began = time.perf_counter()
         outcomes = certified_batch(chunk, certify=certify, name="bench", solver=solver,
                                    unique=True)
@@ -164,6 +166,7 @@ def main() -> int:
         if mode in modes:
             rows.append(runner(puzzles, args.solver))
             print(rows[-1], flush=True)
+            save(rows, args, len(puzzles))
     for name in args.checkers.split(","):
         try:
             checker = find_checker(name)
@@ -174,14 +177,21 @@ def main() -> int:
             if mode in modes:
                 rows.append(runner(puzzles, args.solver, checker))
                 print({k: v for k, v in rows[-1].items() if k != "batches"}, flush=True)
+                save(rows, args, len(puzzles))      # a long run killed keeps its rows
+    print(save(rows, args, len(puzzles)))
+    return 0
+
+
+def save(rows: list[dict], args: argparse.Namespace, count: int) -> str:
+    """Write the rows so far to ``results/NAME.json`` and ``.md``; returns the table."""
     source = Path(args.puzzles).name
     out = ROOT / "benchmarks" / "results"
     (out / f"{args.out}.json").write_text(json.dumps(
-        {"puzzles": source, "count": len(puzzles), "solver": args.solver,
-         "cpus": os.cpu_count(), "rows": rows}, indent=1) + "\n")
-    (out / f"{args.out}.md").write_text(table(rows, len(puzzles), source))
-    print(table(rows, len(puzzles), source))
-    return 0
+        {"puzzles": source, "count": count, "solver": args.solver,
+         "cpus": os.cpu_count(), "load": os.getloadavg(), "rows": rows}, indent=1) + "\n")
+    text = table(rows, count, source)
+    (out / f"{args.out}.md").write_text(text)
+    return text
 
 
 if __name__ == "__main__":

@@ -215,6 +215,17 @@ def test_solve_certify_no_solution(run):
     assert out == "no solution: the puzzle has no valid completion (certified by dratify)\n"
 
 
+def test_sat_glucose_certifies_on_the_plain_formula(run):
+    """Its preset clue elimination gives way: Glucose 4 and the minimal encoding, clues as
+    unit clauses."""
+    code, out, err = run("solve", SEARCH_NEEDED[2], "--via", "sat-glucose", "--certify",
+                         "--checker", "dratify", "--json")
+    record = json.loads(out)
+    assert (code, err) == (1, "") and record["certified"] == "dratify"
+    assert (record["stats"]["solver"], record["stats"]["encoding"],
+            record["stats"]["clues"]) == ("glucose4", "minimal", "units")
+
+
 def test_solve_without_certify_says_whose_word_it_is(run):
     code, out, _ = run("solve", SEARCH_NEEDED[0])
     assert code == 1 and "(cadical195, uncertified)" in out

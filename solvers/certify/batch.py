@@ -47,12 +47,21 @@ from .checkers import ProofRejected, check_proof
 from .proofs import proof_solver, write_proof
 from .sudoku import CertifyOptions, blocking_clause, certified_solve, keep_files, with_check
 
-__all__ = ["BATCH_SIZE", "certified_batch"]
+__all__ = ["BATCH_SIZE", "DRATIFY_BATCH_SIZE", "batch_size", "certified_batch"]
 
 BATCH_SIZE = 1000
 """Puzzles per proof. Measured on 17-clue puzzles with cadical153: a batch of 1,000 checks in
-0.23 s with drat-trim, 0.2 s more with cake_lpr, 4.7 s with dratify (which grows faster than
-linearly: 203 s for 5,000)."""
+0.23 s with drat-trim, 0.2 s more with cake_lpr."""
+
+DRATIFY_BATCH_SIZE = 100
+"""Puzzles per proof for dratify, whose check grows faster than linearly (deletions ignored:
+royle17-sample300 took 11.4 s in batches of 25, 10.0 s in batches of 100, 15.1 s in one of
+300, on a loaded machine)."""
+
+
+def batch_size(checker: str) -> int:
+    """Puzzles per proof for ``checker``."""
+    return DRATIFY_BATCH_SIZE if checker == "dratify" else BATCH_SIZE
 
 
 def certified_batch(puzzles: Sequence[Grid], *, certify: CertifyOptions, name: str,

@@ -66,7 +66,7 @@ def check_certified_route(route, options: dict) -> dict:
         raise UserError(f"--certify: route {route.name} gives no proof of its negative answers; "
                         f"use --via sat (or crosscheck --certify, which certifies a SAT peer)")
     given = {**route.presets, **options}
-    if given.get("clues") == "eliminate":
+    if options.get("clues") == "eliminate":     # a route's preset gives way (sat-glucose)
         raise UserError("--certify: the certified formula has the clues as unit clauses "
                         "(what 'emit cnf' writes); drop --clues eliminate")
     if given.get("solver") is not None and given.get("solver_cmd") is not None:
@@ -89,16 +89,17 @@ def proof_name(label: str) -> str:
 def certified_each(lines: PuzzleLines, args: argparse.Namespace, route,
                    options: dict) -> Iterator[common.Solved]:
     """Solve the puzzles certified (module docstring): with a pysat solver, a file's puzzles
-    in batches of :data:`~solvers.certify.batch.BATCH_SIZE`, one proof a batch; one by one
+    in batches (:func:`~solvers.certify.batch.batch_size`), one proof a batch; one by one
     otherwise."""
-    from ..certify.batch import BATCH_SIZE
+    from ..certify.batch import batch_size
     given = check_certified_route(route, options)
     certify = certify_options(args)
     settings = dict(certify=certify, encoding=given.get("encoding") or "extended",
                     amo=given.get("amo") or "auto", unique=args.unique,
                     time_limit=args.time_limit)
     pairs = lines.pairs()
-    size = BATCH_SIZE if given.get("solver_cmd") is None and len(pairs) > 1 else 1
+    size = batch_size(certify.checker.name) \
+        if given.get("solver_cmd") is None and len(pairs) > 1 else 1
     for first in range(0, len(pairs), size):
         yield from _certified_chunk(pairs[first:first + size], args, given, settings,
                                     name=f"{proof_name(lines.source)}-batch{first // size + 1}")
