@@ -339,6 +339,7 @@ def test_a_lying_outside_solver_is_caught(run, tmp_path):
     command = f"{liar} {{input}} {{proof}}"
     code, out, _ = run("solve", ROYLE[0], "--solver-cmd", command, "--clues", "units")
     assert code == 1 and "uncertified" in out
+    assert not Path("{proof}").exists()     # the unfilled placeholder is a temporary file
     code, out, err = run("solve", ROYLE[0], "--solver-cmd", command, "--certify",
                          "--checker", "dratify")
     assert (code, out) == (4, "") and "rejected by dratify" in err

@@ -103,6 +103,8 @@ def run_dimacs_solver(solver_cmd: str, cnf_path: Path, *, work: Path, num_vars: 
     binary = find_program(template.program, what="SAT solver")
     result_path = work / "result.txt"
     result_path.unlink(missing_ok=True)       # never read an earlier run's answer
+    if proof is None and template.writes_proof:
+        proof = work / "unchecked-proof.drat"  # named, so written where it is cleaned up
     values = {"output": result_path} if proof is None else {"output": result_path,
                                                            "proof": proof}
     args = template.argv(binary, inputs={"cnf": cnf_path}, **values)
