@@ -138,6 +138,8 @@ class RouteResult:
         # what is written is JSON, always
         fields = dict(vars(self))
         del fields["resume_problem"]
+        if fields["certified"] is None:     # written by --certify runs only
+            del fields["certified"]
         return (json.dumps(fields, allow_nan=False) + "\n").encode("utf-8")
 
 
