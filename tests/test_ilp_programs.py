@@ -196,7 +196,7 @@ def test_scip_prints_nothing_of_its_own(tmpdir_for_cli):  # noqa: F811
     code, out, err, _ = run_cli(["solve", PAPER_17, "--via", "scip", "--unique"],
                                 tmpdir_for_cli)
     assert (code, err) == (0, "") and grids_in(out) == [SOLUTION]
-    assert out.splitlines()[-1] == "unique: yes (no second solution exists)"
+    assert out.splitlines()[-1] == "unique: yes (no second solution exists; scip, uncertified)"
     assert all(line.count("|") == 2 or set(line) <= set("-+ ") for line in
                out.splitlines()[:-1]), out
 

@@ -5,7 +5,8 @@ top (errors, reading, status, estimate, formulas), the Sudoku model, the reducti
 then the families (encodings, Hamiltonian, Nishio, nonrepetitive), then the rules engine,
 which uses Nishio and nr(G); the process plumbing (runtime/) and the file
 formats know no route; outside programs (tools/) know the general Hamiltonian-cycle solver's
-answers but no route; nothing imports the command line. Read from the source with ``ast``, so
+answers but no route; certification (certify/: proof logging and checkers) knows the programs
+but no route, so that routes can certify; nothing imports the command line. Read from the source with ``ast``, so
 lazy imports count.
 """
 
@@ -34,6 +35,7 @@ LAYERS = [
     ("formats", ("solvers.formats",)),
     ("hamiltonian", ("solvers.hamiltonian",)),
     ("tools", ("solvers.tools",)),
+    ("certify", ("solvers.certify",)),
     ("routes", ("solvers.routes", "solvers.gadgets", "solvers.generate",
                 "solvers.nonrepetitive")),
     ("crosscheck", ("solvers.crosscheck",)),

@@ -194,6 +194,7 @@ def outcome_record(label: str, puzzle: Grid | str, outcome: Outcome,
         "solution": grid_text(outcome.grid),
         "unique": outcome.unique,
         "second_solution": grid_text(outcome.second),
+        **({"certified": outcome.stats["certified"]} if "certified" in outcome.stats else {}),
         "stats": outcome.stats,
     }
 
@@ -285,10 +286,15 @@ def add_decode_json_option(parser: argparse.ArgumentParser) -> None:
                         help="print one JSON record (status, solutions, problems) instead")
 
 
-def report_verdict(args: argparse.Namespace, status: Status, reason: str) -> ExitCode:
-    """An answer without a grid: no solution (proved by the solver) or unknown."""
+def report_verdict(args: argparse.Namespace, status: Status, reason: str, *,
+                   certified: str | None = None) -> ExitCode:
+    """An answer without a grid: no solution (proved by the solver; ``certified``: the
+    checker that accepted its proof) or unknown."""
     if getattr(args, "json", False):
-        print(json.dumps({"status": status, "reason": reason, "solutions": []}))
+        record = {"status": status, "reason": reason, "solutions": []}
+        if certified is not None:
+            record["certified"] = certified
+        print(json.dumps(record))
     else:
         print(f"{status}: {reason}")
     return ExitCode.NO_SOLUTION if status == Status.NO_SOLUTION else ExitCode.UNKNOWN

@@ -40,6 +40,7 @@ def run_crosscheck_command(args: argparse.Namespace) -> int:
         if "did you mean" not in message:
             message += f" (available here: {', '.join(available_routes())})"
         raise CrosscheckError(message)
+    checker = _checker(args, [known[name] for name in routes])
     texts = puzzle_texts(args.puzzles, args.box, memory_limit=common.memory_limit(args))
     if args.scheduler is None:          # a cluster's workers have memory of their own
         check_memory(texts, [known[name] for name in routes], args)
@@ -53,7 +54,8 @@ def run_crosscheck_command(args: argparse.Namespace) -> int:
                                  results_path=Path(args.json) if args.json else None,
                                  resume=args.resume,
                                  on_result=lambda _: progress.step(),
-                                 templates=args.route, memory_limit=common.memory_limit(args))
+                                 templates=args.route, memory_limit=common.memory_limit(args),
+                                 certify=checker)
     finally:
         progress.close()
     print(f"{len(texts)} puzzle(s) x {len(routes)} route(s)"
@@ -63,6 +65,8 @@ def run_crosscheck_command(args: argparse.Namespace) -> int:
     if args.unique and cannot:
         print(f"\nuniqueness not checked by {', '.join(cannot)} (the route cannot); their "
               f"grids are still compared with the others'")
+    if checker is not None:
+        _report_certified(results, routes, [known[name] for name in routes], checker)
     missing = unavailable_routes(results)
     for route, reason in missing.items():
         print(f"\nnot available here: {route} ({reason})")
@@ -117,6 +121,33 @@ def check_memory(texts: list[tuple[str, str]], routes: list[Route],
                     f"crosscheck: route {name} on {shape.size}x{shape.size} puzzles")
 
 
+def _checker(args: argparse.Namespace, routes: list[Route]) -> str | None:
+    """--certify: the checker's name (found now: none is exit 2), after making sure some
+    route of the run certifies."""
+    if not args.certify:
+        if args.checker is not None:
+            raise UserError("--checker needs --certify")
+        return None
+    from ..certify.checkers import find_checker
+    from ..crosscheck.runners import certifies
+    if not any(certifies(route) for route in routes):
+        raise UserError("--certify: no route of this run certifies its negative answers; add "
+                        "sat (a SAT route with a proof-logging solver)")
+    return find_checker(args.checker).name
+
+
+def _report_certified(results, names: list[str], routes: list[Route], checker: str) -> None:
+    """How many negative claims were certified, and which routes' are their word only."""
+    from ..crosscheck.runners import certifies
+    negative = [r for r in results if r.status == RecordStatus.NO_SOLUTION or r.unique is True]
+    certified = sum(r.certified is not None for r in negative)
+    print(f"\ncertified by {checker}: {certified} of {len(negative)} negative claims "
+          f"('no solution', 'unique')")
+    word = [name for name, route in zip(names, routes) if not certifies(route)]
+    if word:
+        print(f"uncertified (the route's word, beside a certified peer): {', '.join(word)}")
+
+
 def register(commands: common.Commands) -> None:
     parser = commands.top.add_parser(
         "crosscheck", help=COMMAND_SUMMARIES["crosscheck"],
@@ -157,6 +188,14 @@ def register(commands: common.Commands) -> None:
     parser.add_argument("--worker-timeout", type=common.seconds_arg, default=60.0, metavar="S",
                         help="with --scheduler: give up (exit 2, records kept for --resume) "
                              "after this many seconds without any Dask worker (default: 60)")
+    parser.add_argument("--certify", action="store_true",
+                        help="the routes that can (sat and the other CNF routes with "
+                             "proof-logging solvers) back every 'no solution' and 'unique' by "
+                             "a DRAT proof a checker accepts; a rejected proof is an error "
+                             "(exit 4)")
+    parser.add_argument("--checker", choices=["cake_lpr", "drat-trim", "dratify"],
+                        help="with --certify: the proof checker (default: the most trusted "
+                             "found)")
     common.add_shape_option(parser)
     common.add_progress_option(parser)
     common.add_memory_option(parser)

@@ -21,11 +21,11 @@ class ExitCode(enum.IntEnum):
 
 EXIT_MEANINGS = {
     ExitCode.OK: "solved / done",
-    ExitCode.NO_SOLUTION: "no solution (proved)",
+    ExitCode.NO_SOLUTION: "no solution (proved; by a checked proof with --certify)",
     ExitCode.BAD_INPUT: "bad input, bad usage, a solver that cannot run, or an instance "
                         "estimated over the memory limit (--max-memory)",
     ExitCode.UNKNOWN: "unknown (time limit, or a heuristic that found nothing)",
-    ExitCode.MISMATCH: "a wrong answer or a disagreement between routes",
+    ExitCode.MISMATCH: "a wrong answer, a disagreement between routes, or a rejected proof",
     ExitCode.INTERNAL_ERROR: "internal error (a bug: please report it; --debug shows the "
                              "traceback)",
     ExitCode.INTERRUPTED: "interrupted (Ctrl-C)",

@@ -70,6 +70,7 @@ COMMAND_MODULES = [
     "solvers.cli.rules",
     "solvers.cli.generate",
     "solvers.cli.routes_list",
+    "solvers.cli.certify",
 ]
 
 
@@ -114,6 +115,12 @@ def run_solve(args: argparse.Namespace) -> int:
     route = get_route(args.via, args.defined_routes)
     options = route_options(args)
     route.check_request(options, unique=args.unique)
+    if args.certify:
+        from .certify import certify_options, check_certified_route
+        check_certified_route(route, options)
+        certify_options(args)                   # a missing checker: before any work
+    elif args.checker is not None or args.keep_proofs is not None:
+        raise UserError("--checker and --keep-proofs need --certify")
     reason = route.unavailable(options)
     if reason:
         raise UserError(reason)
@@ -123,7 +130,10 @@ def run_solve(args: argparse.Namespace) -> int:
         parse_grid(lines.texts[0], args.box)
     many = len(lines) > 1
     results = None
-    if many:
+    if args.certify:
+        from .certify import certified_each
+        results = certified_each(lines, args, route, options)
+    elif many:
         batch = route.solve_batch(lines.texts, unique=args.unique, time_limit=args.time_limit,
                                   jobs=args.jobs, box=args.box,
                                   memory_limit=common.memory_limit(args),
@@ -143,7 +153,7 @@ def _report(results: Iterator[common.Solved | common.SolvedLines], args: argpars
     progress = common.Progress(count, f"solve --via {args.via}", asked=args.progress,
                                unit="puzzle") if many else None
     counts = dict.fromkeys(Status, 0)
-    errors = 0
+    errors = certified = 0
     for item in results:
         if isinstance(item, common.SolvedLines):
             sys.stdout.write(item.text)
@@ -161,6 +171,7 @@ def _report(results: Iterator[common.Solved | common.SolvedLines], args: argpars
                 print("error")
         else:
             counts[item.outcome.status] += 1
+            certified += bool(item.outcome.stats.get("certified"))
             if args.json:
                 print(json.dumps(common.outcome_record(item.label, item.text, item.outcome,
                                                        args.via)))
@@ -174,7 +185,8 @@ def _report(results: Iterator[common.Solved | common.SolvedLines], args: argpars
         progress.close()
     if many:
         print(f"solved {counts[Status.SOLVED]}, no solution {counts[Status.NO_SOLUTION]}, "
-              f"unknown {counts[Status.UNKNOWN]}, bad input {errors}", file=sys.stderr)
+              f"unknown {counts[Status.UNKNOWN]}, bad input {errors}"
+              + (f", certified {certified}" if args.certify else ""), file=sys.stderr)
     if errors:
         return ExitCode.BAD_INPUT
     return common.exit_code_for([status for status, n in counts.items() if n])
@@ -184,17 +196,29 @@ def report_outcome(outcome: Outcome, args: argparse.Namespace) -> None:
     if outcome.status == Status.SOLVED:
         common.print_grid(outcome.grid)
         if outcome.unique is True:
-            print("unique: yes (no second solution exists)")
+            print(f"unique: yes (no second solution exists; {whose_word(outcome, args)})")
         elif outcome.unique is False:
             print("unique: no — a second solution:")
             common.print_grid(outcome.second)
         elif args.unique:
             print("unique: unknown (the uniqueness check did not finish)")
     elif outcome.status == Status.NO_SOLUTION:
-        print("no solution: the puzzle has no valid completion")
+        print(f"no solution: the puzzle has no valid completion ({whose_word(outcome, args)})")
     else:
         reason = outcome.stats.get("reason", "")
         print(f"unknown: no answer{': ' + reason if reason else ''}")
+
+
+def whose_word(outcome: Outcome, args: argparse.Namespace) -> str:
+    """Who backs a negative answer: the checker that accepted its proof ("certified by
+    drat-trim"), else the solver whose word it is ("cadical195, uncertified")."""
+    checker = outcome.stats.get("certified")
+    if checker:
+        return f"certified by {checker}"
+    solver = outcome.stats.get("solver")
+    if isinstance(solver, dict):            # the hcp routes: the backend's own stats
+        solver = solver.get("solver") or solver.get("backend")
+    return f"{solver if isinstance(solver, str) and solver else args.via}, uncertified"
 
 
 # ----------------------------------------------------------------------------- verify

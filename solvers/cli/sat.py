@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Iterable, Iterator
 
 import numpy as np
@@ -29,9 +30,11 @@ from reductions.sudoku.puzzle_files import PuzzleLines
 from reductions.sudoku.puzzle_record import comment_metadata
 from reductions.encodings.sizes import cnf_estimate
 from reductions.estimate import ensure_fits
+from reductions.errors import UserError
 
 from . import common
 from ..routes import options as route_options
+from .certify import add_certify_options, certify_options
 from .common import ExitCode
 from ..formats.atomic import check_outputs
 from ..formats.dimacs import SatAnswer, read_cnf_header, read_solver_output, write_cnf
@@ -158,10 +161,10 @@ def run_decode_cnf(args: argparse.Namespace) -> int:
         raise CnfError(f"{args.cnf}: header says {header.num_vars} variables / "
                        f"{header.declared_clauses} clauses, but its comments describe a "
                        f"formula of {cnf.num_vars} / {cnf.num_clauses}: the file was changed")
+    certify = _decode_certify(args, clues)
     answer = read_solver_output(args.model, num_vars=cnf.num_vars)
     if answer.status == SatAnswer.UNSAT:
-        return common.report_verdict(args, Status.NO_SOLUTION,
-                                     "the solver found the formula unsatisfiable")
+        return _decoded_unsat(args, cnf, certify)
     if answer.status == SatAnswer.UNKNOWN:
         return common.report_verdict(args, Status.UNKNOWN, "the solver gave no answer")
     try:
@@ -169,6 +172,40 @@ def run_decode_cnf(args: argparse.Namespace) -> int:
     except CnfError as exc:
         raise CnfError(f"{args.model}: {exc}") from None
     return common.report_decoded(args, cnf.puzzle, [grid])
+
+
+def _decode_certify(args: argparse.Namespace, clues: str):
+    """``decode cnf``'s certification options (None without --certify); --certify needs
+    --proof and a formula with its clues as unit clauses (the plain encoding)."""
+    if args.proof is not None and not args.certify:
+        raise UserError("--proof needs --certify (the proof is only read to be checked)")
+    if args.certify and args.proof is None:
+        raise UserError("--certify needs --proof FILE: the solver's DRAT proof")
+    if args.certify and clues != "units":
+        raise UserError(f"{args.cnf}: --certify needs the plain encoding, clues as unit "
+                        f"clauses ('emit cnf' without --clues eliminate)")
+    return certify_options(args)
+
+
+def _decoded_unsat(args: argparse.Namespace, cnf, certify) -> int:
+    """An outside solver said UNSAT: without --certify its word, said so (exit 1); with
+    it, its proof checked against the formula rebuilt from the file's recipe (exit 1
+    certified, 3 check unfinished, 4 rejected)."""
+    if certify is None:
+        return common.report_verdict(args, Status.NO_SOLUTION,
+                                     "the solver says the formula is unsatisfiable "
+                                     "(its word, uncertified: check its proof with --proof "
+                                     "FILE --certify)")
+    from ..certify.outside import check_outside_proof
+    check = check_outside_proof(cnf, Path(args.proof), certify=certify, time_limit=None,
+                                claim=f"the proof {args.proof}")
+    if not check.certified:
+        return common.report_verdict(args, Status.UNKNOWN,
+                                     f"the solver says unsatisfiable, but its proof was not "
+                                     f"certified: {check.unfinished}")
+    return common.report_verdict(args, Status.NO_SOLUTION,
+                                 f"the formula is unsatisfiable (certified by "
+                                 f"{check.checker})", certified=check.checker)
 
 
 def register(commands: common.Commands) -> None:
@@ -194,4 +231,8 @@ def register(commands: common.Commands) -> None:
     decode.add_argument("cnf", help="the .cnf file written by 'emit cnf'")
     decode.add_argument("model", help="the solver's output")
     common.add_decode_json_option(decode)
+    decode.add_argument("--proof", metavar="FILE",
+                        help="the solver's DRAT proof that the formula is unsatisfiable "
+                             "(checked with --certify)")
+    add_certify_options(decode)
     decode.set_defaults(run=run_decode_cnf)

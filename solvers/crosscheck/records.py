@@ -52,6 +52,7 @@ class RouteResult:
     size: int | None = None           # the instance's main size (edges, clauses, ...)
     size_kind: str | None = None
     error: str | None = None          # the error, or why the route did not run
+    certified: str | None = None      # the checker that accepted the negative claim's proof
     resume_problem: str | None = field(default=None, compare=False)
     """Why this pair's record in the file being resumed failed its re-check (names the file
     and line): the pair is a mismatch. Not written to the file: each resume checks anew."""
@@ -86,6 +87,8 @@ class RouteResult:
         # what is written is JSON, always
         fields = dict(vars(self))
         del fields["resume_problem"]
+        if fields["certified"] is None:     # written by --certify runs only
+            del fields["certified"]
         return (json.dumps(fields, allow_nan=False) + "\n").encode("utf-8")
 
 
@@ -103,7 +106,8 @@ _FIELD_TYPES = {"puzzle_id": (str,), "puzzle": (str,), "route": (str,), "status"
                 "seconds": (int, float), "verified": (bool, type(None)),
                 "solution": (str, type(None)), "unique": (bool, type(None)),
                 "second_solution": (str, type(None)), "size": (int, type(None)),
-                "size_kind": (str, type(None)), "error": (str, type(None))}
+                "size_kind": (str, type(None)), "error": (str, type(None)),
+                "certified": (str, type(None))}
 """The types each field of a record read back may have (exactly: a bool is no number)."""
 
 

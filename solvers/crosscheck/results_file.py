@@ -134,6 +134,8 @@ def _resumed_records(path: Path, puzzles: list[tuple[str, str]], routes: list[st
         keep = _kept(record, verdict=record.route in verdicts)
         (kept if keep else claims)[pair] = f"{path} line {number}", record
     _ready_to_append(path, found)
+    for _, record in kept.values():
+        record.certified = None             # earned by a run, never read back
     for where, record, problem in recheck(list(kept.values()), shape):
         if record.status == RecordStatus.SOLVED:
             record.verified = False

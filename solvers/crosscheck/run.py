@@ -29,7 +29,8 @@ def run_crosscheck(puzzles: list[tuple[str, str]], routes: list[str], *,
                    results_path: Path | None = None, resume: bool = False,
                    on_result: Callable[[RouteResult], None] | None = None,
                    templates: Sequence[str] = (),
-                   memory_limit: int = DEFAULT_MEMORY_LIMIT) -> list[RouteResult]:
+                   memory_limit: int = DEFAULT_MEMORY_LIMIT,
+                   certify: str | None = None) -> list[RouteResult]:
     """Run every (puzzle, route) pair; returns all records (resumed ones included).
 
     ``puzzles`` are (id, text) pairs. With ``results_path``, each record is appended to the
@@ -53,6 +54,11 @@ def run_crosscheck(puzzles: list[tuple[str, str]], routes: list[str], *,
     run here gives 'not available' records; an unknown route name is a
     :class:`CrosscheckError`. ``templates`` define more routes, each ``NAME=TARGET:CMD``
     (:func:`solvers.routes.template_route`); ``routes`` may name them.
+
+    ``certify`` (a checker's name): the routes that can (:func:`~.runners.certifies`) back
+    their negative answers by proofs that checker accepts, records naming it. A record's
+    ``certified`` is never read back: the claims it could stand for ("no solution",
+    "unique") are run again by ``resume`` anyway, and earn it again.
     """
     if results_path is not None:
         check_output_target(results_path)       # never a device, a directory, /proc...
@@ -69,7 +75,8 @@ def run_crosscheck(puzzles: list[tuple[str, str]], routes: list[str], *,
     done = resumed.kept
     finished = {(r.puzzle_id, r.route) for r in done}
     tasks = [Task(route=route, puzzle_id=pid, puzzle=text, shape=shape, unique=unique,
-                  time_limit=time_limit, template=defined.get(route))
+                  time_limit=time_limit, template=defined.get(route),
+                  certify=None if certify is None else (certify, memory_limit))
              for pid, text in puzzles for route in routes if (pid, route) not in finished]
     results = list(done)
     stream = execute(tasks, execution)

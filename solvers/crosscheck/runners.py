@@ -15,6 +15,7 @@ from typing import Iterator, Sequence
 from reductions.errors import UserError
 from reductions.sudoku.grid import Grid, Shape, format_grid, parse_grid, solution_problems
 
+from ..certify.checkers import ProofRejected
 from ..outcome import Outcome, SolverUnavailable, WrongAnswer
 from ..routes import ROUTES, template_route
 from ..runtime.processes import worker_pool
@@ -31,6 +32,8 @@ class Task:
     unique: bool = False
     time_limit: float | None = None
     template: str | None = None       # the NAME=TARGET:CMD of a route defined by --route
+    certify: tuple[str, int] | None = None
+    """--certify: (the checker's name, the memory limit) for the routes that certify."""
 
     def record(self, status: RecordStatus, seconds: float = 0.0, **fields) -> RouteResult:
         return RouteResult(self.puzzle_id, self.puzzle, self.route, status, seconds, **fields)
@@ -51,10 +54,17 @@ def run_route(task: Task) -> RouteResult:
     if reason:
         return task.record(RecordStatus.NOT_APPLICABLE, error=reason)
     try:
-        outcome = route.solve(puzzle, unique=task.unique and route.checks_uniqueness,
-                              time_limit=task.time_limit)
+        if task.certify is not None and certifies(route):
+            outcome = _certified_outcome(task, route, puzzle)
+        else:
+            outcome = route.solve(puzzle, unique=task.unique and route.checks_uniqueness,
+                                  time_limit=task.time_limit)
     except SolverUnavailable as exc:           # found out only when starting it
         return task.record(RecordStatus.NOT_AVAILABLE, error=str(exc))
+    except ProofRejected as exc:
+        # the solver's negative claim and the checker disagree: no answer, an error
+        return task.record(RecordStatus.ERROR, time.perf_counter() - start,
+                           error=f"proof rejected: {exc}")
     except WrongAnswer as exc:
         # the route produced a grid and the check refused it: recorded as unverified
         return task.record(RecordStatus.SOLVED, time.perf_counter() - start, verified=False,
@@ -63,6 +73,43 @@ def run_route(task: Task) -> RouteResult:
         return task.record(RecordStatus.ERROR, time.perf_counter() - start,
                            error=_error_text(exc))
     return _outcome_record(task, puzzle, outcome, time.perf_counter() - start)
+
+
+def certifies(route) -> bool:
+    """Does ``route`` back its negative answers by checked proofs under --certify? The CNF
+    routes with a proof-logging pysat solver or an outside program that writes a proof;
+    not the kept incremental solver, whose clues are assumptions (:mod:`solvers.cli.certify`)."""
+    from ..certify.proofs import proof_solver
+    from ..routes.registry import Target
+    from ..routes.options import CNF_INCREMENTAL
+    from ..tools.dimacs_programs import proof_command
+    if route.target != Target.CNF or route.family is CNF_INCREMENTAL:
+        return False
+    try:
+        if route.presets.get("solver_cmd") is not None:
+            proof_command(route.presets["solver_cmd"])
+        else:
+            proof_solver(route.presets.get("solver") or "cadical195")
+    except SolverUnavailable:
+        return False
+    return True
+
+
+def _certified_outcome(task: Task, route, puzzle: Grid) -> Outcome:
+    """The route's answer with its negative claims certified: its solver (or program) and
+    encoding on the plain formula, clues as unit clauses."""
+    from ..certify.checkers import find_checker
+    from ..certify.outside import certified_with_command
+    from ..certify.sudoku import CertifyOptions, certified_solve
+    from ..routes.options import DEFAULT_AMO, DEFAULT_ENCODING
+    checker, memory = task.certify
+    settings = dict(certify=CertifyOptions(find_checker(checker), memory),
+                    encoding=route.presets.get("encoding") or DEFAULT_ENCODING,
+                    amo=route.presets.get("amo") or DEFAULT_AMO, unique=task.unique,
+                    time_limit=task.time_limit)
+    if route.presets.get("solver_cmd") is not None:
+        return certified_with_command(puzzle, route.presets["solver_cmd"], **settings)
+    return certified_solve(puzzle, solver=route.presets.get("solver"), **settings)
 
 
 def _error_text(exc: Exception) -> str:
@@ -77,7 +124,8 @@ def _error_text(exc: Exception) -> str:
 def _outcome_record(task: Task, puzzle: Grid, outcome: Outcome, seconds: float) -> RouteResult:
     """The record of a route's answer, its grids verified here again (the record must not
     depend on the route's own checking)."""
-    result = task.record(RecordStatus(outcome.status), seconds, unique=outcome.unique)
+    result = task.record(RecordStatus(outcome.status), seconds, unique=outcome.unique,
+                         certified=outcome.stats.get("certified"))
     for key in SIZE_KEYS:
         if isinstance(outcome.stats.get(key), int):
             result.size, result.size_kind = outcome.stats[key], key

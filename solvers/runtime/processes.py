@@ -42,6 +42,7 @@ import ctypes
 import math
 import multiprocessing
 import os
+import resource
 import select
 import shutil
 import signal
@@ -188,12 +189,15 @@ def run_program(args: Sequence[str | os.PathLike], *, time_limit: float | None =
                 cwd: str | Path | None = None, env: dict | None = None,
                 stdin: str | Path | None = None, max_output: int = MAX_OUTPUT_BYTES,
                 temp_dirs: Sequence[str | Path] = (),
-                output_files: Sequence[str | Path] = ()) -> ProgramRun:
+                output_files: Sequence[str | Path] = (),
+                memory_limit: int | None = None) -> ProgramRun:
     """Run ``args`` (``args[0]`` a path or a name on PATH) as described in the module
     docstring; ``temp_dirs`` are the caller's temporary directories, removed by the watchdog
     if this process dies during the run (otherwise the caller's own cleanup runs).
     ``output_files`` are files the program writes (its ``{output}``), capped at
-    ``max_output`` bytes while it runs as its stdout and stderr are.
+    ``max_output`` bytes while it runs as its stdout and stderr are. ``memory_limit``
+    (bytes) caps the program's address space (``RLIMIT_AS``, as ``ulimit -v``): past it
+    its allocations fail (a proof checker, whose input can be made as large as one likes).
 
     Raises :class:`SolverUnavailable` when the program cannot be started,
     :class:`ExternalSolverError` when an output passes ``max_output``; a time-out is not an
@@ -213,7 +217,8 @@ def run_program(args: Sequence[str | os.PathLike], *, time_limit: float | None =
             start = time.monotonic()
             try:
                 proc = subprocess.Popen(args, cwd=cwd, env=env, stdin=source, stdout=out,
-                                        stderr=err, process_group=guard.pid)
+                                        stderr=err, process_group=guard.pid,
+                                        preexec_fn=_address_space(memory_limit))
             except OSError as exc:
                 where = f" ({exc.filename})" if exc.filename not in (None, args[0]) else ""
                 raise SolverUnavailable(f"cannot run {args[0]!r}: {exc.strerror or exc}"
@@ -242,6 +247,21 @@ def run_program(args: Sequence[str | os.PathLike], *, time_limit: float | None =
         raise ExternalSolverError(f"{run.name} wrote more than {max_output:,} bytes to its "
                                   f"output file ({{output}}); stopped")
     return run
+
+
+def _address_space(limit: int | None) -> Callable[[], None] | None:
+    """What the child runs before the program: its address space held to ``limit`` bytes
+    (None: nothing to run)."""
+    if limit is None:
+        return None
+
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)           # a limit can be lowered, never raised
+
+    def hold() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    return hold
 
 
 def _oversized(paths: Sequence[str | Path], max_output: int) -> bool:

@@ -40,14 +40,15 @@ def pysat_solver_names() -> list[str]:
     return sorted(set(names))
 
 
-def new_pysat_solver(name: str, clauses=None) -> Solver:
+def new_pysat_solver(name: str, clauses=None, *, with_proof: bool = False) -> Solver:
     """A new pysat solver called ``name`` holding ``clauses`` (if given); an unknown name is
     :class:`~solvers.outcome.SolverUnavailable` listing the names there are. The caller
     deletes it (``with``, or ``.delete()``); the deletion holds Ctrl-C and SIGTERM back
-    (:func:`_held_solver_class`)."""
+    (:func:`_held_solver_class`). ``with_proof``: it logs a DRAT proof (pysat's
+    ``get_proof``; which solvers can is :mod:`solvers.certify.proofs`' business)."""
     from pysat.solvers import NoSuchSolverError
     try:
-        solver = _held_solver_class()(name=name)
+        solver = _held_solver_class()(name=name, with_proof=with_proof)
     except (NoSuchSolverError, NotImplementedError, ValueError, KeyError):
         raise SolverUnavailable(unknown_name("pysat solver", name, pysat_solver_names(),
                                              "available")) from None

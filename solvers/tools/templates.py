@@ -10,7 +10,9 @@ never run by a shell. Placeholders, anywhere inside a word:
   :mod:`solvers.formats.graph_files`);
 * ``{output}`` — a file name the program writes its answer to; without it the answer is read
   from the program's standard output;
-* ``{limit}`` — the number of solutions wanted (exact cover).
+* ``{limit}`` — the number of solutions wanted (exact cover);
+* ``{proof}`` — a file name the program writes its DRAT proof of unsatisfiability to (DIMACS
+  SAT solvers, for ``--certify``).
 
 Each family states its own rules once, as a :class:`TemplateRules` (which placeholders it
 knows, the programs it knows by name, whether ``{input}`` is appended when missing or is an
@@ -128,6 +130,11 @@ class CommandTemplate:
         return "output" in self.placeholders
 
     @property
+    def writes_proof(self) -> bool:
+        """Does the program write a proof of unsatisfiability to ``{proof}``?"""
+        return "proof" in self.placeholders
+
+    @property
     def takes_limit(self) -> bool:
         """Does the program hear how many solutions are wanted (``{limit}``)?"""
         return "limit" in self.placeholders
@@ -137,7 +144,7 @@ class CommandTemplate:
         """The argument list to run: ``program`` (the path found for :attr:`program`; None:
         the program's word as written, placeholders filled), then the other words with their
         placeholders filled — each input placeholder with the file of its form in
-        ``inputs``, ``{output}``, ``{limit}`` from ``values``; other braces stay as they
+        ``inputs``, ``{output}``, ``{limit}``, ``{proof}`` from ``values``; other braces stay as they
         are."""
         filled = {name: str(inputs[form]) for name, form in self.inputs.items()}
         filled |= {name: str(value) for name, value in values.items()}

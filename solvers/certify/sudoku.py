@@ -1,0 +1,147 @@
+"""Certified answers for one Sudoku puzzle: every negative claim backed by a checked proof.
+
+The certified formula is the plain encoding with the clues as unit clauses — what
+``emit cnf`` writes by default — so that a certificate rests on nothing of ours but the
+encoding (a formula simplified first, by clue elimination, would certify the simplification).
+
+* "no solution": the formula is UNSAT; the solver's DRAT proof is checked against it.
+* "unique": the first grid is verified against the puzzle, then the formula plus the clause
+  blocking that grid (*a clause*, not an assumption: some free cell differs) is UNSAT, by a
+  checked proof. With the first grid verified, "no other grid" is "exactly one".
+* "not unique" and "solved" need no certificate: the grids are checked against the puzzle.
+
+The proof is written to a temporary directory (:func:`~solvers.runtime.scratch.temporary_directory`),
+checked (:func:`solvers.certify.checkers.check_proof`) and deleted, unless ``keep_proofs``
+names a directory: then the formula and the proof are kept there as ``NAME.cnf`` and
+``NAME.drat`` (written atomically), for anyone to check again.
+
+The answer's stats carry ``certified`` (the checker's name, or None when the check did not
+finish: the answer is then ``unknown``), ``proof_bytes`` and ``check_seconds``.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from reductions.encodings.cnf import grid_from_model, sudoku_cnf
+from reductions.sudoku.grid import Grid
+
+from ..formats.atomic import OutputGroup
+from ..formats.dimacs import write_cnf
+from ..outcome import Outcome, Status, verified
+from ..runtime.budget import Deadline
+from ..runtime.scratch import temporary_directory
+from .checkers import Check, Checker, check_proof
+from .proofs import proof_solver, solve_with_proof, write_proof
+
+__all__ = ["CertifyOptions", "blocking_clause", "certified_solve", "keep_files", "with_check"]
+
+
+@dataclass(frozen=True)
+class CertifyOptions:
+    """How to certify: the ``checker`` (:func:`~solvers.certify.checkers.find_checker`),
+    the memory limit (bytes) a proof and its check are held to, and where to keep the
+    proofs (None: deleted after the check)."""
+
+    checker: Checker
+    memory_limit: int
+    keep_proofs: Path | None = None
+
+
+def certified_solve(puzzle: Grid, *, certify: CertifyOptions, name: str = "puzzle",
+                    solver: str | None = None, encoding: str = "extended", amo: str = "auto",
+                    unique: bool = False, time_limit: float | None = None) -> Outcome:
+    """Solve ``puzzle`` on a pysat ``solver`` that logs proofs (default CaDiCaL 1.9.5),
+    certifying "no solution" and "unique" (module docstring). ``name`` names its kept
+    proof files. ``time_limit`` bounds the solving and, separately, each check."""
+    solver = proof_solver(solver or "cadical195")
+    start = time.perf_counter()
+    cnf = sudoku_cnf(puzzle, encoding, amo, "units")
+    clauses = list(cnf.iter_clauses())
+    stats = {"solver": solver, "encoding": encoding, "amo": cnf.amo, "clues": "units",
+             "variables": cnf.num_vars, "clauses": len(clauses)}
+    deadline = Deadline(time_limit)
+    first = solve_with_proof(clauses, solver=solver, deadline=deadline)
+    if first.satisfiable is None:
+        return _finish(Outcome(Status.UNKNOWN, stats=stats | {"reason": "time limit"}), start)
+    if not first.satisfiable:
+        outcome = Outcome(Status.NO_SOLUTION, stats=stats)
+        claim = f"{solver}'s proof that {name} has no solution"
+        return _finish(_certified(outcome, cnf, clauses, first.proof, claim=claim, name=name,
+                                  certify=certify, time_limit=time_limit), start)
+    grid = verified(puzzle, grid_from_model(cnf, first.model), f"SAT ({solver})")
+    outcome = Outcome(Status.SOLVED, grid, stats=stats)
+    if not unique:
+        return _finish(outcome, start)
+    blocked = clauses + [blocking_clause(puzzle, grid)]
+    second = solve_with_proof(blocked, solver=solver, deadline=deadline)
+    if second.satisfiable is None:
+        outcome.stats["reason"] = "time limit (uniqueness)"
+    elif second.satisfiable:
+        outcome.unique = False
+        outcome.second = verified(puzzle, grid_from_model(cnf, second.model), f"SAT ({solver})")
+    else:
+        outcome.unique = True
+        claim = f"{solver}'s proof that {name} has no solution but its first grid"
+        outcome = _certified(outcome, cnf, blocked, second.proof, claim=claim, name=name,
+                             certify=certify, time_limit=time_limit)
+    return _finish(outcome, start)
+
+
+def blocking_clause(puzzle: Grid, grid: Grid) -> list[int]:
+    """The clause "some free cell of ``puzzle`` holds another digit than in ``grid``", in
+    the plain encoding's variables (cell r, c holding d is r·N² + c·N + d)."""
+    n = grid.size
+    free = np.argwhere(puzzle.values == 0)
+    return [-(int(r) * n * n + int(c) * n + int(grid.values[r, c])) for r, c in free]
+
+
+def _certified(outcome: Outcome, cnf, clauses: list[list[int]], proof: list[str], *,
+               claim: str, name: str, certify: CertifyOptions,
+               time_limit: float | None) -> Outcome:
+    """``outcome`` (whose negative claim is "``clauses`` are unsatisfiable") with the check
+    of ``proof`` in its stats; a check that did not finish makes it ``unknown``."""
+    with temporary_directory("sudoku-bridge-proof-") as work:
+        formula, drat = work / "formula.cnf", work / "proof.drat"
+        write_cnf(formula, cnf.num_vars, [clauses], cnf.metadata())
+        write_proof(proof, drat, max_bytes=certify.memory_limit)
+        check = check_proof(certify.checker, formula, drat, work=work, time_limit=time_limit,
+                            memory_limit=certify.memory_limit, claim=claim)
+        if certify.keep_proofs is not None:
+            keep_files(certify.keep_proofs, name, {".cnf": formula, ".drat": drat})
+    return with_check(outcome, check)
+
+
+def with_check(outcome: Outcome, check: Check) -> Outcome:
+    """``outcome`` with ``check`` in its stats (``certified``, ``proof_bytes``,
+    ``check_seconds``); a check that did not finish withdraws the negative claim: "no
+    solution" becomes ``unknown``, "unique" unknown (None)."""
+    outcome.stats |= {"certified": check.checker if check.certified else None,
+                      "proof_bytes": check.proof_bytes,
+                      "check_seconds": check.seconds}
+    if not check.certified:
+        outcome.stats["reason"] = f"not certified: {check.unfinished}"
+        if outcome.status == Status.NO_SOLUTION:
+            outcome.status = Status.UNKNOWN
+        else:
+            outcome.unique = None
+    return outcome
+
+
+def keep_files(folder: Path, name: str, files: dict[str, Path]) -> None:
+    """Copy ``files`` (suffix → path) into ``folder`` as ``name`` + suffix, all together
+    (:class:`~solvers.formats.atomic.OutputGroup`)."""
+    with OutputGroup() as group:
+        for suffix, path in files.items():
+            with group.open(folder / f"{name}{suffix}", "wb") as out, open(path, "rb") as data:
+                shutil.copyfileobj(data, out)
+
+
+def _finish(outcome: Outcome, start: float) -> Outcome:
+    outcome.stats["seconds"] = time.perf_counter() - start
+    return outcome
