@@ -78,6 +78,10 @@ class CnfClues(enum.StrEnum):
 
 
 ENCODINGS = tuple(Encoding)
+DEFAULT_ENCODING = Encoding.EXTENDED.value
+"""The encoding every builder, route and certificate uses unless told otherwise."""
+DEFAULT_AMO = "auto"
+"""At-most-one written pairwise for small digit counts, else by a counter (:func:`resolve_amo`)."""
 AMO_ENCODINGS = {AtMostOne.PAIRWISE: EncType.pairwise, AtMostOne.SEQCOUNTER: EncType.seqcounter,
                  AtMostOne.LADDER: EncType.ladder, AtMostOne.BITWISE: EncType.bitwise,
                  AtMostOne.TOTALIZER: EncType.totalizer}
@@ -165,7 +169,7 @@ def _seqcounter_block(groups: np.ndarray, first_aux: int) -> np.ndarray:
                           axis=1).reshape(-1, 2)
 
 
-def encoding_blocks(shape: Shape, encoding: str = "extended", amo: str = "auto",
+def encoding_blocks(shape: Shape, encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO,
                     pool: IDPool | None = None) -> Iterator[np.ndarray | list[list[int]]]:
     """The rule clauses (no clues), in blocks: 2-D arrays for fixed-width clauses, lists
     otherwise. Auxiliary variables are drawn from ``pool`` (made fresh if not given)."""
@@ -340,7 +344,7 @@ def clue_literals(puzzle: Grid) -> list[int]:
     return [r * n * n + c * n + d for r, c, d in puzzle.clues()]
 
 
-def sudoku_cnf(puzzle: Grid, encoding: str = "extended", amo: str = "auto",
+def sudoku_cnf(puzzle: Grid, encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO,
                clue_mode: str = "units") -> SudokuCnf:
     """Build the CNF of a puzzle (see the module docstring).
 
@@ -495,7 +499,7 @@ class SudokuToCnf:
     target: SudokuCnf
 
     @classmethod
-    def build(cls, puzzle: Grid, *, encoding: str = "extended", amo: str = "auto",
+    def build(cls, puzzle: Grid, *, encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO,
               clue_mode: str = "units") -> "SudokuToCnf":
         """The CNF of ``puzzle`` (:func:`sudoku_cnf`; options as there)."""
         return cls(puzzle, sudoku_cnf(puzzle, encoding, amo, clue_mode))

@@ -7,6 +7,7 @@ from __future__ import annotations
 from ..estimate import MB, Estimate, count_text, with_base
 from ..sudoku.grid import Shape
 from .cnf import AMO_ENCODINGS, expected_size as cnf_expected_size, resolve_amo
+from .cnf import DEFAULT_ENCODING, DEFAULT_AMO
 from .exact_cover import DENSE_LIMIT_BYTES
 
 # Sudoku CNF: clause blocks formatted for writing, clause lists, pysat.
@@ -69,7 +70,7 @@ def _cnf_write_block(n: int, amo: str, per_group: int) -> float:
                                                    + 3 * CNF_WRITE_PER_LITERAL))
 
 
-def cnf_estimate(shape: Shape, *, encoding: str = "extended", amo: str = "auto",
+def cnf_estimate(shape: Shape, *, encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO,
                  clues: str = "units", solve: bool = False) -> Estimate:
     """A puzzle's CNF (:func:`reductions.encodings.cnf.sudoku_cnf`) written as DIMACS or (``solve``)
     loaded into pysat. The rule clauses stream by blocks, so the largest block counts, plus

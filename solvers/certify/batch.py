@@ -43,6 +43,7 @@ from ..outcome import Outcome, Status, verified
 from ..runtime.budget import Deadline, solve_within
 from ..runtime.pysat_solvers import new_pysat_solver
 from ..runtime.scratch import temporary_directory
+from reductions.encodings.cnf import DEFAULT_ENCODING, DEFAULT_AMO
 from .checkers import ProofRejected, check_proof
 from .proofs import proof_solver, write_proof
 from .sudoku import CertifyOptions, blocking_clause, certified_solve, keep_files, with_check
@@ -65,7 +66,8 @@ def batch_size(checker: str) -> int:
 
 
 def certified_batch(puzzles: Sequence[Grid], *, certify: CertifyOptions, name: str,
-                    solver: str | None = None, encoding: str = "extended", amo: str = "auto",
+                    solver: str | None = None, encoding: str = DEFAULT_ENCODING,
+                    amo: str = DEFAULT_AMO,
                     unique: bool = False, time_limit: float | None = None) -> list[Outcome]:
     """The outcomes of ``puzzles`` (all of one shape), each negative claim certified by one
     proof for the batch (module docstring); ``name`` names its kept files."""

@@ -22,6 +22,7 @@ from ..runtime.budget import Deadline
 from ..runtime.processes import find_program
 from ..runtime.scratch import temporary_directory
 from ..tools.dimacs_programs import dimacs_template, proof_command, run_dimacs_solver
+from reductions.encodings.cnf import DEFAULT_ENCODING, DEFAULT_AMO
 from .checkers import Check, check_proof
 from .proofs import ProofTooLarge
 from .sudoku import CertifyOptions, blocking_clause, keep_files, with_check
@@ -48,8 +49,8 @@ def clean_proof(path: Path) -> None:
 
 
 def certified_with_command(puzzle: Grid, solver_cmd: str, *, certify: CertifyOptions,
-                           name: str = "puzzle", encoding: str = "extended",
-                           amo: str = "auto", unique: bool = False,
+                           name: str = "puzzle", encoding: str = DEFAULT_ENCODING,
+                           amo: str = DEFAULT_AMO, unique: bool = False,
                            time_limit: float | None = None) -> Outcome:
     """Solve ``puzzle`` with the outside program ``solver_cmd``, certifying "no solution"
     and "unique" by the proofs it writes (module docstring)."""

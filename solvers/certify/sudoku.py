@@ -36,6 +36,7 @@ from ..formats.dimacs import write_cnf
 from ..outcome import Outcome, Status, verified
 from ..runtime.budget import Deadline
 from ..runtime.scratch import temporary_directory
+from reductions.encodings.cnf import DEFAULT_ENCODING, DEFAULT_AMO
 from .checkers import Check, Checker, check_proof
 from .proofs import proof_solver, solve_with_proof, write_proof
 
@@ -54,7 +55,8 @@ class CertifyOptions:
 
 
 def certified_solve(puzzle: Grid, *, certify: CertifyOptions, name: str = "puzzle",
-                    solver: str | None = None, encoding: str = "extended", amo: str = "auto",
+                    solver: str | None = None, encoding: str = DEFAULT_ENCODING,
+                    amo: str = DEFAULT_AMO,
                     unique: bool = False, time_limit: float | None = None) -> Outcome:
     """Solve ``puzzle`` on a pysat ``solver`` that logs proofs (default CaDiCaL 1.9.5),
     certifying "no solution" and "unique" (module docstring). ``name`` names its kept

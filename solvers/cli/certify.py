@@ -25,6 +25,7 @@ from reductions.sudoku.puzzle_files import PuzzleLines
 from reductions.sudoku.grid import format_grid, parse_grid
 
 from . import common
+from ..routes import options as route_options
 
 
 def add_certify_options(parser) -> None:
@@ -63,7 +64,7 @@ def check_certified_route(route, options: dict) -> dict:
     """The options a certified solve on ``route`` runs with (its presets and the given
     ones); a route that gives no proofs is one line, exit 2."""
     from ..routes.registry import Target
-    if route.target != Target.CNF or route.name == "sat-incremental":
+    if route.target != Target.CNF or route.family is route_options.CNF_INCREMENTAL:
         raise UserError(f"--certify: route {route.name} gives no proof of its negative answers; "
                         f"use --via sat (or crosscheck --certify, which certifies a SAT peer)")
     given = {**route.presets, **options}
@@ -95,8 +96,9 @@ def certified_each(lines: PuzzleLines, args: argparse.Namespace, route,
     from ..certify.batch import batch_size
     given = check_certified_route(route, options)
     certify = certify_options(args)
-    settings = dict(certify=certify, encoding=given.get("encoding") or "extended",
-                    amo=given.get("amo") or "auto", unique=args.unique,
+    settings = dict(certify=certify,
+                    encoding=given.get("encoding") or route_options.DEFAULT_ENCODING,
+                    amo=given.get("amo") or route_options.DEFAULT_AMO, unique=args.unique,
                     time_limit=args.time_limit)
     pairs = lines.pairs()
     size = batch_size(certify.checker.name) \

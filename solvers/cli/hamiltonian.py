@@ -27,6 +27,7 @@ from typing import Any
 from reductions.errors import UserError
 
 from . import common
+from .parser import COMMAND_SUMMARIES
 from .common import ExitCode
 
 SOLVERS = ("sat", "cpsat", "lkh", "linkern", "concorde")
@@ -123,7 +124,7 @@ def _run(tasks: list, kept: dict[str, dict[str, Any]],
     if args.json:
         with atomic_write(args.json, "w") as out:        # start from the kept records only
             out.writelines(json.dumps(r) + "\n" for r in kept.values())
-    progress = common.Progress(len(todo), "hamiltonian")
+    progress = common.Progress(len(todo), "hamiltonian", asked=args.progress, unit="graph")
     stream = open(args.json, "a", encoding="utf-8") if args.json else None
     try:
         for record in _records(todo, args.jobs):
@@ -197,8 +198,7 @@ def _summary(record: dict[str, Any]) -> str:
 
 def register(commands: common.Commands) -> None:
     parser = commands.top.add_parser(
-        "hamiltonian", help="a Hamiltonian cycle of any graph file (TSPLIB HCP, DIMACS, FHCP "
-                            ".col, edge lists)",
+        "hamiltonian", help=COMMAND_SUMMARIES["hamiltonian"],
         description="Find a Hamiltonian cycle of each graph, or prove there is none. Reads "
                     "TSPLIB HCP (EDGE_LIST or ADJ_LIST), DIMACS ('p edge N M' or the FHCP "
                     "set's 'p N M' .col files), the 'V A' arc list, Concorde's edge file "
@@ -227,6 +227,7 @@ def register(commands: common.Commands) -> None:
     parser.add_argument("--resume", action="store_true",
                         help="go on from the --json file of an interrupted run (its tours "
                              "re-checked; everything else runs again)")
+    common.add_progress_option(parser)
     parser.add_argument("--jobs", type=common.positive_int_arg, default=1,
                         help="graphs solved at once in worker processes (default: 1)")
     common.add_memory_option(parser)

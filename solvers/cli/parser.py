@@ -27,6 +27,8 @@ COMMAND_SUMMARIES = {
     "decode": "decode an outside solver's answer into a grid",
     "gadget": "NP-hardness gadgets built from 3-CNF formulas",
     "verify": "check a grid against a puzzle",
+    "hamiltonian": "a Hamiltonian cycle of any graph file (TSPLIB HCP, DIMACS, FHCP .col, "
+                   "edge lists)",
     "nishio": "Nishio(S): the cells of S that lie in some valid placement",
     "nonrepetitive": "nonrepetitive paths and cycles in a labelled graph",
     "crosscheck": "run puzzles through several routes and compare the answers",

@@ -30,7 +30,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
-from reductions.encodings.cnf import AMO_ENCODINGS, ENCODINGS
+from reductions.encodings.cnf import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS
 from reductions.hamiltonian.hcp import PRUNE_MODES
 from reductions.rules.levels import MAX_LEVEL
 
@@ -165,8 +165,6 @@ CLUES = RouteOption(
     help="how clues enter the instance: sat: units (as assumptions; default in process) or "
          "eliminate (default for --solver-cmd); exact-cover: eliminate (default) or keep; "
          "ilp: eliminate (default) or equalities")
-DEFAULT_ENCODING = "extended"
-DEFAULT_AMO = "auto"
 CNF_CLUES = "units"
 """How clues enter a CNF built in process (a unit clause a clue; a kept solver assumes them)
 unless ``--clues`` says otherwise."""
