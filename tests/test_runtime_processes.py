@@ -16,6 +16,8 @@ import time
 
 import pytest
 
+from reductions.encodings.exact_cover import sudoku_exact_cover
+from reductions.sudoku.grid import Grid
 from solvers.routes import exact_cover
 from solvers.runtime.processes import (ExternalSolverError, die_with_parent, find_program,
                                        output_text, run_program)
@@ -270,8 +272,7 @@ def test_python_workers_die_with_their_parent(tmp_path):
 @pytest.mark.skipif(importlib.util.find_spec("exact_cover") is None,
                     reason="the 'exact-cover' package is not installed (extra exact-cover)")
 def test_the_exact_cover_worker_still_answers_and_is_replaced_after_a_kill():
-    matrix = exact_cover.sudoku_exact_cover(
-        exact_cover.Grid.empty(4), "eliminate").dense_matrix()
+    matrix = sudoku_exact_cover(Grid.empty(4), "eliminate").dense_matrix()
     worker = exact_cover.PackageWorker()
     try:
         assert len(worker.search(matrix, 1, 10)) == 1
