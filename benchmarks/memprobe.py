@@ -8,7 +8,7 @@ their solvers when they run, and module memory is not what the estimates count. 
 resets the kernel's peak-RSS mark (``/proc/self/clear_refs``), runs the command through
 ``main()`` and prints one JSON line: the added peak RSS (VmHWM after − VmRSS before), the
 added peak address space (VmPeak after − VmSize before), the exit code and the wall time.
-Used by ``bench_memory.py`` (and tests/test_size_guards.py) to calibrate
+Used by ``bench_memory.py`` (and tests/solvers/runtime/test_size_guards.py) to calibrate
 ``reductions/*/sizes.py``.
 """
 

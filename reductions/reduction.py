@@ -31,11 +31,11 @@ The rules, one per reduction, each next to the reduction it adapts:
 To add a reduction: write its builder, forward map and extraction as plain functions in its
 module (with the paper's argument in the module docstring), then a small frozen dataclass
 with fields ``source`` and ``target`` that implements the five methods by calling them, and
-add a case to ``tests/test_reduction_protocol.py``: the closed loop, the exact sizes, the
+add a case to ``tests/reductions/test_reduction.py``: the closed loop, the exact sizes, the
 witness check and a NO instance are then tested like every other rule's.
 
 The solving routes (:mod:`solvers.routes`) build every instance they solve through its
-rule's ``build`` (``tests/test_reduction_protocol.py`` checks it), so what is tested here is
+rule's ``build`` (``tests/reductions/test_reduction.py`` checks it), so what is tested here is
 what users run.
 
 A count with no closed formula for some options (the sizes after clue elimination of a CNF,

@@ -6,7 +6,7 @@ one member into the next): one member holds about a MiB of the repeated body, an
 that member N times makes a small file that expands to N MiB — a 1 GiB bomb in about a MB,
 built without compressing a GiB.
 
-Used by ``tests/test_bounded_reading.py`` (every bomb must be answered with exit 2, in
+Used by ``tests/reductions/test_reading.py`` (every bomb must be answered with exit 2, in
 seconds, under a 3 GiB address-space limit) and ``benchmarks/bombs.py`` (the same runs with
 their time and peak memory, on this checkout and on others).
 """

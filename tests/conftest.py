@@ -13,6 +13,7 @@ from reductions.sudoku.puzzle_files import read_puzzles
 from .processes import fakes  # noqa: F401
 
 ROOT = Path(__file__).resolve().parent.parent
+TESTS = ROOT / "tests"
 INSTANCES = ROOT / "instances"
 SHARED_DATA = ROOT.parent / "shared" / "data" / "sudoku"
 
@@ -53,27 +54,34 @@ def shared_set(name: str) -> Path:
 
 
 QUICK_MODULES = frozenset({
-    # readers and writers of every format, the reading layer, output files
-    "test_grid", "test_dimacs", "test_bounded_reading", "test_outputs", "test_tsplib",
-    "test_cellset", "test_hcp_formats", "test_lp_solution", "test_ilp_model", "test_dlx",
-    "test_labelled_edges", "test_puzzle_record", "test_formulas", "test_status",
-    # every reduction and its sizes; the rules on their fast path
-    "test_cnf", "test_exact_cover", "test_ilp", "test_hcp", "test_split_reduction",
-    "test_skew_symmetric", "test_usp", "test_ssg", "test_graphs", "test_labelled_graph",
-    "test_reduction_protocol", "test_rules_fast", "test_routes_sat", "test_routes_options",
-    "test_templates",
-    # the command line's conventions (test_cli_contract, a process per command, is not quick);
-    # the layers
-    "test_cli_stdin", "test_cli_suggestions", "test_cli_version",
-    "test_cli_routes", "test_layers", "test_readme_links",
+    # readers and writers of every format, the reading layer, output files; every reduction
+    # and its sizes; the rules on their fast path; the command line's conventions
+    # (cli/test_contract, a process per command, is not quick); the layers
+    "reductions/sudoku/test_grid.py", "solvers/formats/test_dimacs.py",
+    "reductions/test_reading.py", "solvers/formats/test_outputs.py",
+    "solvers/formats/test_tsplib.py", "solvers/formats/test_cellset.py",
+    "solvers/formats/test_hcp_formats.py", "solvers/formats/test_lp_solution.py",
+    "solvers/formats/test_ilp_model.py", "solvers/formats/test_dlx.py",
+    "solvers/formats/test_labelled_edges.py", "reductions/sudoku/test_puzzle_record.py",
+    "reductions/test_formulas.py", "reductions/test_status.py",
+    "reductions/encodings/test_cnf.py", "reductions/encodings/test_exact_cover.py",
+    "reductions/encodings/test_ilp.py", "reductions/hamiltonian/test_hcp.py",
+    "reductions/hamiltonian/test_split_reduction.py",
+    "reductions/nonrepetitive/test_skew_symmetric.py", "reductions/nonrepetitive/test_usp.py",
+    "reductions/nonrepetitive/test_ssg.py", "reductions/hamiltonian/test_graphs.py",
+    "reductions/nonrepetitive/test_labelled_graph.py", "reductions/test_reduction.py",
+    "reductions/rules/test_rules_fast.py", "solvers/routes/test_sat.py",
+    "solvers/routes/test_options.py", "solvers/tools/test_templates.py",
+    "solvers/cli/test_stdin.py", "solvers/cli/test_suggestions.py",
+    "solvers/cli/test_version.py", "solvers/cli/test_routes_list.py", "test_layers.py",
+    "docs/test_readme_links.py",
 })
-"""The test modules of ``pytest -m quick``: broad and fast (121 s of CPU measured on a busy
-2-core machine), for a contributor's edit-test loop; the whole suite stays the check
-(docs/development.md)."""
+"""The test files (paths below tests/) of ``pytest -m quick``: broad and fast, for a
+contributor's edit-test loop; the whole suite stays the check (docs/development.md)."""
 
 
 def pytest_collection_modifyitems(config, items):
     """Mark the tests of :data:`QUICK_MODULES` ``quick``."""
     for item in items:
-        if item.module is not None and item.module.__name__.rsplit(".", 1)[-1] in QUICK_MODULES:
+        if item.path.relative_to(TESTS).as_posix() in QUICK_MODULES:
             item.add_marker(pytest.mark.quick)

@@ -1,6 +1,6 @@
 """Inputs for fuzzing every reader through the command line, and the contract they are judged by.
 
-Used by ``tests/test_fuzz_readers.py`` (hypothesis drives :func:`mutate`) and by
+Used by ``tests/solvers/formats/test_fuzz_readers.py`` (hypothesis drives :func:`mutate`) and by
 ``benchmarks/fuzz_cli.py`` (a seeded ``random.Random`` drives it, and the same cases run on
 any checkout of the project, e.g. an old commit, for before/after figures).
 
