@@ -14,6 +14,8 @@ import shutil
 from dataclasses import asdict, dataclass
 
 from ..routes import ROUTES, Route
+from ..routes.options import HcpSolver
+from ..routes.registry import Target
 from ..runtime.programs import (EXTRAS, how_to_get, package_name, package_version,
                                 program_versions)
 from . import common
@@ -84,15 +86,15 @@ def _needs(route: Route, paths: dict, versions: dict) -> RouteNeeds:
     elif route.needs_module:
         needs = _package_needs(route.needs_module)
         found = _package_found(route.needs_module)
-    elif route.name == "lkh":
+    elif route.presets.get("hcp_solver") == HcpSolver.LKH:        # a binary, else elkai
         needs = (f"program {LKH_PROGRAM} or the Python package elkai "
                  f"({how_to_get(LKH_PROGRAM)})")
         found = (f"{_program_found(LKH_PROGRAM, paths, versions)}; elkai "
                  f"{package_version('elkai') or 'not installed'}")
-    elif route.name == "ilp":
+    elif route.target == Target.ILP and "ilp_solver" not in route.presets:   # cbc, else PuLP's
         needs = "program cbc when on PATH, else PuLP's bundled CBC"
         found = f"{_program_found('cbc', paths, versions)}; pulp {package_version('pulp')}"
-    elif route.name == "exact-cover":
+    elif route.target == Target.EXACT_COVER and "cover_solver" not in route.presets:
         needs = f"{_package_needs('exact_cover')} when installed, else built in"
         found = _package_found("exact_cover")
     else:
