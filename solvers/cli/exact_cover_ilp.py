@@ -24,7 +24,7 @@ from reductions.encodings.exact_cover import expected_size as cover_expected_siz
 from reductions.encodings.exact_cover import sudoku_exact_cover
 from reductions.encodings.ilp import CLUE_MODES as ILP_CLUE_MODES
 from reductions.encodings.ilp import expected_size as ilp_expected_size
-from reductions.encodings.ilp import sudoku_ilp
+from reductions.encodings.ilp import SudokuToIlp, sudoku_ilp
 from reductions.estimate import ensure_fits
 from reductions.encodings.sizes import exact_cover_estimate, ilp_estimate
 
@@ -116,7 +116,8 @@ def run_decode_ilp(args: argparse.Namespace) -> int:
     names = ilp_model.column_names(model, args.model)
     solution = read_lp_solution(args.solution, model_columns(args.model, memory_limit=limit),
                                 num_columns=model.num_variables)
-    answer = ilp_solver.answer_from_solution(model, solution, args.solution, names)
+    answer = ilp_solver.answer_from_solution(SudokuToIlp(model.puzzle, model), solution,
+                                             args.solution, names)
     if answer.status != Status.SOLVED:
         # CBC's csv carries no status: values that are no solution may mean "infeasible".
         reason = answer.detail if solution.status is None else \
