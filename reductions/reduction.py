@@ -34,9 +34,26 @@ with fields ``source`` and ``target`` that implements the five methods by callin
 add a case to ``tests/reductions/test_reduction.py``: the closed loop, the exact sizes, the
 witness check and a NO instance are then tested like every other rule's.
 
-The solving routes (:mod:`solvers.routes`) build every instance they solve through its
-rule's ``build`` (``tests/reductions/test_reduction.py`` checks it), so what is tested here is
-what users run.
+The rules from Sudoku (:class:`PuzzleRule`, the ones a solving route is made of) split
+``extract`` in its two halves, so that a route can tell a malformed answer from a wrong one:
+
+* ``decode(witness)`` — the candidate grid a target witness writes, *not* checked against the
+  puzzle; a witness that writes no grid at all (two digits in a cell, an option number out
+  of range, a tour that is not a cycle of the graph) is refused with the reduction's error;
+* ``problems(grid)`` — the closed loop: what is wrong with a candidate grid as a solution of
+  :attr:`source` (empty when it solves it), the same check for every rule
+  (:func:`grid_problems`);
+* ``estimate(shape, **options)`` — what building (and solving) the target of an N×N puzzle
+  of ``shape`` takes in memory, by the size model beside its construction (the ``sizes``
+  module of its folder), before any puzzle is read.
+
+``extract`` is ``decode`` then the check, with the reduction's error. The solving routes
+(:mod:`solvers.routes`) are (rule, backend) pairs: each builds the instance it solves through
+its rule's ``build``, decodes the solver's answer with the rule's ``decode`` and checks it
+with the rule's ``problems`` (raising :class:`~solvers.outcome.WrongAnswer`, not the
+reduction's error: there a wrong grid is a solver's bug, not bad input), and the registry
+sizes a route by its rule's ``estimate`` (``tests/reductions/test_reduction.py`` checks all
+three), so what is tested here is what users run.
 
 A count with no closed formula for some options (the sizes after clue elimination of a CNF,
 the degree-2 reduced graph) is left out of ``expected_size()``; ``actual_size()`` always
@@ -45,12 +62,15 @@ measures every count, so ``expected.items() <= actual.items()`` is the size chec
 
 from __future__ import annotations
 
-from typing import Mapping, Protocol, Sequence, TypeVar, runtime_checkable
+from dataclasses import dataclass
+from typing import Any, Mapping, Protocol, Sequence, TypeVar, runtime_checkable
 
+from .estimate import Estimate
 from .formulas import Formula
-from .sudoku.grid import Grid, solution_problems
+from .sudoku.grid import Grid, Shape, check_solution, solution_problems
 
-__all__ = ["ReductionRule", "SizeCounts", "checked_grid", "satisfying_values"]
+__all__ = ["PuzzleRule", "ReductionRule", "SizeCounts", "SolvesPuzzle", "checked_grid",
+           "grid_problems", "satisfying_values"]
 
 SizeCounts = dict[str, int]
 """Named counts of a target instance, e.g. ``{"variables": 729, "clauses": 11_988}``."""
@@ -137,9 +157,59 @@ class ReductionRule(Protocol[Source, Target, Witness, Solution]):
         ...
 
 
+@runtime_checkable
+class PuzzleRule(ReductionRule[Grid, Target, Witness, Grid], Protocol[Target, Witness]):
+    """A reduction from Sudoku, as the solving routes use it: :class:`ReductionRule` with
+    ``extract`` split into ``decode`` and the closed-loop check ``problems``, and the
+    memory ``estimate`` of its construction (see the module docstring)."""
+
+    def decode(self, witness: Witness) -> Grid:
+        """The grid ``witness`` writes, not checked against :attr:`source`.
+
+        Raises
+        ------
+        UserError
+            The reduction's own error, when ``witness`` writes no grid.
+        """
+        ...
+
+    def problems(self, grid: Grid) -> list[str]:
+        """What is wrong with ``grid`` as a solution of :attr:`source` (empty: it solves it)."""
+        ...
+
+    @classmethod
+    def estimate(cls, shape: Shape, **options: Any) -> Estimate:
+        """What building the target of an N×N puzzle of ``shape`` takes in memory (the
+        blank grid's, which bounds every puzzle's), by the size model of its folder."""
+        ...
+
+
+def grid_problems(puzzle: Grid, grid: Grid) -> list[str]:
+    """What is wrong with ``grid`` as a solution of ``puzzle``: empty when it solves it.
+    The vectorised check first (:func:`~reductions.sudoku.grid.check_solution`: a right
+    grid costs microseconds), the problems spelt out only for a wrong one; a grid the check
+    refuses with nothing to name (a digit out of range) is an ``invalid grid``."""
+    if check_solution(puzzle, grid):
+        return []
+    return solution_problems(puzzle, grid) or ["invalid grid"]
+
+
+@dataclass(frozen=True)
+class SolvesPuzzle:
+    """The closed loop of every reduction from Sudoku: a candidate grid must solve
+    :attr:`source`. The base of the Sudoku rules (their ``problems``); on its own, the check
+    of a route that reduces nothing (the deduction rules work on the puzzle itself)."""
+
+    source: Grid
+
+    def problems(self, grid: Grid) -> list[str]:
+        """:func:`grid_problems` of ``grid`` against :attr:`source`."""
+        return grid_problems(self.source, grid)
+
+
 def checked_grid(puzzle: Grid, grid: Grid, error: type[Exception]) -> Grid:
     """``grid`` when it solves ``puzzle``; otherwise ``error`` naming the first problem."""
-    problems = solution_problems(puzzle, grid)
+    problems = grid_problems(puzzle, grid)
     if problems:
         raise error(f"the grid does not solve the puzzle: {problems[0]}")
     return grid

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reductions.errors import UserError
-from reductions.sudoku.grid import Grid, check_solution, solution_problems
+from reductions.reduction import SolvesPuzzle
+from reductions.sudoku.grid import Grid
 from reductions.status import Status
 
 
@@ -48,9 +49,13 @@ class Outcome:
         return self.status == Status.SOLVED
 
 
-def verified(puzzle: Grid, grid: Grid, route: str) -> Grid:
-    """Return ``grid`` after checking it solves ``puzzle``; raise :class:`WrongAnswer` if not."""
-    if not check_solution(puzzle, grid):
-        problems = "; ".join(solution_problems(puzzle, grid)[:3]) or "invalid grid"
-        raise WrongAnswer(f"{route} returned a grid that does not solve the puzzle: {problems}")
+def verified(rule: SolvesPuzzle, grid: Grid, route: str) -> Grid:
+    """Return ``grid`` after the closed-loop check of the route's reduction rule (its
+    ``problems``: the grid solves the rule's puzzle); raise :class:`WrongAnswer` if not —
+    a grid a solver's answer decodes to that does not solve the puzzle is a bug, never
+    hidden."""
+    problems = rule.problems(grid)
+    if problems:
+        raise WrongAnswer(f"{route} returned a grid that does not solve the puzzle: "
+                          f"{'; '.join(problems[:3])}")
     return grid

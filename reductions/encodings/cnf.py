@@ -49,9 +49,10 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
 from ..errors import UserError
+from ..estimate import Estimate
 from ..sudoku.grid import Grid, Shape, clue_exclusions
 from ..sudoku.puzzle_record import CNF_SPELLING, PuzzleRecord
-from ..reduction import checked_grid
+from ..reduction import SolvesPuzzle, checked_grid
 
 class Encoding(enum.StrEnum):
     """Which clauses (Lynce & Ouaknine): the minimal or the extended encoding."""
@@ -417,6 +418,16 @@ def grid_from_model(cnf: SudokuCnf, model: Iterable[int]) -> Grid:
     return grid_from_truth(shape, grid_val > 0)
 
 
+def model_digits(models: np.ndarray, n: int) -> np.ndarray:
+    """The digits of models of the N×N rules (the first N³ literals of each, in the last
+    axis): one digit per cell, N² entries a model, 0 for a cell with no true digit or
+    several."""
+    truth = np.asarray(models)[..., :n ** 3].reshape(*np.shape(models)[:-1], n * n, n) > 0
+    digits = (truth.argmax(axis=-1) + 1).astype(np.uint8)
+    digits[truth.sum(axis=-1) != 1] = 0
+    return digits
+
+
 def grid_from_truth(shape: Shape, truth: np.ndarray) -> Grid:
     """Grid from the N³ truth values of the grid variables (in variable order)."""
     n = shape.size
@@ -483,7 +494,7 @@ def cnf_recipe(meta: dict[str, str]) -> tuple[Grid, str, str, str]:
 # ----------------------------------------------------------------------------- the rule
 
 @dataclass(frozen=True)
-class SudokuToCnf:
+class SudokuToCnf(SolvesPuzzle):
     """Sudoku → CNF as a :class:`~reductions.reduction.ReductionRule` (Lynce & Ouaknine 2006,
     §3; Kwon & Jain 2006 for ``clue_mode="eliminate"``).
 
@@ -495,7 +506,6 @@ class SudokuToCnf:
     formula: only what is known is predicted.
     """
 
-    source: Grid
     target: SudokuCnf
 
     @classmethod
@@ -526,6 +536,27 @@ class SudokuToCnf:
             raise CnfError("bug: the grid's assignment leaves a clause false")
         return tuple(v if full[v] else -v for v in range(1, cnf.num_vars + 1))
 
+    def decode(self, witness: Iterable[int]) -> Grid:
+        """The grid of a model (:func:`grid_from_model`), not checked against the puzzle."""
+        return grid_from_model(self.target, witness)
+
+    def decode_rows(self, models: np.ndarray) -> np.ndarray:
+        """:meth:`decode` of K models at once, for a kept solver's batch (``units`` mode,
+        the clues assumed): ``(K, ≥N³)`` literals → ``(K, N²)`` digits (:func:`model_digits`).
+        No Grid objects and no per-cell error: a cell without exactly one true digit reads
+        0 (empty), which the batch's check (:func:`~reductions.sudoku.grid.solve_checks`,
+        the check :meth:`problems` runs) refuses."""
+        if self.target.clue_mode != "units":
+            raise CnfError("decode_rows reads the grid variables of a units-mode formula")
+        return model_digits(models, self.source.size)
+
     def extract(self, witness: Sequence[int]) -> Grid:
-        """The grid of a model (:func:`grid_from_model`), checked against the puzzle."""
-        return checked_grid(self.source, grid_from_model(self.target, witness), CnfError)
+        """The grid of a model (:meth:`decode`), checked against the puzzle."""
+        return checked_grid(self.source, self.decode(witness), CnfError)
+
+    @classmethod
+    def estimate(cls, shape: Shape, **options) -> Estimate:
+        """What building (``solve``: and loading into pysat) the CNF of an N×N puzzle
+        takes (:func:`reductions.encodings.sizes.cnf_estimate`; options as there)."""
+        from .sizes import cnf_estimate         # sizes reads this module's formulas
+        return cnf_estimate(shape, **options)

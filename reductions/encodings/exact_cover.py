@@ -61,8 +61,9 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from ..errors import UserError
+from ..estimate import Estimate
 from ..sudoku.grid import Grid, Shape, clue_conflicts, clue_exclusions
-from ..reduction import checked_grid
+from ..reduction import SolvesPuzzle, checked_grid
 
 class CoverClues(enum.StrEnum):
     """A clue's cell keeps only the clue's option, or the clues are eliminated altogether."""
@@ -373,7 +374,7 @@ def eliminated_size(puzzle: Grid) -> dict[str, int]:
 
 
 @dataclass(frozen=True)
-class SudokuToExactCover:
+class SudokuToExactCover(SolvesPuzzle):
     """Sudoku → exact cover as a :class:`~reductions.reduction.ReductionRule` (Knuth,
     TAOCP 7.2.2.1; the module docstring gives the bijection).
 
@@ -382,7 +383,6 @@ class SudokuToExactCover:
     option per candidate of an empty cell, 4(N² − k) items (:func:`eliminated_size`).
     """
 
-    source: Grid
     target: SudokuExactCover
 
     @classmethod
@@ -406,8 +406,18 @@ class SudokuToExactCover:
         checked_grid(self.source, solution, ExactCoverError)
         return tuple(self.target.options_from_grid(solution).tolist())
 
+    def decode(self, witness: Iterable[int]) -> Grid:
+        """The grid the options write (:meth:`SudokuExactCover.grid_from_options`), not
+        checked against the puzzle."""
+        return self.target.grid_from_options(witness)
+
     def extract(self, witness: Sequence[int]) -> Grid:
-        """The grid the options write (:meth:`SudokuExactCover.grid_from_options`), checked
-        against the puzzle."""
-        grid = self.target.grid_from_options(witness)
-        return checked_grid(self.source, grid, ExactCoverError)
+        """The grid the options write (:meth:`decode`), checked against the puzzle."""
+        return checked_grid(self.source, self.decode(witness), ExactCoverError)
+
+    @classmethod
+    def estimate(cls, shape: Shape, **options) -> Estimate:
+        """What building (``solve``, ``dense``: and searching) the instance of an N×N
+        puzzle takes (:func:`reductions.encodings.sizes.exact_cover_estimate`)."""
+        from .sizes import exact_cover_estimate     # sizes reads this module's constants
+        return exact_cover_estimate(shape, **options)

@@ -45,10 +45,11 @@ from typing import TYPE_CHECKING, Mapping
 import numpy as np
 
 from ..errors import UserError
+from ..estimate import Estimate
 from .exact_cover import (base_option_items, candidate_mask, eliminated_size, item_parts,
                           option_cells_digits)
 from ..sudoku.grid import Grid, Shape
-from ..reduction import checked_grid
+from ..reduction import SolvesPuzzle, checked_grid
 
 if TYPE_CHECKING:       # PuLP is imported where a model is built: every command line
     import pulp         # start-up would pay for it otherwise
@@ -285,7 +286,7 @@ def model_constraints(problem: pulp.LpProblem) -> list[pulp.LpConstraint]:
 
 
 @dataclass(frozen=True)
-class SudokuToIlp:
+class SudokuToIlp(SolvesPuzzle):
     """Sudoku → 0/1 ILP as a :class:`~reductions.reduction.ReductionRule` (Bartlett,
     Chartier, Langville & Rankin 2008, constraints (1)–(5)).
 
@@ -297,7 +298,6 @@ class SudokuToIlp:
     problem.
     """
 
-    source: Grid
     target: SudokuIlp
 
     @classmethod
@@ -324,7 +324,19 @@ class SudokuToIlp:
         checked_grid(self.source, solution, IlpError)
         return self.target.values_from_grid(solution)
 
-    def extract(self, witness: Mapping[str, float]) -> Grid:
-        """The grid of the variables equal to 1 (:meth:`SudokuIlp.grid_from_values`),
+    def decode(self, witness: Mapping[str, float]) -> Grid:
+        """The grid of the variables equal to 1 (:meth:`SudokuIlp.grid_from_values`), not
         checked against the puzzle."""
-        return checked_grid(self.source, self.target.grid_from_values(witness), IlpError)
+        return self.target.grid_from_values(witness)
+
+    def extract(self, witness: Mapping[str, float]) -> Grid:
+        """The grid of the variables equal to 1 (:meth:`decode`), checked against the
+        puzzle."""
+        return checked_grid(self.source, self.decode(witness), IlpError)
+
+    @classmethod
+    def estimate(cls, shape: Shape, **options) -> Estimate:
+        """What building (``solve``: and solving) the model of an N×N puzzle takes
+        (:func:`reductions.encodings.sizes.ilp_estimate`)."""
+        from .sizes import ilp_estimate
+        return ilp_estimate(shape, **options)

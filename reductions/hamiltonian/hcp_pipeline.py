@@ -32,12 +32,13 @@ import numpy as np
 from reductions.hamiltonian.graph_reduction import (NO_CYCLE, SOLVED, Reduction, ReductionStatus,
                                                     compress_tour, expand_tour, reduce_degree_two)
 from reductions.encodings.exact_cover import eliminated_size
-from reductions.sudoku.grid import Grid, clue_conflicts, format_grid
+from reductions.sudoku.grid import Grid, Shape, clue_conflicts, format_grid
 from reductions.hamiltonian.hcp import (CHOICE, PRUNE_MODES, ROW_EXIT, HaythorpeGraph, HcpError,
                                         blank_arcs, cycle_from_solution, directed_size,
                                         grid_from_cycle, haythorpe_graph, option_arc_index,
                                         undirected_size)
-from reductions.reduction import checked_grid
+from reductions.estimate import Estimate
+from reductions.reduction import SolvesPuzzle, checked_grid
 from reductions.hamiltonian.hcp_undirected import (SplitGraph, describe_split_vertex,
                                                    directed_cycle_from_tour, haythorpe_split,
                                                    tour_from_cycle)
@@ -327,7 +328,7 @@ def first_row_fixed(puzzle: Grid) -> Grid:
 # ----------------------------------------------------------------------------- the rule
 
 @dataclass(frozen=True)
-class SudokuToHcp:
+class SudokuToHcp(SolvesPuzzle):
     """Sudoku → Hamiltonian cycle as a :class:`~reductions.reduction.ReductionRule`
     (Haythorpe 2016: the graph §2, clue pruning §5, sizes §4, the 3-split and the degree-2
     reduction §7), through every step of :func:`build_hcp_pipeline`.
@@ -344,7 +345,6 @@ class SudokuToHcp:
     (``split vertices``, ``split edges``).
     """
 
-    source: Grid
     target: HcpPipeline
 
     @classmethod
@@ -389,7 +389,19 @@ class SudokuToHcp:
         checked_grid(self.source, solution, HcpError)
         return self.target.tour_of_solution(solution)
 
+    def decode(self, witness, *, split_tour: bool = False) -> Grid:
+        """The grid a Hamiltonian cycle encodes (:meth:`HcpPipeline.decode`; ``split_tour``
+        as there), not checked against the puzzle."""
+        return self.target.decode(witness, split_tour=split_tour)
+
     def extract(self, witness) -> Grid:
-        """The grid a Hamiltonian cycle encodes (:meth:`HcpPipeline.decode`), checked against
-        the puzzle (``prune="none"`` does not put the clues in the graph)."""
-        return checked_grid(self.source, self.target.decode(witness), HcpError)
+        """The grid a Hamiltonian cycle encodes (:meth:`decode`), checked against the puzzle
+        (``prune="none"`` does not put the clues in the graph)."""
+        return checked_grid(self.source, self.decode(witness), HcpError)
+
+    @classmethod
+    def estimate(cls, shape: Shape, **options) -> Estimate:
+        """What building (``solve``: and searching) the graph of an N×N puzzle takes
+        (:func:`reductions.hamiltonian.sizes.hcp_estimate`; options as there)."""
+        from .sizes import hcp_estimate
+        return hcp_estimate(shape.size, **options)

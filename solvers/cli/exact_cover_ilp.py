@@ -114,6 +114,7 @@ def run_emit_ilp(args: argparse.Namespace) -> int:
 
 
 def run_decode_ilp(args: argparse.Namespace) -> int:
+    from reductions.encodings.ilp import SudokuToIlp
     from ..formats import ilp_model
     from ..formats.lp_solution import model_columns, read_lp_solution
     from ..routes import ilp as ilp_solver
@@ -122,7 +123,8 @@ def run_decode_ilp(args: argparse.Namespace) -> int:
     names = ilp_model.column_names(model, args.model)
     solution = read_lp_solution(args.solution, model_columns(args.model, memory_limit=limit),
                                 num_columns=model.num_variables)
-    answer = ilp_solver.answer_from_solution(model, solution, args.solution, names)
+    answer = ilp_solver.answer_from_solution(SudokuToIlp(model.puzzle, model), solution,
+                                             args.solution, names)
     if answer.status != Status.SOLVED:
         # CBC's csv carries no status: values that are no solution may mean "infeasible".
         reason = answer.detail if solution.status is None else \

@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Mapping
 
 from reductions.errors import UserError
-from reductions.sudoku.grid import Grid, check_solution
-from reductions.encodings.ilp import CLUE_MODES, IlpError, SudokuIlp, sudoku_ilp
+from reductions.sudoku.grid import Grid
+from reductions.encodings.ilp import CLUE_MODES, IlpError, SudokuIlp, SudokuToIlp, sudoku_ilp
 from reductions.sudoku.puzzle_record import (MODEL_SPELLING, PuzzleRecord, comment_metadata,
                                              prefixed, read_comment_header)
 from reductions.reading import DEFAULT_MEMORY_LIMIT
@@ -186,11 +186,13 @@ def column_names(model: SudokuIlp, path: str | Path) -> dict[str, str]:
                               f"the file was changed")
 
 
-def grid_from_solution(model: SudokuIlp, solution: LpSolution, path: str | Path,
+def grid_from_solution(rule: SudokuToIlp, solution: LpSolution, path: str | Path,
                        names: Mapping[str, str] | None = None) -> Grid:
-    """Decode a solution file's values with the model (names checked, 0/1 checked);
-    ``names`` maps the model file's column names to the model's (:func:`column_names`;
-    None: the model's own names)."""
+    """Decode a solution file's values with the model's rule (:meth:`SudokuToIlp.decode
+    <reductions.encodings.ilp.SudokuToIlp.decode>`: names checked, 0/1 checked; the grid
+    not yet checked against the puzzle); ``names`` maps the model file's column names to
+    the model's (:func:`column_names`; None: the model's own names)."""
+    model = rule.target
     if names is None:
         names = {v.name: v.name for v in model.variables}
     values = {}
@@ -204,7 +206,7 @@ def grid_from_solution(model: SudokuIlp, solution: LpSolution, path: str | Path,
         values[names[name]] = value
         file_names[names[name]] = name
     try:
-        return model.grid_from_values(values)
+        return rule.decode(values)
     except IlpError as exc:
         name = str(exc).split()[1] if str(exc).startswith("variable ") else None
         where = f" line {solution.lines[file_names[name]]}" if name in file_names else ""
@@ -228,7 +230,7 @@ class IlpAnswer:
     detail: str = ""
 
 
-def answer_from_solution(model: SudokuIlp, solution: LpSolution, where: str,
+def answer_from_solution(rule: SudokuToIlp, solution: LpSolution, where: str,
                          names: Mapping[str, str] | None = None) -> IlpAnswer:
     """Our answer from a solution file: its status, and for a solved one the decoded grid
     (not yet verified). A file without a status (CBC's csv) is solved only when its values
@@ -237,13 +239,13 @@ def answer_from_solution(model: SudokuIlp, solution: LpSolution, where: str,
         return IlpAnswer(solution.status, None, f"solver status {solution.detail!r}")
     if solution.status is None:
         try:
-            grid = grid_from_solution(model, solution, where, names)
+            grid = grid_from_solution(rule, solution, where, names)
         except UserError:
             grid = None
-        if grid is None or not check_solution(model.puzzle, grid):
+        if grid is None or rule.problems(grid):
             return IlpAnswer(Status.UNKNOWN, None, f"{where} ({solution.detail}) does not "
                                                    f"say whether a solution was found, and "
                                                    f"its values are none")
         return IlpAnswer(Status.SOLVED, grid, solution.detail)
-    return IlpAnswer(Status.SOLVED, grid_from_solution(model, solution, where, names),
+    return IlpAnswer(Status.SOLVED, grid_from_solution(rule, solution, where, names),
                      solution.detail)

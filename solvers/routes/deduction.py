@@ -19,6 +19,7 @@ from __future__ import annotations
 import time
 from typing import Callable, Iterator, Sequence, TypeVar
 
+from reductions.reduction import SolvesPuzzle
 from reductions.sudoku.grid import Grid
 from reductions.rules.engine import deduce, select_rules
 
@@ -73,7 +74,7 @@ def solve_puzzle(puzzle: Grid, *, unique: bool = False, time_limit: float | None
     status = result.verdict
     if status != Status.SOLVED:
         return Outcome(status, stats=stats)
-    grid = verified(puzzle, result.state.grid(), "rules")
+    grid = verified(SolvesPuzzle(puzzle), result.state.grid(), "rules")
     return Outcome(Status.SOLVED, grid, True if unique else None, None, stats)
 
 

@@ -28,10 +28,10 @@ program reading stdin), ``{output}`` a file it writes (else its stdout and stder
 read), ``{limit}`` the number of solutions wanted. ``auto`` (the default) takes
 ``exact-cover`` when it is installed and the matrix fits, else ``dlx``.
 :func:`count_solutions` counts up to a limit; :func:`solve_puzzle` is the solve route (clues
-eliminated, uniqueness by asking for two solutions). Every grid is decoded with
-:meth:`SudokuExactCover.grid_from_options` and checked against the puzzle before it is
-returned; a second solution is always reported. Statuses: an exhausted search is a proof
-("no solution", "unique"); a search stopped by the time limit is "unknown".
+eliminated, uniqueness by asking for two solutions). Every grid is decoded by the rule
+(:meth:`SudokuToExactCover.decode <reductions.encodings.exact_cover.SudokuToExactCover.decode>`)
+and checked by its closed loop before it is returned; a second solution is always reported.
+Statuses: an exhausted search is a proof ("no solution", "unique"); a search stopped by the time limit is "unknown".
 """
 
 from __future__ import annotations
@@ -372,13 +372,14 @@ def solve_puzzle(puzzle: Grid, *, cover_solver: str = DEFAULTS["cover_solver"],
         from ..tools.cover_programs import cover_command
         cover_command(cover_cmd)              # a bad template is refused before any work
     start = time.perf_counter()
-    cover = SudokuToExactCover.build(puzzle, clues=clues).target
+    rule = SudokuToExactCover.build(puzzle, clues=clues)
+    cover = rule.target
     search = find_covers(cover, 2 if unique else 1, cover_solver, time_limit,
                          command=cover_cmd)
     stats = {"backend": search.backend, "options": cover.num_options,
              "items": cover.num_items, "clues": clues, **search.details,
              "seconds": round(time.perf_counter() - start, 6)}
-    grids = [verified(puzzle, cover.grid_from_options(s), f"exact cover ({search.backend})")
+    grids = [verified(rule, rule.decode(s), f"exact cover ({search.backend})")
              for s in search.solutions]
     if not grids:
         if search.complete:

@@ -157,7 +157,7 @@ def solve_with_options(puzzle: Grid, settings: HcpRouteOptions, *, unique: bool 
                        time_limit: float | None = None) -> Outcome:
     """:func:`solve_puzzle` with its options built."""
     start = time.perf_counter()
-    solver, original = settings.hcp_solver, puzzle
+    solver = settings.hcp_solver
     if unique and (settings.hcp_cmd is not None or solver not in EXACT_HCP_SOLVERS):
         raise UserError(f"--unique needs an exact Hamiltonian-cycle solver (--hcp-solver "
                         f"sat or cpsat), not {'--hcp-cmd' if settings.hcp_cmd else solver}: "
@@ -165,7 +165,8 @@ def solve_with_options(puzzle: Grid, settings: HcpRouteOptions, *, unique: bool 
     puzzle, symmetry = _break_symmetry(puzzle, settings.break_symmetry)
     check_square(puzzle.shape)
     options = _pipeline_options(settings, puzzle)
-    pipeline = SudokuToHcp.build(puzzle, options=options).target
+    rule = SudokuToHcp.build(puzzle, options=options)
+    pipeline = rule.target
     stats = _pipeline_stats(pipeline, settings.solver, symmetry, start)
     if pipeline.status == Status.NO_SOLUTION:
         stats["reason"] = f"the degree-2 reduction proves no Hamiltonian cycle: " \
@@ -179,14 +180,14 @@ def solve_with_options(puzzle: Grid, settings: HcpRouteOptions, *, unique: bool 
         result = run_hcp_command(settings.hcp_cmd, pipeline.num_vertices, pipeline.edges,
                                  directed=options.directed, time_limit=remaining)
     elif solver in EXACT_HCP_SOLVERS:
-        with ExactSearch(pipeline, solver, workers=settings.hcp_workers) as search:
+        with ExactSearch(rule, solver, workers=settings.hcp_workers) as search:
             result = search.cycle(time_limit=remaining)
             if result.found:
-                return _exact_outcome(search, result, original, stats, unique=unique,
+                return _exact_outcome(search, result, stats, unique=unique,
                                       start=start, deadline_at=deadline_at)
     else:
         result = run_heuristic(pipeline, settings, time_limit=remaining)
-    return _cycle_outcome(result, pipeline, original, stats, start)
+    return _cycle_outcome(result, rule, stats, start)
 
 
 def _pipeline_options(settings: HcpRouteOptions, puzzle: Grid) -> HcpOptions:
@@ -250,27 +251,26 @@ def _pipeline_stats(pipeline: HcpPipeline, solver: str, symmetry: str | None,
         "arcs" if options.directed else "edges": int(pipeline.stages[-1].edges)}
 
 
-def _exact_outcome(search: ExactSearch, result: HcpResult, puzzle: Grid, stats: dict, *,
+def _exact_outcome(search: ExactSearch, result: HcpResult, stats: dict, *,
                    unique: bool, start: float, deadline_at: float | None) -> Outcome:
     """A cycle found by an exact solver: its grid verified, then (``unique``) the second
     question asked on the same model."""
     stats["solver"] = result.stats
-    outcome = Outcome(Status.SOLVED, verified(puzzle, search.decode(result), "the hcp route"),
-                      stats=stats)
+    outcome = Outcome(Status.SOLVED, search.verified(result), stats=stats)
     if unique:
-        second_cycle(search, outcome, puzzle, deadline_at=deadline_at)
+        second_cycle(search, outcome, deadline_at=deadline_at)
     stats["seconds"] = round(time.perf_counter() - start, 4)
     return outcome
 
 
-def _cycle_outcome(result: HcpResult, pipeline: HcpPipeline, puzzle: Grid, stats: dict,
+def _cycle_outcome(result: HcpResult, rule: SudokuToHcp, stats: dict,
                    start: float) -> Outcome:
     """The outcome of any other answer: a cycle decoded and verified, or no cycle (proved)
     or unknown with the solver's reason."""
     stats["solver"] = result.stats
     status = CYCLE_STATUS[result.status]
     if status == Status.SOLVED:
-        grid = verified(puzzle, pipeline.decode(result.cycle), "the hcp route")
+        grid = verified(rule, rule.decode(result.cycle), "the hcp route")
         stats["seconds"] = round(time.perf_counter() - start, 4)
         return Outcome(Status.SOLVED, grid, stats=stats)
     stats["seconds"] = round(time.perf_counter() - start, 4)
@@ -315,8 +315,9 @@ class ExactSearch:
     an activation literal (:meth:`solvers.hamiltonian.SharedHcpModel.solve`), so a shared model
     stays exact for the next puzzle. CP-SAT, which is not incremental, solves twice."""
 
-    def __init__(self, pipeline: HcpPipeline, solver: str, *, workers: int = 1):
-        self.pipeline, self.solver, self.workers = pipeline, solver, workers
+    def __init__(self, rule: SudokuToHcp, solver: str, *, workers: int = 1):
+        pipeline = rule.target
+        self.rule, self.pipeline, self.solver, self.workers = rule, pipeline, solver, workers
         self.required = required_pairs(pipeline)
         self.shared = solver == HcpSolver.SAT and uses_shared_model(pipeline)
         self.model: SharedHcpModel | None = None
@@ -353,11 +354,14 @@ class ExactSearch:
         on_split = self.shared and self.pipeline.reduction is not None
         return grid_pairs(self.pipeline, grid, on_split=on_split)
 
-    def decode(self, result: HcpResult) -> Grid:
-        return self.pipeline.decode(result.cycle, split_tour=result.split_tour)
+    def verified(self, result: HcpResult) -> Grid:
+        """The grid of a cycle found, decoded by the rule (from the 3-split when the shared
+        model searched it) and checked by the rule's closed loop."""
+        return verified(self.rule, self.rule.decode(result.cycle, split_tour=result.split_tour),
+                        "the hcp route")
 
 
-def second_cycle(search: ExactSearch, outcome: Outcome, puzzle: Grid, *,
+def second_cycle(search: ExactSearch, outcome: Outcome, *,
                  deadline_at: float | None) -> None:
     """Prove ``outcome``'s grid unique, or find a second one, on the model that found it.
 
@@ -376,7 +380,7 @@ def second_cycle(search: ExactSearch, outcome: Outcome, puzzle: Grid, *,
     elif result.status == CycleStatus.NO_CYCLE:
         outcome.unique = True
     else:
-        second = verified(puzzle, search.decode(result), "the hcp route")
+        second = search.verified(result)
         if second == outcome.grid:
             raise RuntimeError("internal error: the second cycle spells out the first grid")
         outcome.unique, outcome.second = False, second

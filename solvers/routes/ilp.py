@@ -45,6 +45,7 @@ from typing import Callable
 import numpy as np
 
 from reductions.errors import UserError
+from reductions.reduction import SolvesPuzzle
 from reductions.encodings.exact_cover import base_option_items, candidate_mask
 from reductions.sudoku.grid import Grid, Shape
 from reductions.encodings.ilp import (
@@ -117,9 +118,9 @@ def _pyscipopt():
     return pyscipopt
 
 
-def run_solver(model: SudokuIlp, solver: str, time_limit: float | None = None,
+def run_solver(rule: SudokuToIlp, solver: str, time_limit: float | None = None,
                cbc_path: str | None = None, ilp_cmd: str | None = None) -> IlpAnswer:
-    """Solve the model once (with the ``ilp_cmd`` template if given, else ``solver``: cbc,
+    """Solve the rule's model once (with the ``ilp_cmd`` template if given, else ``solver``: cbc,
     glpsol or scip; HiGHS solves on the kept model, :func:`kept_highs_model`) and decode the
     values."""
     if ilp_cmd is None and solver not in (IlpSolver.CBC, IlpSolver.GLPSOL, IlpSolver.SCIP):
@@ -129,17 +130,19 @@ def run_solver(model: SudokuIlp, solver: str, time_limit: float | None = None,
     # Outside programs are loaded when one runs, not at start-up.
     from ..tools.ilp_programs import find_cbc, find_glpsol, run_cbc, run_glpsol, run_ilp_command
     if ilp_cmd is not None:
-        return run_ilp_command(model, ilp_cmd, time_limit)
+        return run_ilp_command(rule, ilp_cmd, time_limit)
     if solver == IlpSolver.CBC:
-        return run_cbc(model, find_cbc(cbc_path), time_limit)
+        return run_cbc(rule, find_cbc(cbc_path), time_limit)
     if solver == IlpSolver.GLPSOL:
-        return run_glpsol(model, find_glpsol(), time_limit)
-    return run_scip(model, time_limit)
+        return run_glpsol(rule, find_glpsol(), time_limit)
+    return run_scip(rule, time_limit)
 
 
-def run_scip(model: SudokuIlp, time_limit: float | None = None) -> IlpAnswer:
-    """Solve in process with SCIP (``pyscipopt``) from the fixed MPS file; SCIP's Ctrl-C
-    handler stops the search, which then raises :class:`KeyboardInterrupt` here."""
+def run_scip(rule: SudokuToIlp, time_limit: float | None = None) -> IlpAnswer:
+    """Solve the rule's model in process with SCIP (``pyscipopt``) from the fixed MPS file;
+    SCIP's Ctrl-C handler stops the search, which then raises :class:`KeyboardInterrupt`
+    here."""
+    model = rule.target
     scip_module = _pyscipopt()
     deadline = Deadline(time_limit)
     with temporary_directory("sudoku-bridge-scip-") as tmp:
@@ -170,7 +173,7 @@ def run_scip(model: SudokuIlp, time_limit: float | None = None) -> IlpAnswer:
         finally:
             scip.freeProb()
         solution = read_lp_solution(solution_path, num_columns=model.num_variables)
-        answer = answer_from_solution(model, solution, "SCIP's solution",
+        answer = answer_from_solution(rule, solution, "SCIP's solution",
                                       column_names(model, model_path))
     answer.detail = status
     return answer
@@ -211,22 +214,26 @@ def solve_puzzle(puzzle: Grid, *, ilp_solver: str | None = None, ilp_cmd: str | 
         stats = {"solver": name, "variables": variables, "constraints": constraints,
                  "clues": clues, "model": "kept"}
         with kept_highs_model(puzzle, clues) as kept:
-            return _solve_and_check(puzzle, name=name, unique=unique, stats=stats,
+            # No rule is built (that is the point of the kept model): the closed loop alone.
+            return _solve_and_check(SolvesPuzzle(puzzle), name=name, unique=unique, stats=stats,
                                     start=start, run=lambda: kept.run(deadline.remaining()),
                                     exclude=kept.exclude)
-    model = SudokuToIlp.build(puzzle, clues=clues).target
+    rule = SudokuToIlp.build(puzzle, clues=clues)
+    model = rule.target
     stats = {"solver": name, "variables": model.num_variables,
              "constraints": model.num_constraints, "clues": clues}
-    return _solve_and_check(puzzle, name=name, unique=unique, stats=stats, start=start,
-                            run=lambda: run_solver(model, solver, deadline.remaining(),
+    return _solve_and_check(rule, name=name, unique=unique, stats=stats, start=start,
+                            run=lambda: run_solver(rule, solver, deadline.remaining(),
                                                    cbc_path, ilp_cmd),
                             exclude=model.add_no_good)
 
 
-def _solve_and_check(puzzle: Grid, *, name: str, unique: bool, stats: dict, start: float,
+def _solve_and_check(rule: SolvesPuzzle, *, name: str, unique: bool, stats: dict, start: float,
                      run: Callable[[], IlpAnswer], exclude: Callable[[Grid], object]
                      ) -> Outcome:
-    """The outcome of solving with ``run``, its grid verified; with ``unique``, ``exclude``
+    """The outcome of solving with ``run`` (its answer decoded by the rule,
+    :func:`~solvers.formats.ilp_model.answer_from_solution`), its grid verified by ``rule``'s
+    closed loop; with ``unique``, ``exclude``
     cuts that grid off and ``run`` again looks for a second one (none: unique)."""
     first = run()
     if first.status != Status.SOLVED:
@@ -234,7 +241,7 @@ def _solve_and_check(puzzle: Grid, *, name: str, unique: bool, stats: dict, star
         if first.status == Status.UNKNOWN:
             stats["reason"] = first.detail
         return Outcome(first.status, stats=stats)
-    grid = verified(puzzle, first.grid, f"ILP ({name})")
+    grid = verified(rule, first.grid, f"ILP ({name})")
     if not unique:
         stats["seconds"] = round(time.perf_counter() - start, 6)
         return Outcome(Status.SOLVED, grid, None, None, stats)
@@ -245,7 +252,7 @@ def _solve_and_check(puzzle: Grid, *, name: str, unique: bool, stats: dict, star
         return Outcome(Status.SOLVED, grid, True, None, stats)
     if second.status == Status.UNKNOWN:
         return Outcome(Status.SOLVED, grid, None, None, {**stats, "reason": second.detail})
-    other = verified(puzzle, second.grid, f"ILP ({name})")
+    other = verified(rule, second.grid, f"ILP ({name})")
     if other == grid:
         raise ExternalSolverError(f"{name} returned the excluded solution again after the "
                                   f"no-good cut")

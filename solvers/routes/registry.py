@@ -1,7 +1,7 @@
 """The one registry of solving routes: ``solve --via``, ``crosscheck --routes`` and the Python
 API all take their routes from :data:`ROUTES`.
 
-A route is a reduction (the :class:`Target`) plus a solver, as one :class:`Route`: its name,
+A route is a reduction rule plus a solver, as one :class:`Route` (rule, backend): its name,
 what it needs to run here, which puzzles it applies to, the options fixed by the route
 (``presets``) and the options a user may still set. ``route.solve(puzzle, unique=...,
 time_limit=..., **options)`` returns an :class:`~solvers.outcome.Outcome` whose grid has been
@@ -13,11 +13,16 @@ its presets::
     from solvers.routes import ROUTES
     outcome = ROUTES["hcp"].solve(puzzle, time_limit=10, prune="peers")
 
-A route's family (:class:`Family`: its options, the function that runs it, what it builds in
-memory, the option naming an outside program) is found through objects, not names: each
-family's module is imported by a small loader function when one of its routes first runs, so
+A route's family (:class:`Family`: its reduction rule, its options, the function that runs
+it, which of its options shape what it builds in memory, the option naming an outside program)
+is found through objects, not names: the rule's class
+(:class:`~reductions.reduction.PuzzleRule`, e.g. :class:`~reductions.encodings.cnf.SudokuToCnf`)
+and the family's module are each imported by a small loader function when first needed, so
 that start-up stays light and a missing optional package disables only the routes that need
-it (:meth:`Route.unavailable` says why).
+it (:meth:`Route.unavailable` says why). The family's ``run`` builds its instance with the
+rule's ``build``, decodes a solver's answer with the rule's ``decode`` and checks it with the
+rule's ``problems``; :func:`route_estimate` asks the rule's ``estimate``. A new reduction is
+one rule (in :mod:`reductions`) and one line of :data:`FAMILIES`.
 """
 
 from __future__ import annotations
@@ -31,8 +36,6 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 from reductions.errors import UserError
 from reductions.sudoku.grid import Grid, Shape
 from reductions.estimate import Estimate
-from reductions.encodings.sizes import cnf_estimate, exact_cover_estimate, ilp_estimate
-from reductions.hamiltonian.sizes import hcp_estimate
 from reductions.rules.sizes import rules_estimate
 from reductions.suggestions import unknown_name
 
@@ -43,6 +46,8 @@ from .options import (CNF, CNF_COMMAND_CLUES, CNF_INCREMENTAL, DEDUCTION,
                       CoverSolver, GraphKind, OptionFamily, flag_of, natural_graph_kind)
 
 if TYPE_CHECKING:
+    from reductions.reduction import PuzzleRule
+
     from .sat_batch import LineBatch
 
 
@@ -61,9 +66,10 @@ Runner = Callable[..., Outcome]
 """A route family's ``solve_puzzle``: the puzzle, ``unique``, ``time_limit`` and the family's
 options as keywords; returns an :class:`~solvers.outcome.Outcome` whose grids are verified."""
 
-Estimator = Callable[[Shape, Mapping[str, Any]], Estimate]
-"""What a route builds in this process for an N×N puzzle of ``shape``, given its presets and
-the options set (:func:`route_estimate`)."""
+BuildOptions = Callable[[Mapping[str, Any]], dict[str, Any]]
+"""What a route builds in this process, as the options of its rule's ``estimate``
+(:meth:`PuzzleRule.estimate <reductions.reduction.PuzzleRule.estimate>`), given the route's
+presets and the options set (:func:`route_estimate`)."""
 
 
 class BatchCapability(Protocol):
@@ -120,75 +126,103 @@ def _sat_lines_incremental() -> BatchCapability:
     return solve_lines_incremental
 
 
+# The rules: each loader imports its rule's module (numpy, and for some of them more) when a
+# route of it first runs or is sized, not at start-up.
+
+def _cnf_rule() -> type[PuzzleRule]:
+    from reductions.encodings.cnf import SudokuToCnf
+    return SudokuToCnf
+
+
+def _exact_cover_rule() -> type[PuzzleRule]:
+    from reductions.encodings.exact_cover import SudokuToExactCover
+    return SudokuToExactCover
+
+
+def _ilp_rule() -> type[PuzzleRule]:
+    from reductions.encodings.ilp import SudokuToIlp
+    return SudokuToIlp
+
+
+def _hcp_rule() -> type[PuzzleRule]:
+    from reductions.hamiltonian.hcp_pipeline import SudokuToHcp
+    return SudokuToHcp
+
+
 def _lkh_unavailable(options: Mapping[str, Any]) -> str | None:
     from ..tools.lkh import unavailable_reason
     return unavailable_reason(options)
 
 
-# What each family builds in memory (the blank grid's instance, which bounds every puzzle's:
-# clues only shrink it). Outside solver programs run in processes of their own; only what is
-# built here counts.
+# What each family builds in memory, as its rule's estimate options (the blank grid's
+# instance, which bounds every puzzle's: clues only shrink it). Outside solver programs run in
+# processes of their own; only what is built here counts.
 
-def _cnf_estimate(shape: Shape, given: Mapping[str, Any]) -> Estimate:
+def _cnf_build(given: Mapping[str, Any]) -> dict[str, Any]:
     external = given.get("solver_cmd") is not None
     clues = given.get("clues") or (CNF_COMMAND_CLUES if external else CNF.defaults["clues"])
-    return cnf_estimate(shape, encoding=given.get("encoding", CNF.defaults["encoding"]),
-                        amo=given.get("amo", CNF.defaults["amo"]), clues=clues,
-                        solve=not external)
+    return {"encoding": given.get("encoding", CNF.defaults["encoding"]),
+            "amo": given.get("amo", CNF.defaults["amo"]), "clues": clues,
+            "solve": not external}
 
 
-def _kept_cnf_estimate(shape: Shape, given: Mapping[str, Any]) -> Estimate:
+def _kept_cnf_build(given: Mapping[str, Any]) -> dict[str, Any]:
     """The kept incremental solver: the rules only, the clues assumed."""
-    return cnf_estimate(shape, solve=True)
+    return {"solve": True}
 
 
-def _cover_estimate(shape: Shape, given: Mapping[str, Any]) -> Estimate:
+def _cover_build(given: Mapping[str, Any]) -> dict[str, Any]:
     solver = given.get("cover_solver", COVER_OPTIONS.defaults["cover_solver"])
     dense = solver in (CoverSolver.AUTO, CoverSolver.PACKAGE) \
         and given.get("cover_cmd") is None         # an outside program builds its own
-    return exact_cover_estimate(shape, solve=True, dense=dense)
+    return {"solve": True, "dense": dense}
 
 
-def _ilp_estimate(shape: Shape, given: Mapping[str, Any]) -> Estimate:
-    return ilp_estimate(shape, solve=True)
+def _ilp_build(given: Mapping[str, Any]) -> dict[str, Any]:
+    return {"solve": True}
 
 
-def _rules_estimate(shape: Shape, given: Mapping[str, Any]) -> Estimate:
-    return rules_estimate(shape)
-
-
-def _hcp_estimate(shape: Shape, given: Mapping[str, Any]) -> Estimate:
+def _hcp_build(given: Mapping[str, Any]) -> dict[str, Any]:
     triple, reduce = bool(given.get("triple")), bool(given.get("reduce"))
     graph = given.get("graph")
     if graph is None:
         graph = natural_graph_kind(
             hcp_solver=given.get("hcp_solver", HCP_OPTIONS.defaults["hcp_solver"]),
             hcp_cmd=given.get("hcp_cmd"), triple=triple, reduce=reduce)
-    return hcp_estimate(shape.size, directed=graph == GraphKind.DIRECTED, triple=triple,
-                        reduce=reduce, solve=True)
+    return {"directed": graph == GraphKind.DIRECTED, "triple": triple, "reduce": reduce,
+            "solve": True}
+
+
+def _no_build(given: Mapping[str, Any]) -> dict[str, Any]:
+    """The deduction route reduces nothing: no rule, no options."""
+    return {}
 
 
 @dataclass(frozen=True)
 class Family:
-    """What the routes of one target share unless a route says otherwise: the options its
-    ``run`` takes, the loader of ``run``, what it builds in memory, and the option that
-    runs an outside program given as a command template (None: the target takes none, and
-    ``--route`` cannot name it)."""
+    """What the routes of one target share unless a route says otherwise: the loader of its
+    reduction rule's class (None: the target reduces nothing), the options its ``run``
+    takes, the loader of ``run``, what it builds in memory (``build``: the rule's estimate
+    options), and the option that runs an outside program given as a command template
+    (None: the target takes none, and ``--route`` cannot name it)."""
 
+    rule: Callable[[], type[PuzzleRule]] | None
     options: OptionFamily
     run: Callable[[], Runner]
-    estimate: Estimator
+    build: BuildOptions
     command_option: str | None = None
 
 
 FAMILIES = {
-    Target.CNF: Family(CNF, _sat, _cnf_estimate, "solver_cmd"),
-    Target.EXACT_COVER: Family(COVER_OPTIONS, _exact_cover, _cover_estimate, "cover_cmd"),
-    Target.ILP: Family(ILP_OPTIONS, _ilp, _ilp_estimate, "ilp_cmd"),
-    Target.HCP: Family(HCP_OPTIONS, _hcp, _hcp_estimate, "hcp_cmd"),
-    Target.DEDUCTION: Family(DEDUCTION, _deduction, _rules_estimate),
+    Target.CNF: Family(_cnf_rule, CNF, _sat, _cnf_build, "solver_cmd"),
+    Target.EXACT_COVER: Family(_exact_cover_rule, COVER_OPTIONS, _exact_cover, _cover_build,
+                               "cover_cmd"),
+    Target.ILP: Family(_ilp_rule, ILP_OPTIONS, _ilp, _ilp_build, "ilp_cmd"),
+    Target.HCP: Family(_hcp_rule, HCP_OPTIONS, _hcp, _hcp_build, "hcp_cmd"),
+    Target.DEDUCTION: Family(None, DEDUCTION, _deduction, _no_build),
 }
-"""The route family of each target."""
+"""The route family of each target: (rule, backend) — the rule a route is made of, and the
+backend's options and runner."""
 
 TARGET_OPTIONS = {target: family.options for target, family in FAMILIES.items()}
 """The options of each target's route family (a route may name other ones: ``family``)."""
@@ -204,8 +238,9 @@ class Route:
     run: Callable[[], Runner] = None  # type: ignore[assignment]
     """The loader of the function that runs the route (default: the target's family's,
     :data:`FAMILIES`), called when the route first runs."""
-    estimate: Estimator = None  # type: ignore[assignment]
-    """What the route builds in memory (default: the target's family's)."""
+    build: BuildOptions = None  # type: ignore[assignment]
+    """What the route builds in memory, as its rule's estimate options (default: the target's
+    family's)."""
     batch: Callable[[], BatchCapability] | None = None
     """The loader of the route's batch capability, when it has one (see
     :meth:`solve_batch`)."""
@@ -230,13 +265,19 @@ class Route:
     def __post_init__(self):
         family = FAMILIES[self.target]
         for name, default in (("family", family.options), ("run", family.run),
-                              ("estimate", family.estimate)):
+                              ("build", family.build)):
             if getattr(self, name) is None:
                 object.__setattr__(self, name, default)
 
     def runner(self) -> Runner:
         """The function that runs the route, its module imported now."""
         return self.run()
+
+    def rule(self) -> type[PuzzleRule] | None:
+        """The reduction rule the route is made of (its module imported now), or None for
+        a route that reduces nothing (``deduction``)."""
+        load = FAMILIES[self.target].rule
+        return None if load is None else load()
 
     @property
     def options(self) -> frozenset[str]:
@@ -322,7 +363,7 @@ ROUTES: dict[str, Route] = _routes(
           presets={"solver": "glucose4", "encoding": "minimal", "clues": "eliminate"},
           summary="Glucose 4, minimal encoding, clues eliminated (an independent encoding)"),
     Route(name="sat-incremental", target=Target.CNF, run=_sat_incremental,
-          estimate=_kept_cnf_estimate, family=CNF_INCREMENTAL, batch=_sat_lines_incremental,
+          build=_kept_cnf_build, family=CNF_INCREMENTAL, batch=_sat_lines_incremental,
           summary="one CaDiCaL per process with the rules loaded once, clues as assumptions "
                   "(fast on corpora)"),
     # The DIMACS solver programs known by name (solvers.tools.dimacs_programs.KNOWN_COMMANDS),
@@ -462,4 +503,7 @@ def route_estimate(route: Route, shape: Shape, options: Mapping[str, Any]) -> Es
     blank grid's instance, which bounds every puzzle's: clues only shrink it). Outside
     solver programs run in processes of their own; only what is built here counts."""
     given = {**route.presets, **{k: v for k, v in options.items() if v is not None}}
-    return route.estimate(shape, given)
+    rule = route.rule()
+    if rule is None:                        # the deduction rules work on the puzzle itself
+        return rules_estimate(shape)
+    return rule.estimate(shape, **route.build(given))

@@ -10,7 +10,8 @@ command-line solver.
   solvers of :mod:`solvers.routes.sat_incremental` and :mod:`solvers.routes.sat_batch`)
   describes an answer.
 
-Every grid returned is checked against the puzzle (``solvers.outcome.verified``). A time limit
+Every model is decoded by the rule (:class:`~reductions.encodings.cnf.SudokuToCnf`'s ``decode``) and
+its grid checked by the rule's closed loop (``solvers.outcome.verified``). A time limit
 gives ``unknown``, never ``no solution``: pysat's CaDiCaL cannot be interrupted, so the limit
 is enforced between rounds of a conflict budget (``conf_budget`` + ``solve_limited``).
 """
@@ -21,7 +22,7 @@ import time
 
 import numpy as np
 
-from reductions.encodings.cnf import SudokuCnf, SudokuToCnf, grid_from_model
+from reductions.encodings.cnf import SudokuCnf, SudokuToCnf
 from reductions.errors import UserError
 from reductions.sudoku.grid import Grid
 
@@ -72,7 +73,8 @@ def solve_puzzle(puzzle: Grid, *, solver: str | None = None, solver_cmd: str | N
     solver = solver or DEFAULT_SOLVER
     clues = clues or CNF_CLUES
     start = time.perf_counter()
-    cnf = SudokuToCnf.build(puzzle, encoding=encoding, amo=amo, clue_mode=clues).target
+    rule = SudokuToCnf.build(puzzle, encoding=encoding, amo=amo, clue_mode=clues)
+    cnf = rule.target
     stats = instance_stats(solver=solver, encoding=encoding, amo=cnf.amo, clues=clues,
                            variables=cnf.num_vars, clauses=cnf.num_clauses)
     if cnf.contradiction:
@@ -88,7 +90,7 @@ def solve_puzzle(puzzle: Grid, *, solver: str | None = None, solver_cmd: str | N
             status = Status.UNKNOWN if result is None else Status.NO_SOLUTION
             return Outcome(status, stats=answer_stats(stats, status,
                                                       time.perf_counter() - start))
-        grid = verified(puzzle, grid_from_model(cnf, sat.get_model()), f"SAT ({solver})")
+        grid = verified(rule, rule.decode(sat.get_model()), f"SAT ({solver})")
         outcome = Outcome(Status.SOLVED, grid, stats=stats)
         if unique:
             blocking = [-lit for lit in _grid_literals(cnf, grid)]
@@ -98,7 +100,7 @@ def solve_puzzle(puzzle: Grid, *, solver: str | None = None, solver_cmd: str | N
                 outcome.unique = None
             elif again:
                 outcome.unique = False
-                outcome.second = verified(puzzle, grid_from_model(cnf, sat.get_model()),
+                outcome.second = verified(rule, rule.decode(sat.get_model()),
                                           f"SAT ({solver})")
             else:
                 outcome.unique = True
@@ -134,7 +136,8 @@ def solve_with_command(puzzle: Grid, solver_cmd: str, *, encoding: str = DEFAULT
     from ..tools.dimacs_programs import dimacs_template, run_dimacs_solver
     find_program(dimacs_template(solver_cmd).program, what="SAT solver")   # missing: at once
     deadline = Deadline(time_limit)
-    cnf = SudokuToCnf.build(puzzle, encoding=encoding, amo=amo, clue_mode=clues).target
+    rule = SudokuToCnf.build(puzzle, encoding=encoding, amo=amo, clue_mode=clues)
+    cnf = rule.target
     stats = instance_stats(solver=solver_cmd, encoding=encoding, amo=cnf.amo, clues=clues,
                            variables=cnf.num_vars, clauses=cnf.num_clauses)
     with temporary_directory("sudoku-bridge-sat-") as work:
@@ -148,7 +151,7 @@ def solve_with_command(puzzle: Grid, solver_cmd: str, *, encoding: str = DEFAULT
             return Outcome(Status.UNKNOWN, stats=stats)
         if status == SatAnswer.UNSAT:
             return Outcome(Status.NO_SOLUTION, stats=stats)
-        grid = verified(puzzle, grid_from_model(cnf, model), f"SAT ({solver_cmd})")
+        grid = verified(rule, rule.decode(model), f"SAT ({solver_cmd})")
         outcome = Outcome(Status.SOLVED, grid, stats=stats)
         if unique:
             blocking = [[-lit for lit in _grid_literals(cnf, grid)]]
@@ -158,7 +161,7 @@ def solve_with_command(puzzle: Grid, solver_cmd: str, *, encoding: str = DEFAULT
                                                    time_limit=deadline.remaining())
             if status2 == SatAnswer.SAT:
                 outcome.unique = False
-                outcome.second = verified(puzzle, grid_from_model(cnf, model2),
+                outcome.second = verified(rule, rule.decode(model2),
                                           f"SAT ({solver_cmd})")
             elif status2 == SatAnswer.UNSAT:
                 outcome.unique = True

@@ -8,7 +8,9 @@ one-puzzle path describes it (:func:`~solvers.routes.sat.instance_stats`,
 The batch path moves puzzles between processes as raw one-line text or flat clue arrays and
 answers as arrays of N² bytes a puzzle (:class:`~solvers.routes.sat_incremental.BatchChunk`):
 building Grid objects and re-parsing would cost more than CaDiCaL spends on a typical
-17-clue puzzle. Workers verify every answer (``solve_checks``) before returning it.
+17-clue puzzle. Workers decode the models with the rule of the blank grid
+(:meth:`~reductions.encodings.cnf.SudokuToCnf.decode_rows`, a chunk's models at once) and
+verify every answer (``solve_checks``, the rules' closed loop on arrays) before returning it.
 """
 
 from __future__ import annotations
@@ -22,7 +24,6 @@ import numpy as np
 from reductions.encodings.cnf import SudokuCnf, SudokuToCnf
 from reductions.errors import UserError
 from reductions.sudoku.grid import Grid, Shape, check_clues, clue_array_from_line, parse_grid
-from reductions.encodings.sizes import cnf_estimate
 from reductions.estimate import ensure_fits
 from reductions.status import STATUS_CODE
 
@@ -256,7 +257,7 @@ def _line_batch(lines: Sequence[str], *, box: Shape | None, unique: bool,
     if shape is not None:
         # One incremental solver per worker process, all at once.
         workers = min(jobs, len(lines))
-        ensure_fits(cnf_estimate(shape, encoding=encoding, amo=amo, solve=True)
+        ensure_fits(SudokuToCnf.estimate(shape, encoding=encoding, amo=amo, solve=True)
                     .times(workers, "worker processes"),
                     memory_limit, f"{what} ({shape.size}x{shape.size} puzzles)")
     chunks = solve_batch_chunks(lines, shape, solver=solver, encoding=encoding, amo=amo,

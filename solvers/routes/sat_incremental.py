@@ -10,7 +10,12 @@ puzzle's clues given as *assumptions* (the ``sat-incremental`` route, the batche
 * :func:`process_solver` — this process's kept solver for a shape and its options, renewed
   every :data:`FRESH_SOLVER_EVERY` puzzles; :func:`solve_incremental` — one puzzle on it.
 
-Every answer is verified before it is returned (:func:`~reductions.sudoku.grid.solve_checks`).
+Models are decoded by the rule of the blank grid (the kept solver's formula:
+:meth:`SudokuToCnf.decode_rows <reductions.encodings.cnf.SudokuToCnf.decode_rows>`, K models at
+once) and every answer is verified before it is returned with
+:func:`~reductions.sudoku.grid.solve_checks`, the function the rules' closed loop
+(:func:`~reductions.reduction.grid_problems`) runs, here on K answers at once against each
+one's own clues (which the blank grid's rule does not hold: they are assumptions).
 """
 
 from __future__ import annotations
@@ -35,14 +40,6 @@ from .options import CNF_CLUES, DEFAULT_AMO, DEFAULT_ENCODING
 from .sat import answer_stats, instance_stats
 
 
-def _model_digits(models: np.ndarray, n: int) -> np.ndarray:
-    """Digits of models (the first N³ literals of each, in the last axis): one digit per
-    cell, N² entries a model. The encodings make exactly one digit true per cell; every
-    answer is verified before anyone sees it anyway."""
-    truth = models.reshape(*models.shape[:-1], n * n, n) > 0
-    return (truth.argmax(axis=-1) + 1).astype(np.uint8)
-
-
 class IncrementalSudokuSolver:
     """Many puzzles of one shape through one solver: rules loaded once, clues as assumptions.
 
@@ -56,8 +53,10 @@ class IncrementalSudokuSolver:
         self.shape = shape
         self.n = shape.size
         self.name = solver
-        rules = SudokuToCnf.build(Grid.empty(shape), encoding=encoding, amo=amo,
-                                  clue_mode=CNF_CLUES).target
+        self.rule = SudokuToCnf.build(Grid.empty(shape), encoding=encoding, amo=amo,
+                                      clue_mode=CNF_CLUES)
+        """The blank grid's rule: the formula kept, and the decoding of its models."""
+        rules = self.rule.target
         self.solver = new_pysat_solver(solver)
         for block in rules.clause_blocks():
             self.solver.append_formula(block.tolist() if isinstance(block, np.ndarray)
@@ -80,7 +79,7 @@ class IncrementalSudokuSolver:
 
     def _solution_digits(self) -> np.ndarray:
         """Digits of the current model, flat (N² entries)."""
-        return _model_digits(np.asarray(self.solver.get_model()[: self.n ** 3]), self.n)
+        return self.rule.decode_rows(np.asarray(self.solver.get_model()[: self.n ** 3]))
 
     def solve_clues(self, clues: np.ndarray, *, unique: bool = False,
                     time_limit: float | None = None) -> "BatchItem":
@@ -156,14 +155,14 @@ class IncrementalSudokuSolver:
             model[:] = np.fromiter(self.solver.get_model(), dtype=np.int32, count=width)
             solved.append(row)
             if unique:     # the second call needs this answer now; checked again below
-                digits = self._checked(clues[row], _model_digits(model, n))
+                digits = self._checked(clues[row], self.rule.decode_rows(model))
                 verdict, second = self._other_solution(fixed[row], digits, deadline)
                 chunk.unique[row] = -1 if verdict is None else int(verdict)
                 if second is not None:
                     chunk.second[row] = second.tobytes()
             chunk.seconds[row] += time.perf_counter() - started
         if solved:
-            found = _model_digits(models[:len(solved)], n)
+            found = self.rule.decode_rows(models[:len(solved)])
             ok = solve_checks(clues[solved], found, self.shape)
             if not np.all(ok):
                 bad = solved[int(np.argmin(ok))]

@@ -37,7 +37,7 @@ from ..outcome import SolverUnavailable, Status
 from .templates import CommandTemplate, TemplateRules, parse_template
 
 if TYPE_CHECKING:
-    from reductions.encodings.ilp import SudokuIlp
+    from reductions.encodings.ilp import SudokuToIlp
 
     from ..formats.ilp_model import IlpAnswer
 
@@ -121,7 +121,7 @@ Command = Callable[[str, str, float | None], list[str]]
 """(model file, answer file, time left) → the argument list of a run."""
 
 
-def run_ilp_command(model: SudokuIlp, ilp_cmd: str,
+def run_ilp_command(rule: SudokuToIlp, ilp_cmd: str,
                     time_limit: float | None) -> IlpAnswer:
     """Solve the model once with the program of the ``ilp_cmd`` template, run in our
     directory (where a user's template may name files)."""
@@ -131,30 +131,31 @@ def run_ilp_command(model: SudokuIlp, ilp_cmd: str,
 
     def command(model_file: str, answer_file: str, _: float | None) -> list[str]:
         return template.argv(binary, inputs={fmt: model_file}, output=answer_file)
-    return run_program_on_model(model, command, fmt, time_limit,
+    return run_program_on_model(rule, command, fmt, time_limit,
                                 from_file=template.answer_in_file, in_work=False)
 
 
-def run_cbc(model: SudokuIlp, binary: str, time_limit: float | None) -> IlpAnswer:
+def run_cbc(rule: SudokuToIlp, binary: str, time_limit: float | None) -> IlpAnswer:
     """Solve the model once with the CBC binary (:func:`find_cbc`) on its fixed MPS file."""
-    return run_program_on_model(model, lambda m, a, t: cbc_command(binary, m, a, t),
+    return run_program_on_model(rule, lambda m, a, t: cbc_command(binary, m, a, t),
                                 ModelFormat.MPS, time_limit, what=f"CBC ({binary})")
 
 
-def run_glpsol(model: SudokuIlp, binary: str, time_limit: float | None) -> IlpAnswer:
+def run_glpsol(rule: SudokuToIlp, binary: str, time_limit: float | None) -> IlpAnswer:
     """Solve the model once with glpsol (:func:`find_glpsol`) on its fixed MPS file."""
-    return run_program_on_model(model, lambda m, a, t: glpsol_command(binary, m, a, t),
+    return run_program_on_model(rule, lambda m, a, t: glpsol_command(binary, m, a, t),
                                 ModelFormat.MPS, time_limit, what=f"glpsol ({binary})")
 
 
-def run_program_on_model(model: SudokuIlp, command: Command, fmt: ModelFormat,
+def run_program_on_model(rule: SudokuToIlp, command: Command, fmt: ModelFormat,
                          time_limit: float | None, *, from_file: bool = True,
                          what: str | None = None, in_work: bool = True) -> IlpAnswer:
     """Write the model in ``fmt``, run the program under the time limit (writing the file
     counts; ``in_work``: in the temporary directory, else in ours, where a user's template
     may name files), read its answer (the answer file, or its stdout when ``from_file`` is
-    false) by content, decode it. A program that gives no usable answer is an
-    :class:`ExternalSolverError` naming it and how it ended."""
+    false) by content, decode it with ``rule`` (the model is its target). A program that
+    gives no usable answer is an :class:`ExternalSolverError` naming it and how it ended."""
+    model = rule.target
     # The model files and their decoding live in solvers.routes.ilp (imported here, when a program
     # runs, so that solvers.routes.ilp may import this module).
     from ..formats.ilp_model import (FILE_NAMES, IlpAnswer, answer_from_solution,
@@ -187,7 +188,7 @@ def run_program_on_model(model: SudokuIlp, command: Command, fmt: ModelFormat,
             raise ExternalSolverError(f"{what} {run.ended()} and gave no usable answer "
                                       f"({exc}); last output: {run.tail() or '(none)'}") \
                 from None
-        answer = answer_from_solution(model, solution, where, column_names(model, model_path))
+        answer = answer_from_solution(rule, solution, where, column_names(model, model_path))
     if answer.status == Status.UNKNOWN and time_limit is not None:
         answer.detail = "time limit reached"
     return answer

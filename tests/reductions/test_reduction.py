@@ -32,7 +32,7 @@ from reductions.hamiltonian.hcp_pipeline import HcpOptions, SudokuToHcp, require
 from reductions.encodings.ilp import SudokuToIlp, model_constraints
 from reductions.nishio.gadget import SatToNishio
 from reductions.nonrepetitive.nrpath_gadget import SatToNrPath
-from reductions.reduction import ReductionRule
+from reductions.reduction import PuzzleRule, ReductionRule, grid_problems
 
 from tests.conftest import INSTANCES, instance_pairs, instance_puzzles
 
@@ -308,6 +308,11 @@ def check_closed_loop(case: Case, rule: ReductionRule, solution) -> None:
     witness = rule.forward(solution)
     assert case.is_witness(rule, witness)
     assert rule.extract(witness) == solution
+    if case.sudoku:         # extract's two halves, as the routes call them
+        assert isinstance(rule, PuzzleRule)
+        assert rule.decode(witness) == solution and rule.problems(solution) == []
+        wrong = Grid(np.roll(solution.values, 1, axis=1), solution.shape)
+        assert rule.problems(wrong) == grid_problems(rule.source, wrong) != []
     spoilt = case.spoil(witness)
     assert not case.is_witness(rule, spoilt)
     with pytest.raises(UserError):
@@ -404,3 +409,95 @@ def test_the_routes_build_their_instances_through_the_rules(monkeypatch, via, ru
     finally:
         close_process_solvers()
     assert outcome.status == "solved" and built and set(built) == {rule}
+
+
+def spy_on(monkeypatch, rule: type, name: str, calls: list, *, answer=None) -> None:
+    """Record each call of ``rule.name`` (a method, or with ``answer`` a classmethod) as
+    (name, arguments, result); ``answer``, when given, replaces the result."""
+    original = getattr(rule, name)
+    bound = getattr(original, "__self__", None) is rule
+
+    def spy(first, *args, **kwargs):
+        result = original.__func__(first, *args, **kwargs) if bound else \
+            original(first, *args, **kwargs)
+        if answer is not None:
+            result = answer(result)
+        calls.append((name, args, result))
+        return result
+
+    monkeypatch.setattr(rule, name, classmethod(spy) if bound else spy)
+
+
+def solve_on(via: str, options: dict):
+    from solvers.routes import ROUTES
+    from solvers.routes.sat_incremental import close_process_solvers
+
+    route = ROUTES[via]
+    if route.unavailable(options):
+        pytest.skip(route.unavailable(options))
+    close_process_solvers()          # a kept solver would have been built already
+    try:
+        return route.solve(instance_puzzles("4x4.txt")[0], **options)
+    finally:
+        close_process_solvers()
+
+
+@pytest.mark.parametrize("via, rule, options", ROUTE_RULES,
+                         ids=[f"{via}{'-' + ','.join(o) if o else ''}"
+                              for via, _, o in ROUTE_RULES])
+def test_the_routes_decode_and_check_through_the_rules(monkeypatch, via, rule, options):
+    """Each route decodes its solver's answer with its rule's ``decode`` (the kept solver:
+    ``decode_rows``, its models at once) and checks the grid with the rule's ``problems``
+    (the kept solver checks its rows against their own clues: the same function,
+    ``solve_checks``, on arrays); the grid answered is the one decoded."""
+    calls: list = []
+    kept = via == "sat-incremental"
+    spy_on(monkeypatch, rule, "decode_rows" if kept else "decode", calls)
+    if not kept:
+        spy_on(monkeypatch, rule, "problems", calls)
+    outcome = solve_on(via, options)
+    assert outcome.status == "solved"
+    decoded = [result for name, _, result in calls if name.startswith("decode")]
+    assert decoded
+    if kept:
+        assert decoded[-1].ravel().tolist() == outcome.grid.values.ravel().tolist()
+    else:
+        assert decoded[-1] == outcome.grid
+        assert ("problems", (outcome.grid,), []) in calls
+
+
+@pytest.mark.parametrize("via, rule, options", ROUTE_RULES,
+                         ids=[f"{via}{'-' + ','.join(o) if o else ''}"
+                              for via, _, o in ROUTE_RULES])
+def test_a_grid_the_rule_refuses_is_a_wrong_answer(monkeypatch, via, rule, options):
+    """The rule's verdict is the route's: problems the rule's check names (the kept solver:
+    a decoded row that is no solution) make the route raise WrongAnswer with its own
+    message, naming them."""
+    from solvers.outcome import WrongAnswer
+
+    if via == "sat-incremental":
+        spy_on(monkeypatch, rule, "decode_rows", [], answer=lambda digits: digits * 0)
+        planted = "returned a grid that does not solve puzzle 1 of the batch"
+    else:
+        monkeypatch.setattr(rule, "problems", lambda self, grid: ["planted by the test"])
+        planted = "returned a grid that does not solve the puzzle: planted by the test"
+    with pytest.raises(WrongAnswer, match=planted):
+        solve_on(via, options)
+
+
+def test_the_registry_sizes_every_route_by_its_rule(monkeypatch):
+    """``route_estimate`` asks the route's rule (its family's, :data:`FAMILIES`); only the
+    deduction route, which reduces nothing, has none."""
+    from solvers.routes import ROUTES, route_estimate
+    from solvers.routes.registry import Target
+
+    rules = {Target.CNF: SudokuToCnf, Target.EXACT_COVER: SudokuToExactCover,
+             Target.ILP: SudokuToIlp, Target.HCP: SudokuToHcp, Target.DEDUCTION: None}
+    calls: list = []
+    for rule in filter(None, rules.values()):
+        spy_on(monkeypatch, rule, "estimate", calls)
+    for route in ROUTES.values():
+        assert route.rule() is rules[route.target], route.name
+        calls.clear()
+        estimate = route_estimate(route, parse_grid("." * 81).shape, {})
+        assert [result for *_, result in calls] == ([estimate] if route.rule() else [])

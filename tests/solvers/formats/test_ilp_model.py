@@ -9,7 +9,7 @@ import re
 import pytest
 
 from reductions.sudoku.grid import parse_grid
-from reductions.encodings.ilp import IlpError, sudoku_ilp
+from reductions.encodings.ilp import IlpError, SudokuToIlp, sudoku_ilp
 from solvers.runtime.processes import ExternalSolverError
 from solvers.formats import ilp_model
 from solvers.formats.lp_solution import SolutionFormatError, read_lp_solution
@@ -50,11 +50,11 @@ def test_solution_values_that_do_not_fit_the_model(tmp_path):
     model, solution = write_model_and(tmp_path, "Optimal - objective value 0\n"
                                                 "      0 x_0_0_5 1 0\n      1 x_0_7_1 1 0\n")
     with pytest.raises(ExternalSolverError, match=r"line 3: variable x_0_7_1 is not in"):
-        ilp_model.grid_from_solution(model, solution, tmp_path / "s.sol")
+        ilp_model.grid_from_solution(SudokuToIlp(model.puzzle, model), solution, tmp_path / "s.sol")
     model, solution = write_model_and(tmp_path, "Optimal - objective value 0\n"
                                                 "      0 x_0_0_5 0.5 0\n")
     with pytest.raises(ExternalSolverError, match=r"line 2: variable x_0_0_5 = 0.5"):
-        ilp_model.grid_from_solution(model, solution, tmp_path / "s.sol")
+        ilp_model.grid_from_solution(SudokuToIlp(model.puzzle, model), solution, tmp_path / "s.sol")
 
 
 def test_changed_or_foreign_model_files(tmp_path):

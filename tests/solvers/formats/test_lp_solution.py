@@ -11,7 +11,7 @@ import subprocess
 import pytest
 
 from reductions.sudoku.grid import Grid, parse_grid
-from reductions.encodings.ilp import sudoku_ilp
+from reductions.encodings.ilp import SudokuToIlp, sudoku_ilp
 from solvers.formats import ilp_model
 from solvers.formats.lp_solution import (LpSolutionFormat, SolutionFormatError, model_columns,
                                          read_lp_solution)
@@ -41,7 +41,8 @@ def models(request, tmp_path):
 def decoded(path, model_path) -> Grid:
     solution = read_lp_solution(path, model_columns(model_path))
     model = ilp_model.model_from_file(model_path)
-    return ilp_model.grid_from_solution(model, solution, path, ilp_model.column_names(model, model_path))
+    return ilp_model.grid_from_solution(SudokuToIlp(model.puzzle, model), solution, path,
+                                        ilp_model.column_names(model, model_path))
 
 
 def glpsol_flag(model_path) -> str:

@@ -23,7 +23,8 @@ from reductions.sudoku.grid import Grid, parse_grid
 from reductions.sudoku.puzzle_files import read_puzzles
 from reductions.errors import UserError
 from reductions.hamiltonian.hcp import haythorpe_graph, haythorpe_layout
-from reductions.hamiltonian.hcp_pipeline import HcpOptions, build_hcp_pipeline, grid_pairs
+from reductions.hamiltonian.hcp_pipeline import (HcpOptions, SudokuToHcp, build_hcp_pipeline,
+                                                 grid_pairs)
 from reductions.hamiltonian.hcp_undirected import haythorpe_split
 from solvers.routes import hcp as hcp_puzzle
 from solvers.hamiltonian import hamiltonian_cycles
@@ -156,13 +157,12 @@ def test_cpsat_checks_uniqueness_by_a_second_solve():
 def test_time_limit_leaves_uniqueness_unknown(via):
     """A deadline already past when the second question is asked: "uniqueness unknown",
     never a verdict; the grid found stays solved and verified."""
-    pipeline = build_hcp_pipeline(parse_grid(PAPER_17), HcpOptions(
+    rule = SudokuToHcp.build(parse_grid(PAPER_17), options=HcpOptions(
         directed=via == "hcp-directed", prune="peers", reduce=via == "hcp-undirected"))
-    with hcp_puzzle.ExactSearch(pipeline, "sat") as search:
+    with hcp_puzzle.ExactSearch(rule, "sat") as search:
         first = search.cycle(time_limit=60)
-        outcome = hcp_puzzle.Outcome(Status.SOLVED, search.decode(first))
-        hcp_puzzle.second_cycle(search, outcome, pipeline.puzzle,
-                                deadline_at=time.perf_counter() - 1)
+        outcome = hcp_puzzle.Outcome(Status.SOLVED, search.verified(first))
+        hcp_puzzle.second_cycle(search, outcome, deadline_at=time.perf_counter() - 1)
     assert outcome.unique is None and outcome.second is None
     assert outcome.stats["uniqueness"]["reason"] == "time limit reached"
     zero = ROUTES[via].solve(parse_grid(PAPER_17), unique=True, time_limit=0)

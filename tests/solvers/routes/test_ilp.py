@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from reductions.sudoku.grid import Grid, check_solution, parse_grid
-from reductions.encodings.ilp import CLUE_MODES, sudoku_ilp
+from reductions.encodings.ilp import CLUE_MODES, SudokuToIlp, sudoku_ilp
 from solvers.routes import ilp
 from solvers.formats import ilp_model
 from solvers.formats.lp_solution import read_lp_solution
@@ -154,8 +154,9 @@ def test_files_load_unchanged_in_the_cbc_command_line(tmp_path, name, clues, suf
     assert solution.status == Status.SOLVED
     model = ilp_model.model_from_file(model_path)
     assert model.puzzle == puzzle and model.clues == clues
-    grid = ilp_model.grid_from_solution(model, solution, tmp_path / "out.sol",
-                                  ilp_model.column_names(model, model_path))
+    grid = ilp_model.grid_from_solution(SudokuToIlp(model.puzzle, model), solution,
+                                        tmp_path / "out.sol",
+                                        ilp_model.column_names(model, model_path))
     assert check_solution(puzzle, grid)
 
 
@@ -184,8 +185,8 @@ def test_highs_reads_our_files_and_its_solution_file_decodes(tmp_path, suffix):
     solution = read_lp_solution(tmp_path / "highs.sol")
     assert solution.status == Status.SOLVED
     model = ilp_model.model_from_file(model_path)
-    grid = ilp_model.grid_from_solution(model, solution, "highs.sol",
-                                  ilp_model.column_names(model, model_path))
+    grid = ilp_model.grid_from_solution(SudokuToIlp(model.puzzle, model), solution, "highs.sol",
+                                        ilp_model.column_names(model, model_path))
     assert grid == parse_grid(PAPER_17_SOLUTION)
 
 
