@@ -35,7 +35,13 @@ from typing import Sequence
 
 import numpy as np
 
-from reductions.encodings.cnf import grid_from_model, sudoku_cnf
+from reductions.encodings.cnf import (
+    DEFAULT_AMO,
+    DEFAULT_ENCODING,
+    SudokuToCnf,
+    grid_from_model,
+    sudoku_cnf,
+)
 from reductions.sudoku.grid import Grid
 
 from ..formats.dimacs import write_cnf
@@ -43,7 +49,6 @@ from ..outcome import Outcome, Status, verified
 from ..runtime.budget import Deadline, solve_within
 from ..runtime.pysat_solvers import new_pysat_solver
 from ..runtime.scratch import temporary_directory
-from reductions.encodings.cnf import DEFAULT_ENCODING, DEFAULT_AMO
 from .checkers import ProofRejected, check_proof
 from .proofs import proof_solver, write_proof
 from .sudoku import CertifyOptions, blocking_clause, certified_solve, keep_files, with_check
@@ -121,8 +126,10 @@ def _solve_one(sat, puzzle: Grid, selector: int, *, solver: str, unique: bool, s
         return Outcome(Status.UNKNOWN, stats=stats | {"reason": "time limit"}), None
     if not first:
         return Outcome(Status.NO_SOLUTION, stats=dict(stats)), None
-    cnf = sudoku_cnf(puzzle, stats["encoding"], stats["amo"], "units")   # lazy: decodes only
-    grid = verified(puzzle, _decoded(cnf, sat), f"SAT ({solver})")
+    rule = SudokuToCnf.build(puzzle, encoding=stats["encoding"], amo=stats["amo"],
+                             clue_mode="units")   # lazy: decodes only
+    cnf = rule.target
+    grid = verified(rule, _decoded(cnf, sat), f"SAT ({solver})")
     outcome = Outcome(Status.SOLVED, grid, stats=dict(stats))
     if not unique:
         return outcome, None
@@ -133,7 +140,7 @@ def _solve_one(sat, puzzle: Grid, selector: int, *, solver: str, unique: bool, s
         outcome.stats["reason"] = "time limit (uniqueness)"
     elif again:
         outcome.unique = False
-        outcome.second = verified(puzzle, _decoded(cnf, sat), f"SAT ({solver})")
+        outcome.second = verified(rule, _decoded(cnf, sat), f"SAT ({solver})")
     else:
         outcome.unique = True
     return outcome, block

@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from reductions.encodings.cnf import SudokuCnf, grid_from_model, sudoku_cnf
+from reductions.encodings.cnf import DEFAULT_AMO, DEFAULT_ENCODING, SudokuCnf, SudokuToCnf
 from reductions.sudoku.grid import Grid
 
 from ..formats.dimacs import SatAnswer, write_cnf
@@ -22,7 +22,6 @@ from ..runtime.budget import Deadline
 from ..runtime.processes import find_program
 from ..runtime.scratch import temporary_directory
 from ..tools.dimacs_programs import dimacs_template, proof_command, run_dimacs_solver
-from reductions.encodings.cnf import DEFAULT_ENCODING, DEFAULT_AMO
 from .checkers import Check, check_proof
 from .proofs import ProofTooLarge
 from .sudoku import CertifyOptions, blocking_clause, keep_files, with_check
@@ -57,7 +56,8 @@ def certified_with_command(puzzle: Grid, solver_cmd: str, *, certify: CertifyOpt
     command = proof_command(solver_cmd)
     find_program(dimacs_template(command).program, what="SAT solver")
     start, deadline = time.perf_counter(), Deadline(time_limit)
-    cnf = sudoku_cnf(puzzle, encoding, amo, "units")
+    rule = SudokuToCnf.build(puzzle, encoding=encoding, amo=amo, clue_mode="units")
+    cnf = rule.target
     clauses = list(cnf.iter_clauses())
     stats = {"solver": solver_cmd, "encoding": encoding, "amo": cnf.amo, "clues": "units",
              "variables": cnf.num_vars, "clauses": len(clauses)}
@@ -81,13 +81,13 @@ def certified_with_command(puzzle: Grid, solver_cmd: str, *, certify: CertifyOpt
         elif status == SatAnswer.UNSAT:
             outcome = certified(Outcome(Status.NO_SOLUTION, stats=stats), "no solution")
         else:
-            grid = verified(puzzle, grid_from_model(cnf, model), f"SAT ({solver_cmd})")
+            grid = verified(rule, rule.decode(model), f"SAT ({solver_cmd})")
             outcome = Outcome(Status.SOLVED, grid, stats=stats)
             if unique:
                 status, model, _ = run(clauses + [blocking_clause(puzzle, grid)])
                 if status == SatAnswer.SAT:
                     outcome.unique = False
-                    outcome.second = verified(puzzle, grid_from_model(cnf, model),
+                    outcome.second = verified(rule, rule.decode(model),
                                               f"SAT ({solver_cmd})")
                 elif status == SatAnswer.UNSAT:
                     outcome.unique = True

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from reductions.encodings.cnf import grid_from_model, sudoku_cnf
+from reductions.encodings.cnf import DEFAULT_AMO, DEFAULT_ENCODING, SudokuToCnf
 from reductions.sudoku.grid import Grid
 
 from ..formats.atomic import OutputGroup
@@ -36,7 +36,6 @@ from ..formats.dimacs import write_cnf
 from ..outcome import Outcome, Status, verified
 from ..runtime.budget import Deadline
 from ..runtime.scratch import temporary_directory
-from reductions.encodings.cnf import DEFAULT_ENCODING, DEFAULT_AMO
 from .checkers import Check, Checker, check_proof
 from .proofs import proof_solver, solve_with_proof, write_proof
 
@@ -63,7 +62,8 @@ def certified_solve(puzzle: Grid, *, certify: CertifyOptions, name: str = "puzzl
     proof files. ``time_limit`` bounds the solving and, separately, each check."""
     solver = proof_solver(solver or "cadical195")
     start = time.perf_counter()
-    cnf = sudoku_cnf(puzzle, encoding, amo, "units")
+    rule = SudokuToCnf.build(puzzle, encoding=encoding, amo=amo, clue_mode="units")
+    cnf = rule.target
     clauses = list(cnf.iter_clauses())
     stats = {"solver": solver, "encoding": encoding, "amo": cnf.amo, "clues": "units",
              "variables": cnf.num_vars, "clauses": len(clauses)}
@@ -76,7 +76,7 @@ def certified_solve(puzzle: Grid, *, certify: CertifyOptions, name: str = "puzzl
         claim = f"{solver}'s proof that {name} has no solution"
         return _finish(_certified(outcome, cnf, clauses, first.proof, claim=claim, name=name,
                                   certify=certify, time_limit=time_limit), start)
-    grid = verified(puzzle, grid_from_model(cnf, first.model), f"SAT ({solver})")
+    grid = verified(rule, rule.decode(first.model), f"SAT ({solver})")
     outcome = Outcome(Status.SOLVED, grid, stats=stats)
     if not unique:
         return _finish(outcome, start)
@@ -86,7 +86,7 @@ def certified_solve(puzzle: Grid, *, certify: CertifyOptions, name: str = "puzzl
         outcome.stats["reason"] = "time limit (uniqueness)"
     elif second.satisfiable:
         outcome.unique = False
-        outcome.second = verified(puzzle, grid_from_model(cnf, second.model), f"SAT ({solver})")
+        outcome.second = verified(rule, rule.decode(second.model), f"SAT ({solver})")
     else:
         outcome.unique = True
         claim = f"{solver}'s proof that {name} has no solution but its first grid"
