@@ -138,7 +138,8 @@ def _cases() -> list[Case]:
                     _solve_file_cases, _emit_cases, _emit_hcp_cases, _decode_cases,
                     _decode_error_cases, _verify_cases, _crosscheck_cases, _rules_cases,
                     _generate_cases, _gadget_nishio_cases, _nishio_cases, _nrpath_cases,
-                    _nonrepetitive_cases, _bad_input_cases):
+                    _nonrepetitive_cases, _hamiltonian_cases, _routes_cases,
+                    _bad_input_cases):
         cases.extend(section())
     return cases
 
@@ -156,7 +157,7 @@ def _help_cases() -> list[Case]:
     commands = ["solve", "emit", "emit cnf", "emit exact-cover", "emit ilp", "emit hcp",
                 "decode", "decode cnf", "decode exact-cover", "decode ilp", "decode hcp",
                 "verify", "crosscheck", "rules", "generate", "gadget", "gadget nishio",
-                "gadget nrpath", "nishio", "nonrepetitive"]
+                "gadget nrpath", "nishio", "nonrepetitive", "hamiltonian", "routes"]
     return [_one("help/top", f"{CLI} --help"), _one("help/-h", f"{CLI} -h"),
             _one("help/no-command", f"{CLI}"), _one("help/unknown-command", f"{CLI} nosuch"),
             _one("help/emit-no-target", f"{CLI} emit"),
@@ -701,6 +702,36 @@ def _nonrepetitive_cases() -> list[Case]:
         ("nonrepetitive/no-question", [undirected, f"{CLI} nonrepetitive U.txt"]),
         _one("nonrepetitive/missing", f"{CLI} nonrepetitive no-such.txt --path"),
     ]
+
+
+def _hamiltonian_cases() -> list[Case]:
+    """Graph files of every form through the exact solvers (their text lines: a JSON record
+    and a tour name the portfolio member that won, which may differ between runs), proved
+    "no cycle", a time limit, bad files."""
+    graphs = "instances/graphs"
+    return [
+        _one("hamiltonian/prism", f"{CLI} hamiltonian {graphs}/prism.hcp"),
+        _one("hamiltonian/petersen", f"{CLI} hamiltonian {graphs}/petersen.col"),
+        _one("hamiltonian/petersen-cpsat",
+             f"{CLI} hamiltonian {graphs}/petersen.col --solver cpsat"),
+        _one("hamiltonian/folder", f"{CLI} hamiltonian {graphs}"),
+        _one("hamiltonian/time-limit-0", f"{CLI} hamiltonian {graphs}/prism.hcp --time-limit 0"),
+        ("hamiltonian/gzip", [f"gzip -c {graphs}/prism.hcp > p.gz", f"{CLI} hamiltonian p.gz"]),
+        ("hamiltonian/dimacs-k23",
+         ["printf 'p edge 5 6\\ne 1 3\\ne 1 4\\ne 1 5\\ne 2 3\\ne 2 4\\ne 2 5\\n' > k.col",
+          f"{CLI} hamiltonian k.col"]),
+        ("hamiltonian/out-of-range",
+         ["printf 'p edge 3 2\\ne 1 2\\ne 2 7\\n' > bad.col", f"{CLI} hamiltonian bad.col"]),
+        _one("hamiltonian/missing", f"{CLI} hamiltonian no-such.col"),
+    ]
+
+
+def _routes_cases() -> list[Case]:
+    """The routes listing (what each route needs and whether it runs here)."""
+    return [_one("routes/text", f"{CLI} routes"), _one("routes/json", f"{CLI} routes --json"),
+            _one("routes/extra-argument", f"{CLI} routes sat"),
+            _one("routes/unknown-option", f"{CLI} routes --jsn"),
+            _one("routes/debug", f"{CLI} routes --debug")]
 
 
 def _bad_input_cases() -> list[Case]:
