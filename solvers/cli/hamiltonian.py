@@ -48,8 +48,20 @@ def run_hamiltonian(args: argparse.Namespace) -> int:
     tasks = _tasks(files, args)
     kept = _resumed(Path(args.json), tasks, common.memory_limit(args)) \
         if args.resume else {}
-    records = _run(tasks, kept, args)
+    records = _run(tasks, kept, args, _certifier(args))
     return _report(records, args)
+
+
+def _certifier(args: argparse.Namespace):
+    """With ``--certify``: the function that certifies each "no cycle" (a checker found
+    first: none is one line, exit 2), else None."""
+    from .certify import certify_options
+    options = certify_options(args)
+    if options is None:
+        return None
+    from functools import partial
+    from ..certify.hamiltonian import certify_result
+    return partial(certify_result, certify=options)
 
 
 def graph_files(names: list[str]) -> list[str]:
@@ -114,8 +126,8 @@ def _resumed(path: Path, tasks: list, memory_limit: int) -> dict[str, dict[str, 
     return kept
 
 
-def _run(tasks: list, kept: dict[str, dict[str, Any]],
-         args: argparse.Namespace) -> list[dict[str, Any]]:
+def _run(tasks: list, kept: dict[str, dict[str, Any]], args: argparse.Namespace,
+         certify=None) -> list[dict[str, Any]]:
     """Every task's record (kept ones included), streamed to ``--json`` as they come, the
     file rewritten in input order at the end."""
     from ..formats.atomic import atomic_write
@@ -127,7 +139,7 @@ def _run(tasks: list, kept: dict[str, dict[str, Any]],
     progress = common.Progress(len(todo), "hamiltonian", asked=args.progress, unit="graph")
     stream = open(args.json, "a", encoding="utf-8") if args.json else None
     try:
-        for record in _records(todo, args.jobs):
+        for record in _records(todo, args.jobs, certify):
             records[record["file"]] = record
             if stream is not None:
                 stream.write(json.dumps(record) + "\n")
@@ -144,17 +156,17 @@ def _run(tasks: list, kept: dict[str, dict[str, Any]],
     return ordered
 
 
-def _records(tasks: list, jobs: int):
+def _records(tasks: list, jobs: int, certify=None):
     """The records of ``tasks`` as they finish: here, or on ``jobs`` worker processes."""
     from ..tools.graph_runs import run_graph_task
     if jobs <= 1 or len(tasks) <= 1:
         for task in tasks:
-            yield run_graph_task(task)
+            yield run_graph_task(task, certify)
         return
     from concurrent.futures import as_completed
     from ..runtime.processes import worker_pool
     with worker_pool(min(jobs, len(tasks))) as pool:
-        futures = [pool.submit(run_graph_task, task) for task in tasks]
+        futures = [pool.submit(run_graph_task, task, certify) for task in tasks]
         for future in as_completed(futures):
             yield future.result()
 
@@ -193,6 +205,9 @@ def _summary(record: dict[str, Any]) -> str:
         text += f"; ignored {record['ignored']}"
     if record["status"] != "hamiltonian" and record.get("reason"):
         text += f"; {record['reason']}"
+    if record["status"] == "no cycle":
+        checker = record.get("certified")
+        text += f"; certified by {checker}" if checker else f"; {record['solver']}, uncertified"
     return text
 
 
@@ -227,6 +242,8 @@ def register(commands: common.Commands) -> None:
     parser.add_argument("--resume", action="store_true",
                         help="go on from the --json file of an interrupted run (its tours "
                              "re-checked; everything else runs again)")
+    from .certify import add_certify_options
+    add_certify_options(parser)
     common.add_progress_option(parser)
     parser.add_argument("--jobs", type=common.positive_int_arg, default=1,
                         help="graphs solved at once in worker processes (default: 1)")
