@@ -13,7 +13,10 @@ to have no cycle, 0 every graph has one.
 ``--resume`` goes on from the ``--json`` file of an interrupted run: a record is kept only
 when it is a Hamiltonian cycle that checks against the graph read again now (same file,
 solver, direction); every other graph runs again (a "no cycle" cannot be re-checked from a
-record)."""
+record).
+
+``--certify`` backs each "no cycle" by a checked proof (:mod:`solvers.certify.hamiltonian`,
+run in the worker beside the solve); without it the line says whose word it is."""
 
 from __future__ import annotations
 
@@ -221,7 +224,8 @@ def register(commands: common.Commands) -> None:
                     "Loops and repeated edges are ignored with a note. Every tour is checked "
                     "against the graph before it is written. Exit 0 every graph has a cycle, "
                     "1 some graph proved to have none, 3 some unknown (time limit), 2 a bad "
-                    "file or a solver that cannot run, 4 a solver's wrong tour.")
+                    "file or a solver that cannot run, 4 a solver's wrong tour (or, with --certify, a "
+                    "rejected proof or subtour cut).")
     parser.add_argument("files", nargs="+", metavar="FILE",
                         help="graph files, or folders of graph files")
     parser.add_argument("--solver", choices=SOLVERS, default="sat",
