@@ -101,8 +101,10 @@ def model_clauses(num_vertices: int, arcs: np.ndarray) -> tuple[list[list[int]],
     top = m
     clauses: list[list[int]] = []
     for side in (0, 1):
+        order = np.argsort(arcs[:, side], kind="stable")
+        starts = np.searchsorted(arcs[order, side], np.arange(num_vertices + 1))
         for v in range(num_vertices):
-            lits = (np.flatnonzero(arcs[:, side] == v) + 1).tolist()
+            lits = (order[starts[v]:starts[v + 1]] + 1).tolist()
             more, top = _exactly_one(lits, top)
             clauses += more
     keys = arcs[:, 0] * num_vertices + arcs[:, 1]
@@ -258,6 +260,11 @@ def _more_cuts(num_vertices: int, arcs: np.ndarray, model: list[list[int]],
                 return None
             values = np.asarray(sat.get_model()[:m], dtype=np.int64)
             chosen = arcs[values > 0]
+            if not (len(chosen) == num_vertices
+                    and np.unique(chosen[:, 0]).size == num_vertices
+                    and np.unique(chosen[:, 1]).size == num_vertices):
+                raise RuntimeError("internal error: a model of the certified formula is not "
+                                   "a cycle cover")
             successor = np.empty(num_vertices, dtype=np.int64)
             successor[chosen[:, 0]] = chosen[:, 1]
             label = cycle_labels(successor)

@@ -201,6 +201,36 @@ def test_malformed_cuts_are_refused(clause, why):
     assert why in cut_problem(6, certified_arcs(6, RING, directed=True), clause)
 
 
+@pytest.mark.parametrize("sides", [(3, 12), (9, 10)])
+def test_high_degrees_use_the_counter_and_stay_exact(sides):
+    """Vertices past PAIRWISE_UP_TO arcs get the sequential counter: K3,12 (no cycle) is
+    certified, K9,10 (no cycle either, odd sides) too, K10,10 never."""
+    a, b = sides
+    graph = [(u, a + v) for u in range(a) for v in range(b)]
+    assert max(a, b) > certify_hcp.PAIRWISE_UP_TO
+    checker = find_checker("dratify")
+    assert certify_no_cycle(a + b, graph, directed=False,
+                            certify=options(checker))["certified"] == "dratify"
+    square = [(u, 10 + v) for u in range(10) for v in range(10)]
+    with pytest.raises(WrongAnswer):
+        certify_no_cycle(20, square, directed=False, certify=options(checker))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_the_counter_allows_any_hamiltonian_cycle_of_a_complete_graph(seed):
+    """Soundness of the sequential counter: a random Hamiltonian cycle of K12 (11 arcs out
+    of every vertex) satisfies the model, its auxiliary variables found by the solver."""
+    from pysat.solvers import Solver
+    n = 12
+    arcs = certified_arcs(n, [(u, v) for u in range(n) for v in range(n)], directed=True)
+    clauses, _ = model_clauses(n, arcs)
+    order = np.random.default_rng(seed).permutation(n).tolist()
+    index = {tuple(a): e + 1 for e, a in enumerate(arcs.tolist())}
+    used = {index[(order[i], order[(i + 1) % n])] for i in range(n)}
+    with Solver(name="cadical195", bootstrap_with=clauses) as sat:
+        assert sat.solve(assumptions=[e if e in used else -e for e in index.values()])
+
+
 def test_the_model_alone_allows_every_hamiltonian_cycle():
     """Soundness of the rebuilt model: each of the prism's Hamiltonian cycles, both ways,
     satisfies every model clause (auxiliary variables aside, found by the solver)."""
