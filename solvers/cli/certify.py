@@ -7,6 +7,8 @@
 * The checker (``--checker``; default: the most trusted found, cake_lpr > drat-trim >
   dratify) is looked for before anything is solved: none is one line and exit 2.
 
+(The ``hamiltonian`` command takes the same three options, :mod:`solvers.cli.hamiltonian`.)
+
 Only the CNF routes give proofs: exact cover, ILP, Hamiltonian-cycle and deduction routes
 are refused with ``--certify`` (``crosscheck --certify`` puts a certified SAT answer beside
 theirs). ``sat-incremental`` is refused too: its answers rest on assumptions in a solver
@@ -29,7 +31,8 @@ from ..routes import options as route_options
 
 
 def add_certify_options(parser) -> None:
-    """``--certify``, ``--checker``, ``--keep-proofs`` (for ``solve`` and ``decode cnf``)."""
+    """``--certify``, ``--checker``, ``--keep-proofs`` (for ``solve``, ``decode cnf`` and
+    ``hamiltonian``)."""
     parser.add_argument("--certify", action="store_true",
                         help="back every 'no solution' and 'unique' by a DRAT proof that an "
                              "independent checker accepts (a rejected proof: exit 4)")

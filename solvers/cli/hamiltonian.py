@@ -13,7 +13,10 @@ to have no cycle, 0 every graph has one.
 ``--resume`` goes on from the ``--json`` file of an interrupted run: a record is kept only
 when it is a Hamiltonian cycle that checks against the graph read again now (same file,
 solver, direction); every other graph runs again (a "no cycle" cannot be re-checked from a
-record)."""
+record).
+
+``--certify`` backs each "no cycle" by a checked proof (:mod:`solvers.certify.hamiltonian`,
+run in the worker beside the solve); without it the line says whose word it is."""
 
 from __future__ import annotations
 
@@ -48,8 +51,20 @@ def run_hamiltonian(args: argparse.Namespace) -> int:
     tasks = _tasks(files, args)
     kept = _resumed(Path(args.json), tasks, common.memory_limit(args)) \
         if args.resume else {}
-    records = _run(tasks, kept, args)
+    records = _run(tasks, kept, args, _certifier(args))
     return _report(records, args)
+
+
+def _certifier(args: argparse.Namespace):
+    """With ``--certify``: the function that certifies each "no cycle" (a checker found
+    first: none is one line, exit 2), else None."""
+    from .certify import certify_options
+    options = certify_options(args)
+    if options is None:
+        return None
+    from functools import partial
+    from ..certify.hamiltonian import certify_result
+    return partial(certify_result, certify=options)
 
 
 def graph_files(names: list[str]) -> list[str]:
@@ -114,8 +129,8 @@ def _resumed(path: Path, tasks: list, memory_limit: int) -> dict[str, dict[str, 
     return kept
 
 
-def _run(tasks: list, kept: dict[str, dict[str, Any]],
-         args: argparse.Namespace) -> list[dict[str, Any]]:
+def _run(tasks: list, kept: dict[str, dict[str, Any]], args: argparse.Namespace,
+         certify=None) -> list[dict[str, Any]]:
     """Every task's record (kept ones included), streamed to ``--json`` as they come, the
     file rewritten in input order at the end."""
     from ..formats.atomic import atomic_write
@@ -127,7 +142,7 @@ def _run(tasks: list, kept: dict[str, dict[str, Any]],
     progress = common.Progress(len(todo), "hamiltonian", asked=args.progress, unit="graph")
     stream = open(args.json, "a", encoding="utf-8") if args.json else None
     try:
-        for record in _records(todo, args.jobs):
+        for record in _records(todo, args.jobs, certify):
             records[record["file"]] = record
             if stream is not None:
                 stream.write(json.dumps(record) + "\n")
@@ -144,17 +159,17 @@ def _run(tasks: list, kept: dict[str, dict[str, Any]],
     return ordered
 
 
-def _records(tasks: list, jobs: int):
+def _records(tasks: list, jobs: int, certify=None):
     """The records of ``tasks`` as they finish: here, or on ``jobs`` worker processes."""
     from ..tools.graph_runs import run_graph_task
     if jobs <= 1 or len(tasks) <= 1:
         for task in tasks:
-            yield run_graph_task(task)
+            yield run_graph_task(task, certify)
         return
     from concurrent.futures import as_completed
     from ..runtime.processes import worker_pool
     with worker_pool(min(jobs, len(tasks))) as pool:
-        futures = [pool.submit(run_graph_task, task) for task in tasks]
+        futures = [pool.submit(run_graph_task, task, certify) for task in tasks]
         for future in as_completed(futures):
             yield future.result()
 
@@ -193,6 +208,9 @@ def _summary(record: dict[str, Any]) -> str:
         text += f"; ignored {record['ignored']}"
     if record["status"] != "hamiltonian" and record.get("reason"):
         text += f"; {record['reason']}"
+    if record["status"] == "no cycle":
+        checker = record.get("certified")
+        text += f"; certified by {checker}" if checker else f"; {record['solver']}, uncertified"
     return text
 
 
@@ -206,7 +224,8 @@ def register(commands: common.Commands) -> None:
                     "Loops and repeated edges are ignored with a note. Every tour is checked "
                     "against the graph before it is written. Exit 0 every graph has a cycle, "
                     "1 some graph proved to have none, 3 some unknown (time limit), 2 a bad "
-                    "file or a solver that cannot run, 4 a solver's wrong tour.")
+                    "file or a solver that cannot run, 4 a solver's wrong tour (or, with --certify, a "
+                    "rejected proof or subtour cut).")
     parser.add_argument("files", nargs="+", metavar="FILE",
                         help="graph files, or folders of graph files")
     parser.add_argument("--solver", choices=SOLVERS, default="sat",
@@ -227,6 +246,8 @@ def register(commands: common.Commands) -> None:
     parser.add_argument("--resume", action="store_true",
                         help="go on from the --json file of an interrupted run (its tours "
                              "re-checked; everything else runs again)")
+    from .certify import add_certify_options
+    add_certify_options(parser)
     common.add_progress_option(parser)
     parser.add_argument("--jobs", type=common.positive_int_arg, default=1,
                         help="graphs solved at once in worker processes (default: 1)")

@@ -113,6 +113,8 @@ def solve_with_portfolio(num_vertices: int, arcs: np.ndarray, *, undirected: boo
                 result.stats = {**stats, **result.stats,
                                 "member": "+".join(map(str, configurations[index])),
                                 "seconds": deadline.seconds()}
+                if result.status == CycleStatus.NO_CYCLE:
+                    result.cuts = [list(map(int, cut)) for cut in cuts]
                 return result
             turn += 1
             stats["turns"] = turn

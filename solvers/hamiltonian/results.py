@@ -50,12 +50,16 @@ class HcpResult:
     ``stats``: backend, seconds, iterations, cuts, model size, and ``reason`` when not found.
     ``split_tour``: the cycle is a tour of a pipeline's 3-split graph, not of its reduced
     graph (the shared model searches the 3-split less the reduction's deleted edges, see
-    :func:`solvers.routes.hcp.solve_on_shared_model`)."""
+    :func:`solvers.routes.hcp.solve_on_shared_model`). ``cuts``: the subtour cuts a "no
+    cycle" rests on, as clauses over the arcs of the graph (an undirected graph's directed
+    double), when the solver kept them (the portfolio does) — for the certificate, which
+    re-checks each (:mod:`solvers.certify.hamiltonian`)."""
 
     status: CycleStatus
     cycle: np.ndarray | None = None
     stats: dict[str, Any] = field(default_factory=dict)
     split_tour: bool = False
+    cuts: list[list[int]] | None = None
 
     @property
     def found(self) -> bool:

@@ -13,8 +13,10 @@ found nothing."""
 from __future__ import annotations
 
 import enum
+import re
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -108,11 +110,14 @@ def check_tour(num_vertices: int, pairs: np.ndarray, cycle, directed: bool) -> s
                                      describe=lambda v: str(int(v) + 1))
 
 
-def run_graph_task(task: GraphTask) -> dict[str, Any]:
+def run_graph_task(task: GraphTask, certify=None) -> dict[str, Any]:
     """The record of one file (never raises for a bad file or a missing solver: those are
-    ``error`` / ``not available`` records; Ctrl-C and bugs go up)."""
+    ``error`` / ``not available`` records, a wrong answer or a rejected certificate a
+    ``wrong`` one; Ctrl-C and bugs go up). ``certify``: a callable ``(result, n, pairs,
+    directed=, name=, time_limit=)`` that certifies a "no cycle" (from
+    :mod:`solvers.certify.hamiltonian`, a layer above this one)."""
     from ..formats.graph_reading import loops_and_repeats, read_any_graph
-    from ..outcome import SolverUnavailable
+    from ..outcome import SolverUnavailable, WrongAnswer
     from reductions.reading import DEFAULT_MEMORY_LIMIT
     start = time.perf_counter()
     record: dict[str, Any] = {"file": task.path, "solver": str(task.solver),
@@ -128,12 +133,18 @@ def run_graph_task(task: GraphTask) -> dict[str, Any]:
         result = solve_graph(n, pairs, directed=task.directed, solver=task.solver,
                              time_limit=task.time_limit, command=task.command,
                              portfolio=task.portfolio)
+        if certify is not None:
+            result = certify(result, n, pairs, directed=task.directed,
+                             name=_proof_name(task.path), time_limit=task.time_limit)
+    except WrongAnswer as exc:
+        return {**record, "status": str(RecordStatus.WRONG), "reason": _line(exc)}
     except SolverUnavailable as exc:
         return {**record, "status": str(RecordStatus.NOT_AVAILABLE), "reason": _line(exc)}
     except UserError as exc:
         return {**record, "status": str(RecordStatus.ERROR), "reason": _line(exc)}
     record.update(status=str(result.status), seconds=round(time.perf_counter() - start, 4))
-    for key in ("iterations", "cuts", "member", "reason"):
+    for key in ("iterations", "cuts", "member", "reason", "certified", "proof_bytes",
+                "check_seconds", "cuts_checked"):
         if key in result.stats:
             record[key] = result.stats[key]
     if result.status == CycleStatus.HAMILTONIAN:
@@ -143,6 +154,11 @@ def run_graph_task(task: GraphTask) -> dict[str, Any]:
                     "reason": f"the solver's tour is not a Hamiltonian cycle: {problem}"}
         record["tour"] = (np.asarray(result.cycle, dtype=np.int64) + 1).tolist()
     return record
+
+
+def _proof_name(path: str) -> str:
+    """A file name for a graph's kept proof, from its file's name."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", Path(path).name).strip("-.") or "graph"
 
 
 def _line(exc: BaseException) -> str:
