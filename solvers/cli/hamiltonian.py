@@ -210,7 +210,7 @@ def _summary(record: dict[str, Any]) -> str:
         text += f"; {record['reason']}"
     if record["status"] == "no cycle":
         checker = record.get("certified")
-        text += f"; certified by {checker}" if checker else f"; {record['solver']}, uncertified"
+        text += f"; certified by {checker}" if checker else "; uncertified"
     return text
 
 
