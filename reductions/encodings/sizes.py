@@ -8,7 +8,6 @@ from ..estimate import MB, Estimate, count_text, with_base
 from ..sudoku.grid import Shape
 from .cnf import AMO_ENCODINGS, expected_size as cnf_expected_size, resolve_amo
 from .cnf import DEFAULT_ENCODING, DEFAULT_AMO
-from .exact_cover import DENSE_LIMIT_BYTES
 
 # Sudoku CNF: clause blocks formatted for writing, clause lists, pysat.
 CNF_FORMAT_ROWS = 1 << 16        # clauses of an array block formatted at once (the DIMACS
@@ -109,6 +108,7 @@ def exact_cover_estimate(shape: Shape, *, solve: bool = False, dense: bool = Fal
     ``solve``: the built-in Algorithm X, and with ``dense`` the dense matrix the
     exact-cover package takes (capped at ``DENSE_LIMIT_BYTES``, beyond which it is not
     used)."""
+    from .exact_cover import DENSE_LIMIT_BYTES      # the registry imports this module
     n = shape.size
     options, items = n**3, 4 * n * n
     dense_bytes = COVER_DENSE_PER_ENTRY * min(options * items, DENSE_LIMIT_BYTES) if dense else 0

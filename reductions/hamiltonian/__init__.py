@@ -20,5 +20,7 @@ Modules:
   run on the directed graph;
 - :mod:`~reductions.hamiltonian.hcp_pipeline` — puzzle → graph → (split, reduced) graph and a
   tour back to a checked grid;
+- :mod:`~reductions.hamiltonian.prune` — the clue-pruning modes (light: the route options
+  name them);
 - :mod:`~reductions.hamiltonian.sizes` — the pipeline's memory estimate.
 """

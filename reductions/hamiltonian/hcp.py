@@ -59,7 +59,6 @@ predecessor of ``v[i,j]`` on the cycle is ``x[i,j,k,0]`` for the digit k of cell
 
 from __future__ import annotations
 
-import enum
 import functools
 import math
 import re
@@ -69,18 +68,9 @@ import numpy as np
 
 from ..errors import UserError
 from .graphs import hamiltonian_cycle_problem
+from .prune import PRUNE_MODES, Prune  # noqa: F401 - the modes, named here too
 from ..sudoku.grid import Grid, Shape, clue_exclusions, solution_problems
 
-class Prune(enum.StrEnum):
-    """Clue pruning of Haythorpe's graph: none (the blank graph), the paper's twelve arc sets
-    (§5), or also every (cell, digit) a clue excludes."""
-
-    NONE = "none"
-    PAPER = "paper"
-    PEERS = "peers"
-
-
-PRUNE_MODES = tuple(Prune)
 
 # The seven arcs of an option "digit k in cell (i,j)", in the order they are stored.
 CHOICE, HANDOVER, RETURN, ROW_ENTRY, ROW_EXIT, COL_ENTRY, COL_EXIT = range(7)

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from ..estimate import Estimate, count_text, with_base
-from .hcp import directed_size, undirected_size
 
 # Haythorpe's graph, per arc of the directed graph (19N³ + ...).
 HCP_DIRECTED_PER_ARC = 200       # measured 97-140
@@ -20,6 +19,7 @@ def hcp_estimate(n: int, *, directed: bool, triple: bool = False, reduce: bool =
     """Haythorpe's graph of an N×N puzzle (the blank grid's size bounds every puzzle's:
     clues only remove arcs), through the pipeline of :mod:`reductions.hamiltonian.hcp_pipeline`;
     ``solve``: also the exact SAT model of Hamiltonian cycles on it."""
+    from .hcp import directed_size, undirected_size      # the registry imports this module
     vertices, arcs = directed_size(n)
     counts = (vertices, arcs)
     if directed:

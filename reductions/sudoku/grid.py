@@ -445,7 +445,7 @@ def clue_conflicts(grid: Grid) -> list[str]:
     for u, cells in enumerate(units):
         vals = flat[cells]
         filled = vals[vals > 0]
-        if filled.size == np.unique(filled).size:
+        if filled.size == len(set(filled.tolist())):   # not np.unique: it imports numpy.ma
             continue
         for d in np.unique(filled):
             where = cells[vals == d]

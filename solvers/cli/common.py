@@ -133,7 +133,7 @@ def read_memory_option(args: argparse.Namespace) -> None:
 
 
 INPUT_ARGUMENTS = ("puzzle", "puzzles", "grid", "cnf", "model", "matrix", "answer", "solution",
-                   "graph", "tour", "cells", "formula")
+                   "graph", "tour", "cells", "formula", "files")
 """The destinations of every command's input-file arguments; each may be ``-``, standard
 input (read by :mod:`reductions.reading`)."""
 

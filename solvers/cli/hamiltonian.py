@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from reductions.errors import UserError
+from reductions.reading import STDIN_NAME, is_stdin
 
 from . import common
 from .parser import COMMAND_SUMMARIES
@@ -68,12 +69,15 @@ def _certifier(args: argparse.Namespace):
 
 
 def graph_files(names: list[str]) -> list[str]:
-    """The files named, a folder standing for its regular files (natural order: graph2
-    before graph10); a name that is neither is a one-line error."""
+    """The files named, ``-`` standard input, a folder standing for its regular files
+    (natural order: graph2 before graph10); a name that is none of these is a one-line
+    error."""
     files: list[str] = []
     for name in names:
         path = Path(name)
-        if path.is_dir():
+        if is_stdin(name):
+            files.append(name)
+        elif path.is_dir():
             inside = [p for p in path.iterdir() if p.is_file() and not p.name.startswith(".")]
             files += [str(p) for p in sorted(inside, key=_natural)]
         elif path.is_file():
@@ -162,6 +166,10 @@ def _run(tasks: list, kept: dict[str, dict[str, Any]], args: argparse.Namespace,
 def _records(tasks: list, jobs: int, certify=None):
     """The records of ``tasks`` as they finish: here, or on ``jobs`` worker processes."""
     from ..tools.graph_runs import run_graph_task
+    for task in tasks:                   # standard input is this process's, not a worker's
+        if is_stdin(task.path):
+            yield run_graph_task(task)
+    tasks = [task for task in tasks if not is_stdin(task.path)]
     if jobs <= 1 or len(tasks) <= 1:
         for task in tasks:
             yield run_graph_task(task, certify)
@@ -180,19 +188,19 @@ def _report(records: list[dict[str, Any]], args: argparse.Namespace) -> int:
     codes = []
     for record in records:
         status = record["status"]
+        name = STDIN_NAME if is_stdin(record["file"]) else record["file"]
         if status in ("error", "not available", "wrong"):
             reason = record.get("reason", "")
-            named = status == "error" and reason.startswith(record["file"])
-            print(reason if named else f"{record['file']}: {status}: {reason}",
-                  file=sys.stderr)
+            named = status == "error" and reason.startswith(name)
+            print(reason if named else f"{name}: {status}: {reason}", file=sys.stderr)
             codes.append(ExitCode.MISMATCH if status == "wrong" else ExitCode.BAD_INPUT)
             continue
-        print(f"{record['file']}: {status} ({_summary(record)})")
+        print(f"{name}: {status} ({_summary(record)})")
         codes.append({"hamiltonian": ExitCode.OK, "no cycle": ExitCode.NO_SOLUTION}
                      .get(status, ExitCode.UNKNOWN))
         if status == "hamiltonian" and args.output:
             write_tour(args.output, [v - 1 for v in record["tour"]],
-                       name=Path(record["file"]).name, comment="Hamiltonian cycle, checked "
+                       name=Path(name).name, comment="Hamiltonian cycle, checked "
                        "against the graph by sudoku-bridge")
     for code in (ExitCode.MISMATCH, ExitCode.BAD_INPUT, ExitCode.UNKNOWN,
                  ExitCode.NO_SOLUTION):
@@ -227,7 +235,7 @@ def register(commands: common.Commands) -> None:
                     "file or a solver that cannot run, 4 a solver's wrong tour (or, with --certify, a "
                     "rejected proof or subtour cut).")
     parser.add_argument("files", nargs="+", metavar="FILE",
-                        help="graph files, or folders of graph files")
+                        help="graph files ('-': standard input), or folders of graph files")
     parser.add_argument("--solver", choices=SOLVERS, default="sat",
                         help="sat (default: exact, incremental SAT with subtour cuts), "
                              "cpsat (exact, OR-Tools), or the heuristics lkh, linkern and "

@@ -45,6 +45,13 @@ def names_a_command(argv: list[str]) -> bool:
     return any(not word.startswith("-") or word == "-" for word in argv)
 
 
+def command_named(argv: list[str]) -> str | None:
+    """The command ``argv`` names (its first word that is no option: the top-level options
+    take no value), or None when that word is no command."""
+    word = next((word for word in argv if not word.startswith("-") or word == "-"), None)
+    return word if word in COMMAND_SUMMARIES else None
+
+
 def parse_without_command(argv: list[str]) -> int:
     """``--help``, ``--version`` or a missing command, answered from the top level alone;
     the exit code."""

@@ -11,12 +11,13 @@ Commands (``sudoku-bridge COMMAND --help`` for each):
 * further groups (``crosscheck``, ``gadget``, ...) come from the modules in
   :data:`COMMAND_MODULES`, each through its ``register(commands)`` function.
 
-Every command builds the whole parser, so the command modules import at module level only
-what registering their options needs (light modules: the route options come from
+A command builds the parser of that command alone (:func:`build_parser` with the command,
+the modules of :data:`MODULES_OF`), and the command modules import at module level only what
+registering their options needs (light modules: the route options come from
 :mod:`solvers.routes.options`, declared once as data); each imports its heavy solvers and
-reductions inside the functions that run it. That keeps scipy, pulp, the rules engine and
-the HCP modules out of ``solve`` (the sat route) and ``--help``, whose start-up they would
-dominate (figures: ``benchmarks/results/design_figures.md``).
+reductions inside the functions that run it. That keeps scipy, pulp, the rules engine, the
+HCP modules and the cross-checking out of ``solve`` (the sat route), whose start-up they
+would dominate (figures: ``benchmarks/results/startup.md``).
 
 PUZZLE is the puzzle text itself (e.g. an 81-character line) or a file of puzzles, one per
 line (or one multi-line grid).
@@ -56,7 +57,8 @@ from ..routes.options import ALL_OPTIONS
 from ..routes import ROUTES, get_route, route_estimate, template_routes
 from . import common, forget_interrupt_mark
 from .common import ExitCode
-from .parser import COMMAND_SUMMARIES, to_devnull as _to_devnull, top_parser, with_parent
+from .parser import (COMMAND_SUMMARIES, command_named, to_devnull as _to_devnull, top_parser,
+                     with_parent)
 
 COMMAND_MODULES = [
     "solvers.cli.sat",
@@ -240,8 +242,13 @@ def run_verify(args: argparse.Namespace) -> int:
 
 # ----------------------------------------------------------------------------- parser
 
-def build_parser() -> argparse.ArgumentParser:
-    parser, top, debug = top_parser()
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command; with ``command`` (one of
+    :data:`~solvers.cli.parser.COMMAND_SUMMARIES`), the same parser for that command alone:
+    only the modules declaring its options are imported (:data:`MODULES_OF`), and every other
+    command is its one-line summary, as ``--help`` lists it."""
+    parser, full_top, debug = top_parser()
+    top = full_top if command is None else _OneCommand(full_top, command)
     solve = _declare_solve(top)
     emit = _declare_collection(top, debug, "emit", COMMAND_SUMMARIES["emit"])
     decode = _declare_collection(top, debug, "decode", COMMAND_SUMMARIES["decode"])
@@ -250,8 +257,54 @@ def build_parser() -> argparse.ArgumentParser:
     _declare_verify(top)
     commands = common.Commands(top=top, solve=solve, emit=emit, decode=decode, gadget=gadget)
     for name in COMMAND_MODULES:
-        importlib.import_module(name).register(commands)
+        if command is None or name in MODULES_OF[command]:
+            importlib.import_module(name).register(commands)
+    if command is not None:
+        top.list_the_rest()
     return parser
+
+
+MODULES_OF = {
+    "solve": {"solvers.cli.sat", "solvers.cli.exact_cover_ilp", "solvers.cli.hcp_solve",
+              "solvers.cli.rules", "solvers.cli.certify"},
+    "emit": {"solvers.cli.sat", "solvers.cli.exact_cover_ilp", "solvers.cli.hcp"},
+    "decode": {"solvers.cli.sat", "solvers.cli.exact_cover_ilp", "solvers.cli.hcp"},
+    "gadget": {"solvers.cli.nishio", "solvers.cli.nonrepetitive"},
+    "verify": set(),
+    "hamiltonian": {"solvers.cli.hamiltonian"},
+    "nishio": {"solvers.cli.nishio"},
+    "nonrepetitive": {"solvers.cli.nonrepetitive"},
+    "crosscheck": {"solvers.cli.crosscheck"},
+    "rules": {"solvers.cli.rules"},
+    "generate": {"solvers.cli.generate"},
+    "routes": {"solvers.cli.routes_list"},
+}
+"""The modules of :data:`COMMAND_MODULES` that declare (part of) each command: ``solve``
+takes the route options of several, ``emit`` and ``decode`` their targets. A test checks
+that every command's parser built alone prints the full parser's help."""
+
+
+class _OneCommand:
+    """The collection of commands while the parser of one command is built: that command's
+    parser joins the collection; any other a module declares on the way goes nowhere; every
+    other command is listed by its summary alone, in the order of the full parser."""
+
+    def __init__(self, top, command: str):
+        self.top = top
+        self.command = command
+        names = list(COMMAND_SUMMARIES)
+        for name in names[:names.index(command)]:
+            top.add_parser(name, help=COMMAND_SUMMARIES[name])
+        self.rest = names[names.index(command) + 1:]
+
+    def add_parser(self, name: str, **kwargs) -> argparse.ArgumentParser:
+        if name == self.command:
+            return self.top.add_parser(name, **kwargs)
+        return argparse.ArgumentParser(prog=name, add_help=False)      # not this command
+
+    def list_the_rest(self) -> None:
+        for name in self.rest:
+            self.top.add_parser(name, help=COMMAND_SUMMARIES[name])
 
 
 def _declare_collection(top, debug: argparse.ArgumentParser, name: str, summary: str, *,
@@ -350,7 +403,7 @@ def _signals_stay_with_python() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     try:
-        parser = build_parser()
+        parser = build_parser(command_named(sys.argv[1:] if argv is None else argv))
         args = parser.parse_args(argv)
     except SystemExit as exc:       # --help (0) or a usage error (2), already printed
         return int(exc.code or 0)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 import numpy as np
 
@@ -40,8 +40,10 @@ from ..formats.atomic import check_outputs
 from ..formats.dimacs import SatAnswer, read_cnf_header, read_solver_output, write_cnf
 from ..outcome import Outcome, Status
 from ..routes.sat import answer_stats
-from ..routes.sat_batch import LineBatch
-from ..routes.sat_incremental import BatchChunk, BatchItem, SolvedRun, one_line_grids
+
+if TYPE_CHECKING:      # the batch modules load when a file is solved, not at start-up
+    from ..routes.sat_batch import LineBatch
+    from ..routes.sat_incremental import BatchChunk, BatchItem, SolvedRun
 
 
 def add_encoding_options(parser, clues_default: str) -> None:
@@ -95,6 +97,7 @@ def _chunk_reports(chunk: BatchChunk, lines: PuzzleLines, batch: LineBatch,
     worker; with ``--unique``, also proved unique: :meth:`BatchChunk.parts`) becomes its
     printed lines at once — with ``--json`` their records from one template
     (:func:`_run_records`) — and anything else goes through the per-puzzle report."""
+    from ..routes.sat_incremental import BatchItem
     records = _run_records(lines, batch, args) if args.json else None
     ending = f"\t{common.UNIQUE_WORDS[True]}\n" if args.unique else "\n"
     for part in chunk.parts(args.unique):
@@ -109,6 +112,7 @@ def _run_records(lines: PuzzleLines, batch: LineBatch, args: argparse.Namespace)
     """``records(run)``: the JSON lines of a run of solved puzzles, each as the one-puzzle
     path prints it (:func:`~solvers.cli.common.solved_records`): the puzzle as parsed (its
     symbols normalised, ``0`` as ``.``), its instance's clauses and its seconds."""
+    from ..routes.sat_incremental import one_line_grids
     shape = batch.shape
     mark = common.RECORD_MARK
     stats = answer_stats({**batch.instance(shape, 0), "clauses": mark}, Status.SOLVED, mark)

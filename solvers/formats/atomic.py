@@ -34,13 +34,10 @@ from __future__ import annotations
 import bz2
 import contextlib
 import gzip
-import hashlib
 import io
 import lzma
 import os
 import re
-import secrets
-import socket
 import stat
 import sys
 from pathlib import Path
@@ -213,6 +210,8 @@ def _existing_files(paths: Iterable[str | Path]) -> list[tuple[str | Path, os.st
 def _host_tag() -> str:
     """A short hash of the host name, so that a writer never judges a temporary file made by
     a process of another machine (on a shared file system) by a process id of its own."""
+    import hashlib          # here, not at start-up: every command imports this module
+    import socket
     return hashlib.sha256(socket.gethostname().encode()).hexdigest()[:8]
 
 
@@ -263,7 +262,7 @@ def _create_temp(target: Path) -> tuple[int, Path]:
     name. It gets the permissions of the file it will replace, else the usual ones (umask)."""
     stem = f"{_temp_prefix(target)}{os.getpid()}-{_host_tag()}"
     while True:
-        temp = target.with_name(f"{stem}.{secrets.token_hex(4)}{TEMP_SUFFIX}")
+        temp = target.with_name(f"{stem}.{os.urandom(4).hex()}{TEMP_SUFFIX}")
         try:
             fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
         except FileExistsError:

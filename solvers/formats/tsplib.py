@@ -28,8 +28,8 @@ import numpy as np
 
 from reductions.errors import UserError
 from reductions.hamiltonian.graphs import non_edge_steps
-from reductions.reading import (DEFAULT_MEMORY_LIMIT, HEADER_BYTES, NUMBER_BYTES, ReadLimit,
-                                read_text)
+from reductions.reading import (DEFAULT_MEMORY_LIMIT, HEADER_BYTES, NUMBER_BYTES, STDIN_NAME,
+                                ReadLimit, is_stdin, read_text)
 
 from .atomic import OutputGroup, atomic_write
 
@@ -142,7 +142,7 @@ class _Lines:
     only built when an error needs it: big files are parsed straight from the text)."""
 
     def __init__(self, path: str | Path, limit: ReadLimit):
-        self.path = str(path)
+        self.path = STDIN_NAME if is_stdin(path) else str(path)     # as messages name it
         self.text = read_text(path, limit, TsplibError)
 
     @functools.cached_property

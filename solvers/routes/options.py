@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from reductions.encodings.cnf import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS
-from reductions.hamiltonian.hcp import PRUNE_MODES
+from reductions.hamiltonian.prune import PRUNE_MODES
 from reductions.rules.levels import MAX_LEVEL
 
 from ..runtime.pysat_solvers import DEFAULT_SOLVER

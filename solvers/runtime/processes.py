@@ -40,7 +40,6 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import math
-import multiprocessing
 import os
 import resource
 import select
@@ -50,10 +49,9 @@ import subprocess
 import sys
 import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 
 from reductions.errors import UserError
 from reductions.reading import ReadLimit, check_size, read_bytes
@@ -61,6 +59,9 @@ from reductions.reading import ReadLimit, check_size, read_bytes
 from ..outcome import SolverUnavailable
 from .scratch import PoolScratch, watchdog_fds
 from .signals import signals_held
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 MAX_OUTPUT_BYTES = 256 << 20
 """Default cap on each of a program's stdout and stderr (a model of a 64×64 Sudoku is a few
@@ -375,6 +376,8 @@ def worker_pool(jobs: int, initializer: Callable[..., None] = become_worker,
     Killed workers cannot remove their temporary directories: theirs go into the pool's own
     (:class:`solvers.runtime.scratch.PoolScratch`), removed once the workers and the
     programs they ran are gone — by us, or by its janitor if we are killed outright."""
+    import multiprocessing      # here: a run that starts no pool (one puzzle) goes without
+    from concurrent.futures import ProcessPoolExecutor
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
     with signals_held():
         scratch = PoolScratch()

@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import functools
 import re
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from importlib import metadata
 from typing import Iterable
 
 VERSION_SECONDS = 3.0
@@ -97,6 +95,7 @@ def package_name(module: str) -> str:
 
 def package_version(module: str) -> str | None:
     """The installed version of the package imported as ``module``, or None."""
+    from importlib import metadata          # not at start-up: 10 ms, for `routes` alone
     try:
         return metadata.version(package_name(module))
     except metadata.PackageNotFoundError:
@@ -146,6 +145,7 @@ def program_versions(paths: Iterable[str]) -> dict[str, str | None]:
     paths = list(dict.fromkeys(paths))
     if not paths:
         return {}
+    from concurrent.futures import ThreadPoolExecutor       # not at start-up
     with ThreadPoolExecutor(max_workers=min(8, len(paths))) as pool:
         return dict(zip(paths, pool.map(program_version, paths)))
 

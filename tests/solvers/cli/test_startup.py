@@ -5,12 +5,15 @@ and looks at ``sys.modules`` afterwards; no timing."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
 
 import pytest
 
+from solvers.cli.parser import COMMAND_SUMMARIES, command_named
+from solvers.cli.program import build_parser
 from tests.processes import ROOT
 
 HEAVY = ["scipy.sparse", "pulp", "reductions.rules.engine", "reductions.hamiltonian.hcp_pipeline",
@@ -109,6 +112,79 @@ def test_the_top_level_imports_neither_numpy_nor_the_solvers(argv):
 def test_the_light_help_is_the_full_parsers_help(capsys):
     """The top level answered alone prints what the whole parser prints."""
     from solvers.cli.parser import parse_without_command
-    from solvers.cli.program import build_parser
     assert parse_without_command(["--help"]) == 0
     assert capsys.readouterr().out == build_parser().format_help()
+
+
+NOT_FOR_ONE_PUZZLE = ("scipy", "pulp", "solvers.crosscheck", "solvers.hamiltonian",
+                      "reductions.hamiltonian.hcp", "reductions.hamiltonian.graphs",
+                      "solvers.cli.crosscheck", "solvers.cli.hamiltonian", "solvers.cli.hcp",
+                      "solvers.cli.nishio", "solvers.cli.nonrepetitive", "solvers.cli.generate",
+                      "solvers.routes.sat_batch", "solvers.routes.sat_incremental",
+                      "multiprocessing", "concurrent.futures", "importlib.metadata",
+                      "numpy.ma", "hashlib")
+
+
+def test_one_puzzle_loads_only_what_solving_it_needs():
+    """``solve`` of one puzzle builds the solve command's parser alone: no other command's
+    module, no cross-checking, no Hamiltonian graph, no scipy, no worker pool."""
+    result = run_cli("solve", "instances/haythorpe-17clue.txt")
+    assert result["code"] == 0 and result["out"].count("\n") >= 9
+    loaded = [name for name in result["modules"]
+              if name in NOT_FOR_ONE_PUZZLE or name.startswith(tuple(f"{package}."
+                                                                    for package in NOT_FOR_ONE_PUZZLE))]
+    assert loaded == []
+
+
+def test_the_module_check_can_fail():
+    """A file of puzzles does start a pool and load the batch path (so the test above can
+    see a module it names)."""
+    result = run_cli("solve", "instances/royle17-sample300.txt", "--jobs", "2")
+    assert {"solvers.routes.sat_batch", "multiprocessing"} <= set(result["modules"])
+
+
+def _parsers(parser, path=()):
+    """Every parser under ``parser`` by its command words, ``parser`` itself first."""
+    yield path, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from _parsers(sub, (*path, name))
+
+
+@pytest.mark.parametrize("command", list(COMMAND_SUMMARIES))
+def test_one_commands_parser_is_the_full_parsers(command):
+    """The parser built for one command (what a command line naming it builds) prints the
+    same help, takes the same options and runs the same functions as the whole parser, for
+    the command and every sub-command of it; the top level lists every command alike."""
+    full = dict(_parsers(build_parser()))
+    alone = dict(_parsers(build_parser(command)))
+    mine = [path for path in full if path[:1] == (command,)]
+    assert mine and [path for path in alone if path[:1] == (command,)] == mine
+    for path in [(), *mine]:
+        assert alone[path].format_help() == full[path].format_help(), path
+        assert _named(alone[path]._defaults) == _named(full[path]._defaults), path
+        assert _options(alone[path]) == _options(full[path]), path
+
+
+def _options(parser) -> list[tuple]:
+    """What each option of ``parser`` is (its type by name: some are made per build)."""
+    return [(a.option_strings, a.dest, a.default, a.choices, _named(a.type))
+            for a in parser._actions if not isinstance(a, argparse._SubParsersAction)]
+
+
+def _named(value):
+    """``value`` with functions by their names (some are made per build)."""
+    if isinstance(value, dict):
+        return {key: _named(item) for key, item in value.items()}
+    return getattr(value, "__qualname__", value) if callable(value) else value
+
+
+def test_a_command_line_builds_its_commands_parser_only():
+    """The command is the first word that is no option; a word that is no command builds
+    the whole parser (its error lists every command)."""
+    assert command_named(["--debug", "solve", "x"]) == "solve"
+    assert command_named(["emit", "cnf", "-"]) == "emit"
+    assert command_named(["slove", "x"]) is None
+    assert command_named(["-", "solve"]) is None
+    assert command_named(["--help"]) is None

@@ -83,6 +83,24 @@ def test_every_file_reading_command_takes_stdin(run, stdin, tmp_path):
     assert same_through_stdin(run, stdin, ["nishio", cells, "--decide"], cells)[0] == 1
 
 
+def test_hamiltonian_reads_a_graph_from_stdin(run, stdin, tmp_path):
+    """``hamiltonian -`` (also beside files, on worker processes) reads standard input in
+    this process; its line and its errors name ``<stdin>``; ``-`` twice is refused."""
+    graphs = INSTANCES / "graphs"
+    code, out, _ = same_through_stdin(run, stdin, ["hamiltonian", graphs / "prism.hcp"],
+                                      graphs / "prism.hcp", compress=True)
+    assert code == 0 and out.startswith("<stdin>: hamiltonian (6 vertices, 9 edges")
+    argv = ["hamiltonian", graphs / "petersen.col", graphs / "prism.hcp", "--jobs", "2"]
+    code, out, _ = same_through_stdin(run, stdin, argv, graphs / "petersen.col")
+    assert code == 1 and out.splitlines()[0].startswith("<stdin>: no cycle")
+    stdin(b"p edge 3 1\ne 1 x\n")
+    code, out, err = run("hamiltonian", "-")
+    assert code == 2 and out == "" and err.startswith("<stdin> line 2: expected 'e U V'")
+    stdin(b"")
+    code, _, err = run("hamiltonian", "-", "-")
+    assert code == 2 and "'-' (standard input) is given 2 times" in err
+
+
 def test_decode_reads_either_file_from_stdin(run, stdin, tmp_path):
     cnf = tmp_path / "p.cnf"
     assert run("emit", "cnf", PUZZLE, "-o", cnf)[0] == 0
