@@ -78,3 +78,18 @@ def test_degree_clauses_mean_exactly_need_at_every_vertex(case):
             expected = bool(np.all(counts[present] == need[present]))
             assumptions = [int(x) if on else -int(x) for x, on in zip(lits, values)]
             assert solver.solve(assumptions=assumptions) == expected
+
+
+def test_exactly_one_counter_is_pysats_sequential_counter():
+    """The numpy-built "exactly one" template is clause for clause what pysat's CardEnc
+    gives (so the Sudoku routes' models are unchanged)."""
+    from pysat.card import CardEnc, EncType
+
+    from solvers.hamiltonian.sat_model import _exactly_one_counter
+    for degree in list(range(9, 80)) + [127, 128, 500, 1201]:
+        pool = IDPool(start_from=degree + 1)
+        expected = CardEnc.equals(lits=list(range(1, degree + 1)), bound=1, vpool=pool,
+                                  encoding=EncType.seqcounter).clauses
+        assert _exactly_one_counter(degree) == expected
+        assert pool.top - degree == degree - 1
+        assert _exactly_template(degree, 1) == (expected, degree - 1)
