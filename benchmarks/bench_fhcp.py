@@ -140,7 +140,10 @@ def per_graph(records: list[dict], solvers: list[str], cegar: dict,
     for n in numbers:
         cells = []
         for solver in solvers:
-            r = by.get((n, solver), {})
+            r = by.get((n, solver))
+            if r is None:                    # merged runs: this solver not run on n
+                cells.append("—")
+                continue
             status = {"hamiltonian": "", "no cycle": "no cycle ", "unknown": "unknown "}.get(
                 r.get("status"), f"{r.get('status')} ")
             cells.append(f"{status}{r.get('seconds', 0):.2f}")
@@ -191,7 +194,11 @@ def main() -> int:
     parser.add_argument("--name")
     parser.add_argument("--report-only", action="store_true",
                         help="rebuild NAME.md and NAME.png from NAME.jsonl (e.g. of a run "
-                             "stopped at a bound: graphs without a record are left out)")
+                             "stopped at a bound, or of runs merged: a graph is kept when "
+                             "some solver has its record)")
+    parser.add_argument("--note", default="",
+                        help="a sentence added to the report's header (which runs were "
+                             "merged, the machine's load)")
     args = parser.parse_args()
     numbers = parse_range(args.range)
     solvers = [s.strip() for s in args.solvers.split(",") if s.strip()]
@@ -207,8 +214,7 @@ def main() -> int:
         with open(RESULTS / f"{name}.jsonl") as handle:
             records = [json.loads(line) for line in handle if line.strip().endswith("}")]
         done = {r["graph"] for r in records}
-        numbers = [n for n in numbers if n in done and all(
-            any(r["graph"] == n and r["solver"] == s for r in records) for s in solvers)]
+        numbers = [n for n in numbers if n in done]
         records = [r for r in records if r["graph"] in numbers]
     else:
         records = run_all(tasks_for(args.graphs, numbers, solvers, args.time_limit),
@@ -217,13 +223,13 @@ def main() -> int:
     with open(RESULTS / f"{name}.jsonl", "w") as out:
         out.writelines(json.dumps(r) + "\n" for r in records)
     head = [f"# FHCP graphs {args.range}, {args.time_limit:g} s per graph and solver"
-            + (f" ({len(numbers)} graphs finished)" if args.report_only else ""),
+            + (f" ({len(numbers)} graphs with records)" if args.report_only else ""),
             "", f"`python benchmarks/bench_fhcp.py --graphs DIR --range {args.range} "
             f"--time-limit {args.time_limit:g} --jobs {args.jobs} --solvers "
             f"{','.join(solvers)}` on {platform.node()} ({os.cpu_count()} cores, "
             f"Python {platform.python_version()}); every tour checked against the graph. "
             f"CEGAR: the published times (their machine, 1,800 s limit), counted within "
-            f"{args.time_limit:g} s.", ""]
+            f"{args.time_limit:g} s." + (f" {args.note}" if args.note else ""), ""]
     plotted = cactus(records, solvers, cegar, numbers, args.time_limit,
                      RESULTS / f"{name}.png")
     text = head + summary(records, solvers, cegar, numbers, args.time_limit) + [""]

@@ -105,7 +105,25 @@ def _solve(num_vertices: int, pairs, *, directed: bool, time_limit: float | None
 def _portfolio(num_vertices: int, graph: np.ndarray, directed: bool,
                deadline: Deadline) -> HcpResult:
     """:func:`~solvers.hamiltonian.portfolio.solve_with_portfolio` on the graph's arcs (an
-    undirected graph's directed double)."""
+    undirected graph's directed double); a dense undirected graph first on a sparse spanning
+    subgraph, for a part of the time (a cycle of it is one of the graph; its "no cycle" or
+    "unknown" says nothing of the graph, which is then solved whole)."""
+    from . import portfolio
+    if not directed and 2 * len(graph) > portfolio.DENSE_DEGREE * num_vertices:
+        sparse = portfolio.sparse_spanning_subgraph(num_vertices, graph,
+                                                    portfolio.SPARSE_KEEP)
+        remaining = deadline.remaining()
+        share = 30.0 if remaining is None else remaining * portfolio.SPARSE_SHARE
+        result = _whole_portfolio(num_vertices, sparse, False, Deadline(share))
+        if result.found:
+            result.stats["sparse_edges"] = len(sparse)
+            return result
+    return _whole_portfolio(num_vertices, graph, directed, deadline)
+
+
+def _whole_portfolio(num_vertices: int, graph: np.ndarray, directed: bool,
+                     deadline: Deadline) -> HcpResult:
+    """The portfolio on the graph's arcs (an undirected graph's directed double)."""
     arcs = graph if directed else normalized_graph(
         num_vertices, np.concatenate([graph, graph[:, ::-1]]), True)
     return solve_with_portfolio(num_vertices, arcs, undirected=not directed,

@@ -30,11 +30,29 @@ def _exactly_template(degree: int, k: int) -> tuple[list[list[int]], int]:
     variables (numbered from degree + 1) they use. Pairwise where that is small, sequential
     counter beyond."""
     small = k in (0, degree) or (k == 1 and degree <= 8) or (k == 2 and degree <= 3)
+    if k == 1 and not small:
+        return _exactly_one_counter(degree), degree - 1
     encoding = EncType.pairwise if small else EncType.seqcounter
     scratch = IDPool(start_from=degree + 1)
     clauses = CardEnc.equals(lits=list(range(1, degree + 1)), bound=k, vpool=scratch,
                              encoding=encoding).clauses
     return clauses, scratch.top - degree
+
+
+def _exactly_one_counter(degree: int) -> list[list[int]]:
+    """The clauses ``CardEnc.equals(1..degree, bound=1, encoding=seqcounter)`` gives, in its
+    order (auxiliary s_i = degree + i): "at least one", then Sinz's sequential counter for
+    "at most one". Built here because pysat's encoder took 41 of the 140 s FHCP graph 188
+    spent building its model (1,123 vertices, nearly all of different degrees: a template
+    each)."""
+    d = degree
+    s = np.arange(d + 1, 2 * d, dtype=np.int64)                     # s_1 .. s_{d-1}
+    i = np.arange(2, d, dtype=np.int64)                              # x_2 .. x_{d-1}
+    middle = np.stack([np.stack([-s[i - 2], s[i - 1]], axis=1),       # s_{i-1} -> s_i
+                       np.stack([-i, -s[i - 2]], axis=1),             # not both x_i, s_{i-1}
+                       np.stack([-i, s[i - 1]], axis=1)], axis=1)     # x_i -> s_i
+    return ([list(range(1, d + 1)), [-1, int(s[0])]] + middle.reshape(-1, 2).tolist()
+            + [[-d, -int(s[-1])]])
 
 
 def _degree_clauses(incidence_vertex: np.ndarray, incidence_lit: np.ndarray, need,
@@ -61,14 +79,50 @@ def _degree_clauses(incidence_vertex: np.ndarray, incidence_lit: np.ndarray, nee
             first = vpool.top + 1
             vpool.top += aux * len(rows)
             aux_base = first + aux * np.arange(len(rows), dtype=np.int64) - (degree + 1)
-        for clause in template:
-            clause = np.asarray(clause, dtype=np.int64)
-            var, sign = np.abs(clause), np.sign(clause)
-            is_aux = var > degree
-            cols = np.where(is_aux, 0, var - 1)
-            values = np.where(is_aux, aux_base[:, None] + var, table[:, cols])
-            clauses.extend((values * sign).tolist())
+        clauses += _instantiate(template, degree, table, aux_base)
     return clauses
+
+
+SHORT_CLAUSE = 4
+"""Template clauses up to this length are instantiated together as one padded array."""
+
+
+def _instantiate(template: list[list[int]], degree: int, table: np.ndarray,
+                 aux_base: np.ndarray) -> list[list[int]]:
+    """The clauses of ``template`` for each row of ``table`` (a vertex's literals), in the
+    template's order, each clause for every row before the next clause.
+
+    The short clauses (nearly all of a sequential counter) go through one padded numpy
+    array; only the long ones (the "at least one" clause) one by one. One numpy pass per
+    template clause took 24 s on FHCP graph 128, whose 677 vertices all have different
+    degrees (a template per vertex, ~2,000 clauses each)."""
+    rows = len(table)
+    lengths = np.fromiter(map(len, template), dtype=np.int64, count=len(template))
+    short = lengths <= SHORT_CLAUSE
+    padded = np.zeros((len(template), SHORT_CLAUSE), dtype=np.int64)
+    for i in np.flatnonzero(short).tolist():
+        padded[i, :lengths[i]] = template[i]
+    values = _literals(padded, degree, table, aux_base)           # (rows, clauses, 4)
+    flat = values.transpose(1, 0, 2).reshape(-1, SHORT_CLAUSE).tolist()
+    sizes = np.repeat(lengths, rows).tolist()
+    out = [clause[:size] for clause, size in zip(flat, sizes)]
+    for i in np.flatnonzero(~short).tolist():
+        long = _literals(np.asarray(template[i], dtype=np.int64)[None, :], degree, table,
+                         aux_base)[:, 0, :]
+        out[i * rows:(i + 1) * rows] = long.tolist()
+    return out
+
+
+def _literals(clauses: np.ndarray, degree: int, table: np.ndarray,
+              aux_base: np.ndarray) -> np.ndarray:
+    """Template literals (``clauses``: an array, 0 = padding, kept 0) made the literals of
+    each row: variables 1..degree are the row's entries of ``table``, larger ones its
+    auxiliaries (``aux_base[row] + var``)."""
+    var, sign = np.abs(clauses), np.sign(clauses)
+    is_aux = var > degree
+    cols = np.where(is_aux | (var == 0), 0, var - 1)
+    values = np.where(is_aux, aux_base[:, None, None] + var, table[:, cols])
+    return values * sign
 
 
 def _undirected_degree_clauses(num_vertices: int, edges: np.ndarray, lits: np.ndarray,
