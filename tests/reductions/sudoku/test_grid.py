@@ -308,7 +308,7 @@ def test_grids_larger_than_the_limit_are_refused():
 
 def test_clue_exclusions_never_exclude_the_solution_of_an_empty_cell():
     from reductions.sudoku.grid import clue_exclusions
-    from .conftest import instance_pairs
+    from tests.conftest import instance_pairs
     pairs = instance_pairs("12x12-3x4.txt") + instance_pairs("16x16.txt") + \
         instance_pairs("6x6-2x3.txt")
     for puzzle, solution in pairs:
