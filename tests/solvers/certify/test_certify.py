@@ -19,7 +19,7 @@ import pytest
 
 from reductions.encodings.cnf import sudoku_cnf
 from reductions.sudoku.grid import parse_grid
-from solvers.certify.checkers import (CHECKERS, CheckerUnavailable, ProofRejected, check_proof,
+from solvers.certify.checkers import (CheckerUnavailable, ProofRejected, check_proof,
                                       find_checker)
 from solvers.certify.proofs import (PROOF_SOLVERS, proof_solver, solve_with_proof,
                                     write_proof)
@@ -29,6 +29,8 @@ from solvers.outcome import SolverUnavailable
 from solvers.runtime.budget import Deadline
 
 from tests.conftest import INSTANCES
+from tests.solvers.certify.checkers import (MEMORY, NEEDS_DRATIFY, checker,  # noqa: F401
+                                            checker_or_skip)
 from tests.processes import script
 
 UNSOLVABLE = [line for line in (INSTANCES / "unsolvable.txt").read_text().splitlines()
@@ -43,18 +45,6 @@ MEMORY = 1 << 30
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("dratify") is None,
                                 reason="dratify not installed (pip install '.[certify]'): "
                                        "every test here checks through it at least")
-
-
-def checker_or_skip(name: str):
-    try:
-        return find_checker(name)
-    except CheckerUnavailable as exc:
-        pytest.skip(f"{exc}")
-
-
-@pytest.fixture(params=CHECKERS)
-def checker(request):
-    return checker_or_skip(request.param)
 
 
 def clauses_of(text: str, *, blocked: bool = False) -> list[list[int]]:

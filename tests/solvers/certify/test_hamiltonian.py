@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from solvers.certify import hamiltonian as certify_hcp
-from solvers.certify.checkers import (CHECKERS, CheckerUnavailable, ProofRejected, check_proof,
+from solvers.certify.checkers import (CheckerUnavailable, ProofRejected, check_proof,
                                       find_checker)
 from solvers.certify.hamiltonian import (GRAPH_CHECK, CutRejected, certified_arcs,
                                          certify_no_cycle, cut_problem, model_clauses)
@@ -24,6 +24,8 @@ from solvers.certify.sudoku import CertifyOptions
 from solvers.outcome import WrongAnswer
 
 from tests.conftest import INSTANCES
+from tests.solvers.certify.checkers import (MEMORY, NEEDS_DRATIFY, checker,  # noqa: F401
+                                            checker_or_skip)
 from tests.processes import script
 from tests.solvers.cli.test_hamiltonian import PETERSEN, PRISM, brute_force, col_file
 
@@ -33,18 +35,6 @@ K34 = [(a, b) for a in range(3) for b in range(3, 7)]     # bipartite, sides 3 a
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("dratify") is None,
                                 reason="dratify not installed (pip install '.[certify]'): "
                                        "every test here checks through it at least")
-
-
-def checker_or_skip(name: str):
-    try:
-        return find_checker(name)
-    except CheckerUnavailable as exc:
-        pytest.skip(f"{exc}")
-
-
-@pytest.fixture(params=CHECKERS)
-def checker(request):
-    return checker_or_skip(request.param)
 
 
 def options(checker, keep=None) -> CertifyOptions:
