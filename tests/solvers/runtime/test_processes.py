@@ -52,7 +52,7 @@ def all_gone(fakes) -> bool:
     """Nothing marked still runs. The group was sent SIGKILL before run_program returned; a
     grandchild that we cannot wait for (its parent was the wrapper) may take a moment to be
     torn down, so a short grace is allowed."""
-    return wait_until(lambda: fakes.running() == [], 0.5)
+    return wait_until(lambda: fakes.running() == [], 5)
 
 
 # ----------------------------------------------------------------------------- plain runs
