@@ -1,7 +1,7 @@
 """The FHCP Challenge Set through the ``hamiltonian`` command's solvers, in the same run, beside
 the published times of the SAT-based CEGAR solver.
 
-    python benchmarks/bench_fhcp.py --graphs DIR [--range 1-200] [--time-limit 60]
+    python benchmarks/bench_fhcp.py --graphs DIR [--range 1-200 | A-B:STEP] [--time-limit 60]
         [--jobs 2] [--solvers sat,sat-plain,lkh,cpsat] [--cegar-csv FILE] [--name NAME]
 
 ``DIR`` holds ``graph1.col`` … ``graph1001.col`` (repository TakehideSoh/SAT-based-CEGAR,
@@ -49,8 +49,11 @@ SOLVED = ("hamiltonian", "no cycle")
 
 
 def parse_range(text: str) -> list[int]:
-    first, _, last = text.partition("-")
-    return list(range(int(first), int(last or first) + 1))
+    """``A-B`` (A to B), ``A`` (one graph) or ``A-B:STEP`` (every STEP-th graph from A: a
+    sample of a range too long to run whole)."""
+    span, _, step = text.partition(":")
+    first, _, last = span.partition("-")
+    return list(range(int(first), int(last or first) + 1, int(step or 1)))
 
 
 def read_cegar(path: Path) -> dict[int, dict[str, float | None]]:
