@@ -50,14 +50,12 @@ from ..runtime.budget import Deadline, solve_within
 from ..runtime.pysat_solvers import new_pysat_solver
 from ..runtime.scratch import temporary_directory
 from .checkers import check_proof
+from .clauses import PAIRWISE_UP_TO, exactly_one
 from .proofs import proof_solver, solve_with_proof, write_proof
 from .sudoku import CertifyOptions, keep_files
 
 __all__ = ["CutRejected", "GRAPH_CHECK", "graph_reason", "PAIRWISE_UP_TO", "certified_arcs", "certify_no_cycle",
            "cut_problem", "model_clauses"]
-
-PAIRWISE_UP_TO = 8
-"""Vertices with at most this many arcs out (in) get pairwise at-most-one clauses."""
 
 
 class CutRejected(WrongAnswer):
@@ -105,7 +103,7 @@ def model_clauses(num_vertices: int, arcs: np.ndarray) -> tuple[list[list[int]],
         starts = np.searchsorted(arcs[order, side], np.arange(num_vertices + 1))
         for v in range(num_vertices):
             lits = (order[starts[v]:starts[v + 1]] + 1).tolist()
-            more, top = _exactly_one(lits, top)
+            more, top = exactly_one(lits, top)
             clauses += more
     keys = arcs[:, 0] * num_vertices + arcs[:, 1]
     back = arcs[:, 1] * num_vertices + arcs[:, 0]
@@ -113,23 +111,6 @@ def model_clauses(num_vertices: int, arcs: np.ndarray) -> tuple[list[list[int]],
     pair = np.flatnonzero((keys[pos] == back) & (arcs[:, 0] < arcs[:, 1])) if m else pos[:0]
     clauses += [[-int(e) - 1, -int(pos[e]) - 1] for e in pair]
     return clauses, top
-
-
-def _exactly_one(lits: list[int], top: int) -> tuple[list[list[int]], int]:
-    """"Exactly one of ``lits``": the clause of them all (empty when there are none: the
-    formula is then refuted outright) and at most one, pairwise or by a sequential counter
-    whose auxiliary variables are numbered from ``top`` + 1. Returns the clauses, new top."""
-    clauses = [list(lits)]
-    if len(lits) <= PAIRWISE_UP_TO:
-        clauses += [[-a, -b] for i, a in enumerate(lits) for b in lits[i + 1:]]
-        return clauses, top
-    # s_i: "one of lits[0..i] is true" (Sinz 2005).
-    s = list(range(top + 1, top + len(lits)))
-    clauses.append([-lits[0], s[0]])
-    for i in range(1, len(lits) - 1):
-        clauses += [[-lits[i], s[i]], [-s[i - 1], s[i]], [-lits[i], -s[i - 1]]]
-    clauses.append([-lits[-1], -s[-1]])
-    return clauses, s[-1]
 
 
 def cut_problem(num_vertices: int, arcs: np.ndarray, clause: Sequence[int]) -> str | None:

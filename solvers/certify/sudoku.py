@@ -21,6 +21,7 @@ finish: the answer is then ``unknown``), ``proof_bytes`` and ``check_seconds``.
 
 from __future__ import annotations
 
+import re
 import shutil
 import time
 from dataclasses import dataclass
@@ -39,7 +40,8 @@ from ..runtime.scratch import temporary_directory
 from .checkers import Check, Checker, check_proof
 from .proofs import proof_solver, solve_with_proof, write_proof
 
-__all__ = ["CertifyOptions", "blocking_clause", "certified_solve", "keep_files", "with_check"]
+__all__ = ["CertifyOptions", "blocking_clause", "certified_solve", "keep_files", "proof_name",
+           "with_check"]
 
 
 @dataclass(frozen=True)
@@ -142,6 +144,12 @@ def keep_files(folder: Path, name: str, files: dict[str, Path]) -> None:
         for suffix, path in files.items():
             with group.open(folder / f"{name}{suffix}", "wb") as out, open(path, "rb") as data:
                 shutil.copyfileobj(data, out)
+
+
+def proof_name(label: str) -> str:
+    """A file name for a kept proof, from the label of what it proves (``file.txt:12``, a
+    formula's name)."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", Path(label).name).strip("-.") or "puzzle"
 
 
 def _finish(outcome: Outcome, start: float) -> Outcome:

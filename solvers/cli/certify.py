@@ -7,7 +7,9 @@
 * The checker (``--checker``; default: the most trusted found, cake_lpr > drat-trim >
   dratify) is looked for before anything is solved: none is one line and exit 2.
 
-(The ``hamiltonian`` command takes the same three options, :mod:`solvers.cli.hamiltonian`.)
+(The ``hamiltonian`` command takes the same three options, :mod:`solvers.cli.hamiltonian`;
+so do ``gadget nishio|nrpath --validate``, whose table gains a line per formula naming the
+checker of its negative claims: :func:`validation_certify`, :func:`certificate_lines`.)
 
 Only the CNF routes give proofs: exact cover, ILP, Hamiltonian-cycle and deduction routes
 are refused with ``--certify`` (``crosscheck --certify`` puts a certified SAT answer beside
@@ -18,7 +20,6 @@ shared by many puzzles; ``--via sat --certify`` is its honest, per-puzzle counte
 from __future__ import annotations
 
 import argparse
-import re
 from pathlib import Path
 from typing import Iterator
 
@@ -30,11 +31,11 @@ from . import common
 from ..routes import options as route_options
 
 
-def add_certify_options(parser) -> None:
-    """``--certify``, ``--checker``, ``--keep-proofs`` (for ``solve``, ``decode cnf`` and
-    ``hamiltonian``)."""
+def add_certify_options(parser, claims: str = "every 'no solution' and 'unique'") -> None:
+    """``--certify``, ``--checker``, ``--keep-proofs`` (for ``solve``, ``decode cnf``,
+    ``hamiltonian`` and the gadgets' ``--validate``); ``claims`` says what is certified."""
     parser.add_argument("--certify", action="store_true",
-                        help="back every 'no solution' and 'unique' by a DRAT proof that an "
+                        help=f"back {claims} by a DRAT proof that an "
                              "independent checker accepts (a rejected proof: exit 4)")
     parser.add_argument("--checker", choices=["cake_lpr", "drat-trim", "dratify"],
                         help="the proof checker (default: the most trusted found: cake_lpr, "
@@ -63,6 +64,41 @@ def certify_options(args: argparse.Namespace):
     return CertifyOptions(find_checker(args.checker), common.memory_limit(args), keep)
 
 
+def validation_certify(args: argparse.Namespace, command: str):
+    """The certification options of ``gadget nishio|nrpath`` (None without --certify):
+    only with --validate; the checker and a proof-logging --solver found before any work
+    (one line, exit 2)."""
+    if args.certify and not args.validate:
+        raise UserError(f"{command}: --certify goes with --validate")
+    certify = certify_options(args)
+    if certify is not None:
+        from ..certify.proofs import proof_solver
+        proof_solver(args.solver)
+    return certify
+
+
+def certificate_lines(certificates) -> list[str]:
+    """A validation row's negative claims, indented: one line naming the checker of those
+    certified, one per claim that is not (and why)."""
+    done = [c for c in certificates if c.certified]
+    lines = []
+    for checker in dict.fromkeys(c.checker for c in done):
+        claims = "; ".join(c.claim for c in done if c.checker == checker)
+        lines.append(f"    certified: {checker} ({claims})")
+    lines += [f"    not certified: {c.claim} ({c.reason})" for c in certificates
+              if not c.certified]
+    return lines
+
+
+def certificate_summary(certificates) -> str:
+    """The run's count of certified negative claims (and of those left unknown)."""
+    done = [c for c in certificates if c.certified]
+    checkers = ", ".join(dict.fromkeys(c.checker for c in done)) or "no checker"
+    left = len(certificates) - len(done)
+    return (f"certified: {len(done)} negative claims by {checkers}"
+            + (f"; {left} NOT certified (unknown)" if left else ""))
+
+
 def check_certified_route(route, options: dict) -> dict:
     """The options a certified solve on ``route`` runs with (its presets and the given
     ones); a route that gives no proofs is one line, exit 2."""
@@ -86,17 +122,13 @@ def check_certified_route(route, options: dict) -> dict:
     return given
 
 
-def proof_name(label: str) -> str:
-    """A file name for a puzzle's kept proof, from its label (``file.txt:12``)."""
-    return re.sub(r"[^A-Za-z0-9_.-]+", "-", Path(label).name).strip("-.") or "puzzle"
-
-
 def certified_each(lines: PuzzleLines, args: argparse.Namespace, route,
                    options: dict) -> Iterator[common.Solved]:
     """Solve the puzzles certified (module docstring): with a pysat solver, a file's puzzles
     in batches (:func:`~solvers.certify.batch.batch_size`), one proof a batch; one by one
     otherwise."""
     from ..certify.batch import batch_size
+    from ..certify.sudoku import proof_name
     given = check_certified_route(route, options)
     certify = certify_options(args)
     settings = dict(certify=certify,
@@ -117,7 +149,7 @@ def _certified_chunk(pairs: list[tuple[str, str]], args: argparse.Namespace, giv
     (more than one), others one by one."""
     from ..certify.batch import certified_batch
     from ..certify.outside import certified_with_command
-    from ..certify.sudoku import certified_solve
+    from ..certify.sudoku import certified_solve, proof_name
     results: dict[int, common.Solved] = {}
     puzzles: dict[int, object] = {}
     for index, (label, text) in enumerate(pairs):

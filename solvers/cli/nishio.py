@@ -36,6 +36,8 @@ from reductions.estimate import ensure_fits
 from reductions.nishio.sizes import nishio_build_estimate
 
 from . import common
+from .certify import (add_certify_options, certificate_lines, certificate_summary,
+                      validation_certify)
 from .parser import COMMAND_SUMMARIES
 from .common import ExitCode
 from ..formats.atomic import check_outputs
@@ -179,13 +181,16 @@ def print_validation_table(results: list[Validation], variants: list[str]) -> No
         for what, text in r.too_large.items():
             label = {"thm2": "Theorem 2", "thm3": "Theorem 3"}.get(what, "the formula")
             print(f"    {label}: {text}")
+        for line in certificate_lines(r.certificates):
+            print(line)
 
 
-def run_validate(args: argparse.Namespace) -> int:
+def run_validate(args: argparse.Namespace, certify=None) -> int:
     """Exit code: 4 if any check failed; otherwise 0 — formulas (or one theorem of a formula)
     skipped as over the memory limit are rows of their own and are counted in the summary,
     but are not failures — unless nothing at all could be validated (then 2, as for a
-    single refused build)."""
+    single refused build). With ``certify`` (--certify), 3 when the check of some negative
+    claim did not finish (a rejected proof is 4, raised)."""
     from ..gadgets.nishio import fixed_formulas, validate_formulas
     if args.formula and args.random:
         raise UserError("gadget nishio --validate: give FORMULA or --random, not both")
@@ -201,18 +206,20 @@ def run_validate(args: argparse.Namespace) -> int:
     progress = common.Progress(len(formulas), "validate", asked=args.progress, unit="formula")
     for result in validate_formulas(formulas, variants=variants, solver=args.solver,
                                     split=not args.no_split, order=args.order,
-                                    max_memory=limit):
+                                    max_memory=limit, certify=certify):
         results.append(result)
         progress.step()
     progress.close()
     print_validation_table(results, variants)
     print_validation_summary(results, limit)
+    if certify is not None:
+        print(certificate_summary([c for r in results for c in r.certificates]))
     if any(not r.ok for r in results):
         return ExitCode.MISMATCH
     if not any(r.validated for r in results):
         raise UserError(f"gadget nishio --validate: nothing validated, every formula is over "
                         f"the memory limit of {format_bytes(limit)} (--max-memory)")
-    return ExitCode.OK
+    return ExitCode.UNKNOWN if any(r.uncertified for r in results) else ExitCode.OK
 
 
 def print_validation_summary(results: list[Validation], limit: int) -> None:
@@ -233,7 +240,8 @@ def run_gadget_nishio(args: argparse.Namespace) -> int:
     if args.validate:
         if (args.output, args.picture, args.map) != (None, None, None):
             raise UserError("gadget nishio --validate writes no files; drop -o/--picture/--map")
-        return run_validate(args)
+        return run_validate(args, validation_certify(args, "gadget nishio"))
+    validation_certify(args, "gadget nishio")
     if args.random:
         raise UserError("gadget nishio: --random goes with --validate")
     if args.variant == "both":
@@ -380,6 +388,8 @@ def _add_validation_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-split", action="store_true",
                         help="validate with every cell of S in the SAT model (no independent-"
                              "part presolve; about 1 s per 361x361 grid)")
+    add_certify_options(parser, claims="every negative answer of --validate (formula "
+                                       "unsatisfiable, no placement)")
 
 
 def _declare_nishio(top) -> None:

@@ -46,6 +46,8 @@ from reductions.formulas import declared_variables_note
 from reductions.nonrepetitive.sizes import nrpath_gadget_estimate
 
 from . import common
+from .certify import (add_certify_options, certificate_lines, certificate_summary,
+                      validation_certify)
 from .parser import COMMAND_SUMMARIES
 from .common import ExitCode
 from ..formats.atomic import check_outputs
@@ -62,8 +64,9 @@ if TYPE_CHECKING:
 def run_gadget_nrpath(args: argparse.Namespace) -> int:
     from reductions.nonrepetitive.nrpath_gadget import expected_size, nrpath_gadget
     from ..formats.labelled_edges import write_gadget_files
+    certify = validation_certify(args, "gadget nrpath")
     if args.validate:
-        return run_validate(args)
+        return run_validate(args, certify)
     if args.random is not None:
         raise UserError("--random goes with --validate")
     if len(args.formula) != 1 or args.output is None:
@@ -132,10 +135,12 @@ def validation_formulas(args: argparse.Namespace, limit: int
     return formulas or fixed_formulas()
 
 
-def run_validate(args: argparse.Namespace) -> int:
+def run_validate(args: argparse.Namespace, certify=None) -> int:
     """Exit code: 4 on a mismatch; otherwise 0 — formulas over the memory limit are rows of
     their own ("too large: ...") and are counted in the summary, not failures — unless none
-    could be validated at all (then 2, as for a single refused build)."""
+    could be validated at all (then 2, as for a single refused build). With ``certify``
+    (--certify), 3 when the check of some negative claim did not finish (a rejected proof
+    is 4, raised)."""
     from ..gadgets.nrpath import validate_formulas
     limit = common.memory_limit(args)
     formulas = validation_formulas(args, limit)
@@ -147,21 +152,27 @@ def run_validate(args: argparse.Namespace) -> int:
     progress = common.Progress(len(formulas), "validate", asked=args.progress,
                                unit="formula") if len(formulas) > 1 else None
     for name, formula, result in validate_formulas(formulas, cycle=args.cycle,
-                                                   solver_name=args.solver, max_memory=limit):
+                                                   solver_name=args.solver, max_memory=limit,
+                                                   certify=certify):
         if isinstance(result, TooLarge):
             skipped.append(name)
-            row = format_too_large_row(name, formula, result)
+            rows = [format_too_large_row(name, formula, result)]
         else:
             checks.append(result)
-            row = format_check_row(result)
+            rows = [format_check_row(result), *certificate_lines(result.certificates)]
         if not args.summary:
-            print(row, flush=True)
+            print("\n".join(rows), flush=True)
         if progress:
             progress.step()
     if progress:
         progress.close()
-    return report_validation(args, len(formulas), checks, skipped,
+    code = report_validation(args, len(formulas), checks, skipped,
                              time.perf_counter() - start, limit)
+    if certify is not None:
+        print(certificate_summary([c for check in checks for c in check.certificates]))
+        if code == ExitCode.OK and any(check.uncertified for check in checks):
+            return ExitCode.UNKNOWN
+    return code
 
 
 def report_validation(args: argparse.Namespace, total: int, checks: list[FormulaCheck],
@@ -331,6 +342,8 @@ def _declare_gadget_nrpath(gadgets) -> None:
                         help="first seed of --random (formula i uses SEED + i; default 0)")
     parser.add_argument("--summary", action="store_true",
                         help="with --validate: only the summary, no table rows")
+    add_certify_options(parser, claims="every negative answer of --validate (formula "
+                                       "unsatisfiable, no simple path or cycle)")
     parser.add_argument("--solver", default=DEFAULT_SOLVER,
                         help=f"pysat solver (default: {DEFAULT_SOLVER})")
     common.add_memory_option(parser)

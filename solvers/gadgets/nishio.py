@@ -36,7 +36,10 @@ grids far faster than the pure one, whose time goes mostly into building its cla
 :func:`validate_formula` runs the closed loop of the 3SAT reduction on one formula (the
 ``gadget nishio --validate`` command): the formula's satisfiability by a SAT solver against
 the placement model on S, extraction, forward map, and the Theorem 3 instance;
-:func:`validate_formulas` a whole run (:func:`fixed_formulas` by default).
+:func:`validate_formulas` a whole run (:func:`fixed_formulas` by default). With ``certify``
+(``--certify``) each negative answer of the loop is backed by a checked proof of a formula
+written from the definition (:mod:`solvers.certify.gadgets`, which says why the presolve's
+split needs no trust).
 
 For the ``nishio`` command: :func:`choose_method` (``auto``: the DAG while it is small, else
 SAT), :func:`check_nishio_method` (what a method cannot do, refused before any work) and
@@ -69,6 +72,8 @@ from reductions.nishio.sizes import (nishio_dag_estimate, nishio_overlay_estimat
                                      nishio_validation_estimate, placement_model_estimate)
 
 from ..outcome import WrongAnswer
+from ..certify.gadgets import Certificate, certify_formula, certify_no_placement
+from ..certify.sudoku import CertifyOptions, proof_name
 from ..runtime.pysat_solvers import DEFAULT_SOLVER, new_pysat_solver, solve_formula
 
 PAIRWISE_MAX = 4
@@ -378,11 +383,18 @@ class Validation:
     too_large: dict[str, str] = field(default_factory=dict)
     """What was skipped as over the memory limit: "formula", "thm2" or "thm3" -> the
     estimate against the limit (``too large: ... > ...``)."""
+    certificates: list[Certificate] = field(default_factory=list)
+    """With ``certify``: the check of each negative claim the row rests on."""
 
     @property
     def ok(self) -> bool:
         """No check failed (skipped parts are not failures: see ``validated``)."""
         return not self.problems
+
+    @property
+    def uncertified(self) -> list[Certificate]:
+        """The negative claims whose check did not finish (the row is then unknown)."""
+        return [c for c in self.certificates if not c.certified]
 
     @property
     def validated(self) -> list[str]:
@@ -399,7 +411,7 @@ class Validation:
 
 def _validate_theorem2(result: Validation, formula: Formula, model: dict[int, bool] | None,
                        solver: str, split: bool, order: int | None,
-                       max_memory: int | None) -> None:
+                       max_memory: int | None, certify: CertifyOptions | None) -> None:
     ensure_fits(nishio_validation_estimate(formula, order=order, split=split), max_memory,
                 "Theorem 2")
     start = time.perf_counter()
@@ -411,6 +423,10 @@ def _validate_theorem2(result: Validation, formula: Formula, model: dict[int, bo
     if result.placement_found != result.satisfiable:
         result.problems.append(f"formula {'satisfiable' if result.satisfiable else 'unsatisfiable'}"
                                f" but S {'contains' if placement else 'has no'} valid placement")
+    if placement is None and certify is not None:
+        result.certificates.append(certify_no_placement(
+            gadget.cells, name=f"{proof_name(result.name)}-thm2", what="S", certify=certify,
+            solver=solver))
     if placement is not None:
         try:
             extraction = assignment_from_placement(gadget, placement)
@@ -433,7 +449,8 @@ def _validate_theorem2(result: Validation, formula: Formula, model: dict[int, bo
 
 
 def _validate_theorem3(result: Validation, formula: Formula, model: dict[int, bool] | None,
-                       solver: str, split: bool, max_memory: int | None) -> None:
+                       solver: str, split: bool, max_memory: int | None,
+                       certify: CertifyOptions | None) -> None:
     ensure_fits(nishio_validation_estimate(theorem3_instance(formula).formula, split=split),
                 max_memory, "Theorem 3")
     start = time.perf_counter()
@@ -446,6 +463,10 @@ def _validate_theorem3(result: Validation, formula: Formula, model: dict[int, bo
         through_false = placements.find(false_cells[0]) if false_cells else any_placement
     result.thm3_nonempty = any_placement is not None
     result.thm3_v0_false = through_false is not None
+    if through_false is None and false_cells and certify is not None:
+        result.certificates.append(certify_no_placement(
+            gadget.cells, containing=false_cells[0], name=f"{proof_name(result.name)}-thm3",
+            what="S'", certify=certify, solver=solver))
     if not result.thm3_nonempty:
         result.problems.append("Theorem 3: Nishio(S') is empty")
     if result.thm3_v0_false != result.satisfiable:
@@ -478,7 +499,8 @@ def _validate_theorem3(result: Validation, formula: Formula, model: dict[int, bo
 def validate_formula(formula: Formula, name: str = "formula",
                      variants: Sequence[str] = ("thm2", "thm3"), solver: str = DEFAULT_SOLVER,
                      split: bool = True, order: int | None = None,
-                     max_memory: int | None = None) -> Validation:
+                     max_memory: int | None = None,
+                     certify: CertifyOptions | None = None) -> Validation:
     """Run the closed loop on one formula.
 
     Theorem 2: satisfiable (SAT solver on the formula) ⇔ S contains a valid placement
@@ -490,6 +512,12 @@ def validate_formula(formula: Formula, name: str = "formula",
 
     With ``max_memory`` (bytes), each step is estimated first (:mod:`reductions.estimate`); a
     step over the limit is skipped, not run, and recorded in ``too_large``.
+
+    With ``certify``, every negative answer the loop rests on — the formula unsatisfiable, S
+    without a valid placement, no placement of S' through v0's false cell — is backed by a
+    checked proof (:mod:`solvers.certify.gadgets`; ``solver`` must log proofs), recorded in
+    ``certificates``; a rejected proof raises
+    :class:`~solvers.certify.checkers.ProofRejected`.
     """
     try:
         ensure_fits(formula_sat_estimate(formula), max_memory, "deciding the formula")
@@ -497,14 +525,18 @@ def validate_formula(formula: Formula, name: str = "formula",
         return Validation.too_large_formula(name, exc, formula.num_vars, formula.num_clauses)
     model = formula_model(formula, solver)
     result = Validation(name, formula.num_vars, formula.num_clauses, model is not None)
+    if model is None and certify is not None:
+        result.certificates.append(certify_formula(
+            formula, name=f"{proof_name(name)}-formula", certify=certify, solver=solver))
     if "thm2" in variants:
         try:
-            _validate_theorem2(result, formula, model, solver, split, order, max_memory)
+            _validate_theorem2(result, formula, model, solver, split, order, max_memory,
+                               certify)
         except TooLarge as exc:
             result.too_large["thm2"] = exc.row_text
     if "thm3" in variants:
         try:
-            _validate_theorem3(result, formula, model, solver, split, max_memory)
+            _validate_theorem3(result, formula, model, solver, split, max_memory, certify)
         except TooLarge as exc:
             result.too_large["thm3"] = exc.row_text
     return result
@@ -513,7 +545,8 @@ def validate_formula(formula: Formula, name: str = "formula",
 def validate_formulas(formulas: Iterable[tuple[str, Formula | TooLarge]], *,
                       variants: Sequence[str] = ("thm2", "thm3"), solver: str = DEFAULT_SOLVER,
                       split: bool = True, order: int | None = None,
-                      max_memory: int | None = None) -> Iterator[Validation]:
+                      max_memory: int | None = None,
+                      certify: CertifyOptions | None = None) -> Iterator[Validation]:
     """:func:`validate_formula` on each named formula, one result at a time (so that a run
     can show its progress); a formula that was too large to read is its refusal's row."""
     for name, formula in formulas:
@@ -521,4 +554,4 @@ def validate_formulas(formulas: Iterable[tuple[str, Formula | TooLarge]], *,
             yield Validation.too_large_formula(name, formula)
         else:
             yield validate_formula(formula, name, variants, solver, split=split, order=order,
-                                   max_memory=max_memory)
+                                   max_memory=max_memory, certify=certify)

@@ -31,7 +31,8 @@ satisfiable (pysat on the formula) ⇔ path found (SAT model on the gadget); the
 assignment satisfies the formula; the forward map gives a valid path; nr(G) finds a
 nonrepetitive (not necessarily simple) walk p → q; brute force agrees on tiny gadgets.
 Undirected graphs work too (each edge is two arcs; using both directions of one edge would
-repeat its label).
+repeat its label). With ``certify`` (``--certify``) the loop's negative answers are backed by
+checked proofs (:mod:`solvers.certify.gadgets`).
 """
 
 from __future__ import annotations
@@ -66,6 +67,8 @@ from reductions.formulas import formula_sat_estimate
 from reductions.nonrepetitive.sizes import nrpath_gadget_estimate
 
 from ..outcome import WrongAnswer
+from ..certify.gadgets import Certificate, certify_formula, certify_no_path
+from ..certify.sudoku import CertifyOptions, proof_name
 from ..runtime.pysat_solvers import DEFAULT_SOLVER, new_pysat_solver, solve_formula
 
 PAIRWISE_UP_TO = 6
@@ -274,6 +277,13 @@ class FormulaCheck:
     walk_simple: bool | None
     brute_force_agrees: bool | None   # None: too big for the brute force
     seconds: dict[str, float] = field(default_factory=dict)
+    certificates: list[Certificate] = field(default_factory=list)
+    """With ``certify``: the check of each negative claim the row rests on."""
+
+    @property
+    def uncertified(self) -> list[Certificate]:
+        """The negative claims whose check did not finish (the row is then unknown)."""
+        return [c for c in self.certificates if not c.certified]
 
     @property
     def ok(self) -> bool:
@@ -286,12 +296,19 @@ class FormulaCheck:
 def validate_formula(formula: Formula, name: str = "formula", cycle: bool = False,
                      solver_name: str = DEFAULT_SOLVER,
                      brute_force_arcs: int = BRUTE_FORCE_ARCS,
-                     max_memory: int | None = None) -> FormulaCheck:
+                     max_memory: int | None = None,
+                     certify: CertifyOptions | None = None) -> FormulaCheck:
     """Build the gadget and check the reduction both ways on one formula.
 
     With ``max_memory`` (bytes), the whole check is estimated first
     (:func:`reductions.nonrepetitive.sizes.nrpath_gadget_estimate` and the formula's own SAT call)
-    and refused with :class:`~reductions.estimate.TooLarge` before anything is built."""
+    and refused with :class:`~reductions.estimate.TooLarge` before anything is built.
+
+    With ``certify``, the two negative answers of an unsatisfiable formula — the formula
+    unsatisfiable, no simple nonrepetitive path p → q (cycle through q → p) — are backed by
+    checked proofs (:mod:`solvers.certify.gadgets`; ``solver_name`` must log proofs), in
+    ``certificates``; a rejected proof raises
+    :class:`~solvers.certify.checkers.ProofRejected`."""
     ensure_fits(nrpath_gadget_estimate(formula, cycle=cycle, validate=True)
                 .plus(formula_sat_estimate(formula)), max_memory, name)
     seconds: dict[str, float] = {}
@@ -316,11 +333,34 @@ def validate_formula(formula: Formula, name: str = "formula", cycle: bool = Fals
     if graph.num_arcs <= brute_force_arcs:
         with _timed(seconds, "brute_force"):
             brute = _brute_force_exists(gadget) == (found is not None)
+    certificates = []
+    if certify is not None:
+        with _timed(seconds, "certify"):
+            certificates = _certificates(formula, gadget, name, certify, solver_name,
+                                         unsatisfiable=assignment is None,
+                                         no_path=found is None)
     return FormulaCheck(name, formula.num_vars, formula.num_clauses, graph.num_vertices,
                         graph.num_arcs,
                         (graph.num_vertices, graph.num_arcs) == expected_size(formula, cycle),
                         assignment is not None, found is not None, extraction_ok, forward_ok,
-                        walk is not None, walk_simple, brute, seconds)
+                        walk is not None, walk_simple, brute, seconds, certificates)
+
+
+def _certificates(formula: Formula, gadget: NrPathGadget, name: str, certify: CertifyOptions,
+                  solver: str, *, unsatisfiable: bool, no_path: bool) -> list[Certificate]:
+    """The checked proofs of the loop's negative answers: the formula's, the gadget's."""
+    stem = proof_name(name)
+    certificates = []
+    if unsatisfiable:
+        certificates.append(certify_formula(formula, name=f"{stem}-formula", certify=certify,
+                                            solver=solver))
+    if no_path:
+        cycle = gadget.is_cycle_version
+        certificates.append(certify_no_path(
+            gadget.graph, None if cycle else gadget.p, None if cycle else gadget.q,
+            cycle_arc=gadget.cycle_arc if cycle else None,
+            name=f"{stem}-{'cycle' if cycle else 'path'}", certify=certify, solver=solver))
+    return certificates
 
 
 @contextmanager
@@ -358,7 +398,7 @@ def _brute_force_exists(gadget: NrPathGadget) -> bool:
 
 def validate_formulas(formulas: Iterable[tuple[str, Formula | TooLarge]], *,
                       cycle: bool = False, solver_name: str = DEFAULT_SOLVER,
-                      max_memory: int | None = None
+                      max_memory: int | None = None, certify: CertifyOptions | None = None
                       ) -> Iterator[tuple[str, Formula | None, FormulaCheck | TooLarge]]:
     """:func:`validate_formula` on each named formula, one at a time (a run shows its
     progress): the name, the formula (None when it was too large to read) and its check,
@@ -369,7 +409,7 @@ def validate_formulas(formulas: Iterable[tuple[str, Formula | TooLarge]], *,
             continue
         try:
             result = validate_formula(formula, name, cycle=cycle, solver_name=solver_name,
-                                      max_memory=max_memory)
+                                      max_memory=max_memory, certify=certify)
         except TooLarge as exc:
             result = exc
         yield name, formula, result
