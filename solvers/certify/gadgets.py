@@ -49,7 +49,10 @@ Each formula is solved once from scratch by a proof-logging pysat solver
 naming the checker; a check that did not finish one with ``checker`` None (the claim is not
 certified); a rejected proof is :class:`~solvers.certify.checkers.ProofRejected` (exit 4).
 A certified formula found satisfiable is :class:`~solvers.outcome.WrongAnswer`: the
-validation's solver said "no" where the proof-logging solver says "yes".
+validation's solver said "no" where the proof-logging solver says "yes". A formula with an
+empty clause (a chosen unit without any cell of S) is refuted on its face and needs no
+proof: its certificate names :data:`EMPTY_CLAUSE` (drat-trim would not check it: it exits 1
+on a "trivial UNSAT").
 """
 
 from __future__ import annotations
@@ -74,8 +77,12 @@ from .clauses import exactly_one
 from .proofs import proof_solver, solve_with_proof, write_proof
 from .sudoku import CertifyOptions, keep_files
 
-__all__ = ["Certificate", "certify_formula", "certify_no_path", "certify_no_placement",
+__all__ = ["EMPTY_CLAUSE", "Certificate", "certify_formula", "certify_no_path", "certify_no_placement",
            "path_clauses", "placement_clauses", "placement_units"]
+
+
+EMPTY_CLAUSE = "empty clause"
+"""The ``checker`` of a claim whose formula holds the empty clause (module docstring)."""
 
 
 @dataclass(frozen=True)
@@ -102,6 +109,8 @@ def certify_unsat(clauses: list[list[int]], num_vars: int, *, claim: str, name: 
     its proof. ``name`` is the stem of the kept files (``NAME.cnf``, ``NAME.drat``)."""
     start = time.perf_counter()
     solver = proof_solver(solver)
+    if not all(clauses):
+        return Certificate(claim, EMPTY_CLAUSE, seconds=time.perf_counter() - start)
     run = solve_with_proof(clauses, solver=solver, deadline=Deadline(time_limit))
     if run.satisfiable is None:
         return Certificate(claim, None, "time limit (solving the certified formula)",
