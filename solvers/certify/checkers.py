@@ -180,14 +180,18 @@ def check_proof(checker: Checker, cnf: Path, proof: Path, *, work: Path,
     return Check(checker.name, second.unfinished, first.seconds + second.seconds, size)
 
 
-def _verdict(run: ProgramRun, name: str, accepted: bool | str | None, size: int,
+class Unfinished(str):
+    """A checker's own word that it did not finish (its time-out or memory-out): why."""
+
+
+def _verdict(run: ProgramRun, name: str, accepted: bool | str, size: int,
              claim: str) -> Check:
     """The :class:`Check` of one checker run, or :class:`ProofRejected`. ``accepted``:
-    True, None (it ran out of memory), or why it rejected the proof."""
+    True, :class:`Unfinished` (why it did not finish), or why it rejected the proof."""
     if run.timed_out:
         return Check(name, f"{name} stopped at the time limit", run.seconds, size)
-    if accepted is None:
-        return Check(name, f"{name} ran out of memory", run.seconds, size)
+    if isinstance(accepted, Unfinished):
+        return Check(name, str(accepted), run.seconds, size)
     if accepted is True:
         return Check(name, None, run.seconds, size)
     raise ProofRejected(f"{claim} was rejected by {name}: {accepted}")
@@ -198,15 +202,17 @@ def _status_lines(run: ProgramRun) -> list[str]:
     return [line.strip() for line in text.splitlines() if line.startswith("s ")]
 
 
-def _drat_trim_says(run: ProgramRun) -> bool | str | None:
+def _drat_trim_says(run: ProgramRun) -> bool | str:
     """drat-trim accepts with exit 0 and the one status line ``s VERIFIED``; it exits 0 on
     a time-out or an unreadable formula too, hence both. Its own time-out (``s TIMEOUT``)
-    and memory-out (``c MEMOUT``, no status line) are None: not finished."""
+    and memory-out (``c MEMOUT``, no status line) are :class:`Unfinished`."""
     lines = _status_lines(run)
     if run.exit_code == 0 and lines == ["s VERIFIED"]:
         return True
-    if lines == ["s TIMEOUT"] or (not lines and b"MEMOUT" in run.stdout):
-        return None
+    if lines == ["s TIMEOUT"]:
+        return Unfinished("drat-trim stopped at its own time limit")
+    if not lines and b"MEMOUT" in run.stdout:
+        return Unfinished("drat-trim ran out of memory")
     return f"{' '.join(lines) or 'no verdict'} ({run.ended()}; {_drat_trim_why(run)})"
 
 
@@ -220,23 +226,23 @@ def _drat_trim_why(run: ProgramRun) -> str:
     return run.tail() or "no output"
 
 
-def _cake_says(run: ProgramRun) -> bool | str | None:
+def _cake_says(run: ProgramRun) -> bool | str:
     """cake_lpr exits 0 whatever it found: only its line ``s VERIFIED UNSAT`` accepts. It
-    exits 3 when it cannot have its heap (None: not finished)."""
+    exits 3 when it cannot have its heap (not finished)."""
     if run.exit_code == 0 and _status_lines(run) == ["s VERIFIED UNSAT"]:
         return True
     if run.exit_code == 3 and b"allocate" in run.stderr + run.stdout:
-        return None
+        return Unfinished("cake_lpr ran out of memory")
     return f"{run.tail() or 'no verdict'} ({run.ended()})"
 
 
-def _dratify_says(run: ProgramRun) -> bool | str | None:
+def _dratify_says(run: ProgramRun) -> bool | str:
     """Our child process prints ``s VERIFIED`` and exits 0, or says why not; exit 3: it
-    ran out of memory (None: not finished)."""
+    ran out of memory (not finished)."""
     if run.exit_code == 0 and _status_lines(run) == ["s VERIFIED"]:
         return True
     if run.exit_code == 3:
-        return None
+        return Unfinished("dratify ran out of memory")
     if run.exit_code == 2:          # it could not run: no dratify, unreadable input
         raise CheckerUnavailable(f"proof checker dratify cannot run: {run.tail()}")
     return f"{run.tail() or 'no verdict'} ({run.ended()})"

@@ -52,7 +52,7 @@ from ..runtime.scratch import temporary_directory
 from .checkers import check_proof
 from .clauses import PAIRWISE_UP_TO, exactly_one
 from .proofs import proof_solver, solve_with_proof, write_proof
-from .sudoku import CertifyOptions, keep_files
+from .sudoku import CertifyOptions, keep_files, proof_name
 
 __all__ = ["CutRejected", "GRAPH_CHECK", "graph_reason", "PAIRWISE_UP_TO", "certified_arcs", "certify_no_cycle",
            "cut_problem", "model_clauses"]
@@ -280,11 +280,13 @@ def certify_result(result: HcpResult, num_vertices: int, pairs, *, directed: boo
                    certify: CertifyOptions, name: str,
                    time_limit: float | None) -> HcpResult:
     """``result`` with its "no cycle" certified (stats gain ``certified`` …) or withdrawn
-    (``unknown`` when a limit stopped the certificate); other answers unchanged."""
+    (``unknown`` when a limit stopped the certificate); other answers unchanged. ``name``:
+    the graph's file (its kept proof is named after it, :func:`~.sudoku.proof_name`)."""
     if result.status != CycleStatus.NO_CYCLE:
         return result
     added = certify_no_cycle(num_vertices, pairs, directed=directed, certify=certify,
-                             cuts=result.cuts or (), name=name, time_limit=time_limit)
+                             cuts=result.cuts or (), name=proof_name(name),
+                             time_limit=time_limit)
     if added["certified"] is None:
         reason = added.pop("reason")
         return HcpResult(CycleStatus.UNKNOWN, None, {**result.stats, **added,

@@ -13,10 +13,8 @@ found nothing."""
 from __future__ import annotations
 
 import enum
-import re
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -135,7 +133,7 @@ def run_graph_task(task: GraphTask, certify=None) -> dict[str, Any]:
                              portfolio=task.portfolio)
         if certify is not None:
             result = certify(result, n, pairs, directed=task.directed,
-                             name=_proof_name(task.path), time_limit=task.time_limit)
+                             name=task.path, time_limit=task.time_limit)
     except WrongAnswer as exc:
         return {**record, "status": str(RecordStatus.WRONG), "reason": _line(exc)}
     except SolverUnavailable as exc:
@@ -154,11 +152,6 @@ def run_graph_task(task: GraphTask, certify=None) -> dict[str, Any]:
                     "reason": f"the solver's tour is not a Hamiltonian cycle: {problem}"}
         record["tour"] = (np.asarray(result.cycle, dtype=np.int64) + 1).tolist()
     return record
-
-
-def _proof_name(path: str) -> str:
-    """A file name for a graph's kept proof, from its file's name."""
-    return re.sub(r"[^A-Za-z0-9_.-]+", "-", Path(path).name).strip("-.") or "graph"
 
 
 def _line(exc: BaseException) -> str:

@@ -312,6 +312,7 @@ def test_checker_options_need_certify(run):
 
 def test_a_missing_checker_is_exit_2(run, tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.delenv("SUDOKU_BRIDGE_DRAT_TRIM", raising=False)      # set where it is built
     code, out, err = run("solve", SEARCH_NEEDED[0], "--certify", "--checker", "drat-trim")
     assert (code, out) == (2, "") and "build drat-trim" in err
 

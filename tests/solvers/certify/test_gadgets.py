@@ -254,7 +254,8 @@ def test_a_check_that_does_not_finish_is_exit_3(run, tmp_path, monkeypatch, comm
     monkeypatch.setenv("SUDOKU_BRIDGE_DRAT_TRIM", str(fake))
     code, out, err = run("gadget", command, "--validate", "--certify", "--checker", "drat-trim")
     assert (code, err) == (3, ""), out
-    assert "    not certified: the formula is unsatisfiable (drat-trim" in out
+    assert "    not certified: the formula is unsatisfiable (drat-trim stopped at its own " \
+           "time limit" in out
     assert "NOT certified (unknown)" in out
 
 
