@@ -87,11 +87,6 @@ def test_each_checker_certifies_no_solution(run, checker):  # noqa: F811
                   f"{checker.name})\n"
 
 
-def test_without_certify_the_no_is_the_solvers_word(run):
-    code, out, _ = run("solve", SEARCH_NEEDED[0], "--via", "hcp")
-    assert code == 1 and "uncertified" in out and "certified by" not in out
-
-
 # ----------------------------------------------------------------------------- uniqueness
 
 @pytest.mark.parametrize("puzzle, argv", [
