@@ -22,7 +22,10 @@ and the degree-2 reduction: Haythorpe §§6–7), so its answer is the digraph's
 certificate does not rest on our 3-split or reduction code at all. A "no cycle" the degree-2
 reduction found by itself, before any solver, is certified the same way: the formula of the
 digraph the reduction started from, proved unsatisfiable and checked — never the reduction's
-own word.
+own word. A digraph with no cycle on its face (not strongly connected, which
+:func:`~solvers.certify.hamiltonian.certify_no_cycle` answers by a reachability search, no
+proof) is not "certified" by that search: the puzzle's plain CNF is proved unsatisfiable
+instead, by a checked proof (``stats["certified_on"]`` says which formula).
 
 **The blocking clause of uniqueness** is one clause over the digraph's arcs, ``¬e₁ ∨ … ∨
 ¬e_k``, the row exits of the first grid's digits, re-derived here from the verified grid by
@@ -50,9 +53,9 @@ from reductions.hamiltonian.hcp_pipeline import (HcpOptions, HcpPipeline, build_
                                                  grid_pairs, required_pairs)
 from reductions.sudoku.grid import Grid
 
-from ..outcome import Outcome, Status
-from .hamiltonian import arc_variables, certified_arcs, certify_no_cycle
-from .sudoku import CertifyOptions
+from ..outcome import Outcome, Status, WrongAnswer
+from .hamiltonian import GRAPH_CHECK, arc_variables, certified_arcs, certify_no_cycle
+from .sudoku import CertifyOptions, certified_solve
 
 __all__ = ["certify_hcp_outcome", "puzzle_graph"]
 
@@ -68,10 +71,11 @@ def certify_hcp_outcome(puzzle: Grid, outcome: Outcome, *, prune: str,
                         time_limit: float | None = None) -> Outcome:
     """``outcome`` (an ``hcp`` route's answer about ``puzzle``, its grids verified) with its
     negative claim certified (module docstring): "no solution", or ``unique`` True. Its stats
-    gain ``certified`` (the checker), ``proof_bytes``, ``check_seconds``, ``cuts_checked`` and
-    ``certify_seconds``; a certificate stopped by a limit withdraws the claim ("no solution"
-    becomes unknown, unique None) with a ``reason``. Other answers are returned unchanged.
-    Raises :class:`~solvers.certify.checkers.ProofRejected` (a rejected proof),
+    gain ``certified`` (the checker), ``certified_on`` (the formula), ``proof_bytes``,
+    ``check_seconds``, ``cuts_checked`` and ``certify_seconds``; a certificate stopped by a
+    limit withdraws the claim ("no solution" becomes unknown, unique None) with a
+    ``reason``. Other answers are returned unchanged. Raises
+    :class:`~solvers.certify.checkers.ProofRejected` (a rejected proof),
     :class:`~solvers.certify.hamiltonian.CutRejected` or
     :class:`~solvers.outcome.WrongAnswer` (the digraph has a cycle the claim denies)."""
     negative = outcome.status == Status.NO_SOLUTION
@@ -87,8 +91,30 @@ def certify_hcp_outcome(puzzle: Grid, outcome: Outcome, *, prune: str,
         extra.append([-int(v) for v in row_exits])
     added = certify_no_cycle(n, graph.edges, directed=True, certify=certify, extra=extra,
                              name=name, time_limit=time_limit)
+    added["certified_on"] = f"directed graph, prune {prune}"
+    if added["certified"] == GRAPH_CHECK:
+        added = _on_plain_formula(puzzle, added["reason"], certify=certify, name=name,
+                                  time_limit=time_limit)
     added["certify_seconds"] = round(time.perf_counter() - start, 4)
     return _with_certificate(outcome, added)
+
+
+def _on_plain_formula(puzzle: Grid, why: str, *, certify: CertifyOptions, name: str,
+                      time_limit: float | None) -> dict:
+    """The certificate of "no solution" when the digraph has no Hamiltonian cycle on its
+    face (not strongly connected: a reachability search of ours, which no checker sees):
+    the puzzle's plain CNF proved unsatisfiable instead
+    (:func:`solvers.certify.sudoku.certified_solve`), so that a checker does see a proof."""
+    answer = certified_solve(puzzle, certify=certify, name=name, time_limit=time_limit)
+    if answer.status == Status.SOLVED:
+        raise WrongAnswer("the hcp route said 'no solution', but the puzzle has one (the "
+                          "plain CNF's solution, verified)")
+    added = {key: answer.stats.get(key) for key in ("certified", "proof_bytes",
+                                                    "check_seconds")}
+    if answer.status == Status.UNKNOWN:
+        added |= {"certified": None, "reason": answer.stats.get("reason", "not certified")}
+    added["certified_on"] = f"plain CNF, clues as units (the directed graph: {why})"
+    return added
 
 
 def _variables(num_vertices: int, arcs: np.ndarray, pairs) -> np.ndarray:

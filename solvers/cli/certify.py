@@ -97,8 +97,8 @@ def check_certified_route(route, options: dict) -> dict:
 
 def check_certified_graph_route(route, options: dict) -> dict:
     """The options of a certified ``hcp`` route: an exact solver, ``sat`` or ``cpsat`` (a
-    heuristic never proves "no"; Concorde's "no" is not bridged to a certificate) and no ``--break-symmetry`` (its answer is about a relabelled puzzle); else one
-    line, exit 2."""
+    heuristic never proves "no"; Concorde's "no" is not bridged to a certificate) and no
+    ``--break-symmetry`` (its answer is about a relabelled puzzle); else one line, exit 2."""
     given = {**route.presets, **options}
     solver = given.get("hcp_solver") or route_options.HCP.defaults["hcp_solver"]
     if given.get("hcp_cmd") is not None or solver not in route_options.EXACT_HCP_SOLVERS:

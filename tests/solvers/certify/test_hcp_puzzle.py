@@ -27,7 +27,7 @@ from solvers.outcome import Outcome, Status, WrongAnswer
 from tests.conftest import INSTANCES
 from tests.processes import script
 from tests.solvers.certify.checkers import MEMORY, checker  # noqa: F401
-from tests.solvers.certify.test_certify import MULTIPLE, ROYLE, SEARCH_NEEDED
+from tests.solvers.certify.test_certify import MULTIPLE, ROYLE, SEARCH_NEEDED, UNSOLVABLE
 
 FOUR = [line for line in (INSTANCES / "4x4.txt").read_text().splitlines()
         if line and not line.startswith("#")]
@@ -67,6 +67,7 @@ def test_no_solution_is_certified_through_each_graph(run, puzzle, argv):
     assert (code, err) == (1, "")
     assert record["status"] == "no solution" and record["certified"] == "dratify"
     assert record["stats"]["proof_bytes"] > 0
+    assert record["stats"]["certified_on"].startswith("directed graph, prune ")
 
 
 def test_the_reductions_own_no_cycle_is_certified_by_a_checker(run):
@@ -77,6 +78,17 @@ def test_the_reductions_own_no_cycle_is_certified_by_a_checker(run):
     assert record["stats"]["reason"].startswith("the degree-2 reduction proves no")
     assert record["stats"]["sizes"][-1]["vertices"] == 0     # no solver ever ran
     assert record["certified"] == "dratify" and record["stats"]["proof_bytes"] > 0
+
+
+def test_a_graph_without_a_cycle_on_its_face_is_still_proved_to_a_checker(run):
+    """A cell without candidates: its peers-pruned digraph is not strongly connected, which
+    a reachability search of ours sees — not a checker; the puzzle's plain CNF is then
+    proved unsatisfiable instead, and the record says so."""
+    code, record, err = solve_json(run, UNSOLVABLE[-1], "--via", "hcp-directed")
+    assert (code, err) == (1, "")
+    assert record["certified"] == "dratify" and record["stats"]["proof_bytes"] > 0
+    assert record["stats"]["certified_on"].startswith("plain CNF, clues as units (the "
+                                                      "directed graph: not strongly connected")
 
 
 def test_each_checker_certifies_no_solution(run, checker):  # noqa: F811
