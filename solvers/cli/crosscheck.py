@@ -190,9 +190,9 @@ def register(commands: common.Commands) -> None:
                              "after this many seconds without any Dask worker (default: 60)")
     parser.add_argument("--certify", action="store_true",
                         help="the routes that can (sat and the other CNF routes with "
-                             "proof-logging solvers, the exact hcp routes) back every 'no solution' and 'unique' by "
-                             "a DRAT proof a checker accepts; a rejected proof is an error "
-                             "(exit 4)")
+                             "proof-logging solvers, the exact hcp routes) back every 'no "
+                             "solution' and 'unique' by a DRAT proof a checker accepts; a "
+                             "rejected proof is an error (exit 4)")
     parser.add_argument("--checker", choices=["cake_lpr", "drat-trim", "dratify"],
                         help="with --certify: the proof checker (default: the most trusted "
                              "found)")
