@@ -13,6 +13,7 @@ import importlib.util
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 from pysat.solvers import Solver
 
 from reductions.hamiltonian.hcp_pipeline import grid_pairs
@@ -162,6 +163,28 @@ def test_the_row_exits_spell_out_the_grid_and_no_other():
                               grid_pairs(graph, outcome.grid)).tolist())
     assert len(exits) == 81 and exits <= walked(outcome.grid)
     assert exits - walked(outcome.second)
+
+
+FULL_4X4 = "3421124321344312"          # a solution of FOUR[0]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sets(st.integers(0, 15), min_size=5, max_size=10), st.permutations("1234"))
+def test_unique_is_certified_exactly_when_it_is_true(clues, digits):
+    """Any 4×4 puzzle cut from a full grid, its first grid claimed unique: the claim is
+    certified when the puzzle has one solution (the sat route's count), and refused — the
+    blocked formula has the other solution's cycle — when it has more."""
+    from solvers.routes import ROUTES
+    full = "".join(digits[int(c) - 1] for c in FULL_4X4)
+    puzzle = parse_grid("".join(full[i] if i in clues else "." for i in range(16)))
+    truth = ROUTES["sat"].solve(puzzle, unique=True)
+    claim = Outcome(Status.SOLVED, truth.grid, unique=True)
+    if truth.unique:
+        done = certify_hcp_outcome(puzzle, claim, prune="peers", certify=dratify())
+        assert done.unique is True and done.stats["certified"] == "dratify"
+    else:
+        with pytest.raises(WrongAnswer):
+            certify_hcp_outcome(puzzle, claim, prune="peers", certify=dratify())
 
 
 # ----------------------------------------------------------------------------- tampers
