@@ -20,6 +20,12 @@ e + 1:
   leaves V \\ S": the one check covers both kinds the cut loop adds; |T| = 1 is the
   out-degree clause again, valid too.)
 
+* **the caller's clauses** (``extra``, over the same arc variables; auxiliary variables are
+  not allowed): each must hold for every Hamiltonian cycle the claim is about, by the
+  caller's argument, stated where it is made (:mod:`solvers.certify.hcp_puzzle`: the clue
+  arcs a cycle must use, the clause blocking a grid's cycles). With them the claim
+  certified is "no Hamiltonian cycle satisfies them".
+
 Nothing else: not the portfolio's orientation clauses, not the Sudoku routes' together
 clauses or the undirected model's forced-edge units (true of every Hamiltonian cycle, but
 each would need its own argument). Every clause above holds for every Hamiltonian cycle, so
@@ -54,8 +60,8 @@ from .clauses import PAIRWISE_UP_TO, exactly_one
 from .proofs import proof_solver, solve_with_proof, write_proof
 from .sudoku import CertifyOptions, keep_files, proof_name
 
-__all__ = ["CutRejected", "GRAPH_CHECK", "graph_reason", "PAIRWISE_UP_TO", "certified_arcs", "certify_no_cycle",
-           "cut_problem", "model_clauses"]
+__all__ = ["CutRejected", "GRAPH_CHECK", "graph_reason", "PAIRWISE_UP_TO", "arc_variables",
+           "certified_arcs", "certify_no_cycle", "cut_problem", "model_clauses"]
 
 
 class CutRejected(WrongAnswer):
@@ -90,6 +96,20 @@ def certified_arcs(num_vertices: int, pairs, *, directed: bool) -> np.ndarray:
     if not directed:
         pairs = np.concatenate([pairs, pairs[:, ::-1]])
     return normalized_graph(num_vertices, pairs, True)
+
+
+def arc_variables(num_vertices: int, arcs: np.ndarray, pairs) -> np.ndarray:
+    """The variables (1-based) of ``pairs`` among the sorted ``arcs`` of
+    :func:`certified_arcs`; a pair that is not an arc is an internal error (the caller
+    derived it from this very graph)."""
+    pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+    keys = arcs[:, 0] * num_vertices + arcs[:, 1]
+    wanted = pairs[:, 0] * num_vertices + pairs[:, 1]
+    pos = np.searchsorted(keys, wanted).clip(max=max(len(arcs) - 1, 0))
+    if len(arcs) == 0 or not np.array_equal(keys[pos], wanted):
+        raise RuntimeError("internal error: a pair for the certified formula is not an arc "
+                           "of its graph")
+    return pos + 1
 
 
 def model_clauses(num_vertices: int, arcs: np.ndarray) -> tuple[list[list[int]], int]:
@@ -161,11 +181,14 @@ def _reached(num_vertices: int, arcs: np.ndarray, sources: np.ndarray) -> np.nda
 
 
 def certify_no_cycle(num_vertices: int, pairs, *, directed: bool, certify: CertifyOptions,
-                     cuts: Sequence[Sequence[int]] = (), name: str = "graph",
+                     cuts: Sequence[Sequence[int]] = (),
+                     extra: Sequence[Sequence[int]] = (), name: str = "graph",
                      solver: str = "cadical195",
                      time_limit: float | None = None) -> dict[str, Any]:
     """Certify that the graph has no Hamiltonian cycle (module docstring), starting from the
-    answering solver's ``cuts`` (over :func:`certified_arcs`' variables). Returns the record's
+    answering solver's ``cuts`` (over :func:`certified_arcs`' variables), with the caller's
+    ``extra`` clauses (module docstring; the claim is then "no Hamiltonian cycle satisfies
+    them", which ``name`` should say). Returns the record's
     additions: ``certified`` (the checker), ``proof_bytes``, ``check_seconds``, ``cuts_checked``
     and ``certify_seconds``; ``certified`` None with a ``reason`` when a time or memory limit
     stopped it. Raises :class:`CutRejected` for a cut that is not a subtour cut,
@@ -179,6 +202,10 @@ def certify_no_cycle(num_vertices: int, pairs, *, directed: bool, certify: Certi
         return {"certified": GRAPH_CHECK, "reason": plain,
                 "certify_seconds": round(time.perf_counter() - start, 4)}
     model, top = model_clauses(num_vertices, arcs)
+    given = [list(map(int, clause)) for clause in extra]
+    if any(abs(lit) > len(arcs) or lit == 0 for clause in given for lit in clause):
+        raise RuntimeError("internal error: an extra clause is not over the arc variables")
+    model += given
     kept = [list(map(int, cut)) for cut in cuts]
     for cut in kept:
         _checked(num_vertices, arcs, cut, "the solver's")
@@ -199,7 +226,7 @@ def certify_no_cycle(num_vertices: int, pairs, *, directed: bool, certify: Certi
         write_cnf(cnf, max(top, 1), [formula],
                   [f"no Hamiltonian cycle: {num_vertices} vertices, {len(arcs)} arcs "
                    f"({'directed' if directed else 'undirected, both ways'}), "
-                   f"{len(kept)} subtour cuts"])
+                   f"{len(kept)} subtour cuts, {len(given)} more clauses"])
         write_proof(run.proof, drat, max_bytes=certify.memory_limit)
         check = check_proof(certify.checker, cnf, drat, work=work, time_limit=time_limit,
                             memory_limit=certify.memory_limit, claim=claim)

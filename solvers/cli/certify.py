@@ -7,14 +7,21 @@
 * The checker (``--checker``; default: the most trusted found, cake_lpr > drat-trim >
   dratify) is looked for before anything is solved: none is one line and exit 2.
 
+* ``solve PUZZLE --via hcp|hcp-directed|hcp-undirected --certify [--unique]`` — the route
+  answers as without ``--certify`` (any graph, pruning, reduction; an exact solver: ``sat`` or
+  ``cpsat``), then :func:`solvers.certify.hcp_puzzle.certify_hcp_outcome` certifies its "no
+  solution" or "unique" on the puzzle's directed Haythorpe graph (why that graph: that
+  module's docstring).
+
 (The ``hamiltonian`` command takes the same three options, :mod:`solvers.cli.hamiltonian`;
 so do ``gadget nishio|nrpath --validate``, whose table gains a line per formula naming the
 checker of its negative claims: :func:`validation_certify`, :func:`certificate_lines`.)
 
-Only the CNF routes give proofs: exact cover, ILP, Hamiltonian-cycle and deduction routes
-are refused with ``--certify`` (``crosscheck --certify`` puts a certified SAT answer beside
-theirs). ``sat-incremental`` is refused too: its answers rest on assumptions in a solver
-shared by many puzzles; ``--via sat --certify`` is its honest, per-puzzle counterpart.
+The CNF and exact Hamiltonian-cycle routes give proofs: exact cover, ILP, deduction and the
+heuristic Hamiltonian-cycle solvers (LKH, linkern, Concorde, ``--hcp-cmd``) are refused with
+``--certify`` (``crosscheck --certify`` puts a certified answer beside theirs).
+``sat-incremental`` is refused too: its answers rest on assumptions in a solver shared by
+many puzzles; ``--via sat --certify`` is its honest, per-puzzle counterpart.
 """
 
 from __future__ import annotations
@@ -103,6 +110,8 @@ def check_certified_route(route, options: dict) -> dict:
     """The options a certified solve on ``route`` runs with (its presets and the given
     ones); a route that gives no proofs is one line, exit 2."""
     from ..routes.registry import Target
+    if route.target == Target.HCP:
+        return check_certified_graph_route(route, options)
     if route.target != Target.CNF or route.family is route_options.CNF_INCREMENTAL:
         raise UserError(f"--certify: route {route.name} gives no proof of its negative answers; "
                         f"use --via sat (or crosscheck --certify, which certifies a SAT peer)")
@@ -120,6 +129,38 @@ def check_certified_route(route, options: dict) -> dict:
         from ..certify.proofs import proof_solver
         proof_solver(given.get("solver") or "cadical195")
     return given
+
+
+def check_certified_graph_route(route, options: dict) -> dict:
+    """The options of a certified ``hcp`` route: an exact solver, ``sat`` or ``cpsat`` (a
+    heuristic never proves "no"; Concorde's "no" is not bridged to a certificate) and no
+    ``--break-symmetry`` (its answer is about a relabelled puzzle); else one line, exit 2."""
+    given = {**route.presets, **options}
+    solver = given.get("hcp_solver") or route_options.HCP.defaults["hcp_solver"]
+    if given.get("hcp_cmd") is not None or solver not in route_options.EXACT_HCP_SOLVERS:
+        who = "--hcp-cmd" if given.get("hcp_cmd") is not None else solver
+        raise UserError(f"--certify: {who} is not certified (LKH, linkern and --hcp-cmd "
+                        f"programs are heuristics that never prove 'no solution'); use "
+                        f"--hcp-solver sat or cpsat")
+    if given.get("break_symmetry"):
+        raise UserError("--certify: --break-symmetry answers for a relabelled puzzle; drop it")
+    return given
+
+
+def certify_graph_answer(route, options: dict, args: argparse.Namespace):
+    """The function that certifies each answer of a certified ``hcp`` route
+    (:func:`~solvers.certify.hcp_puzzle.certify_hcp_outcome`), for
+    :func:`solvers.cli.program.solve_each`."""
+    from ..certify.hcp_puzzle import certify_hcp_outcome
+    from ..certify.sudoku import proof_name
+    given = check_certified_graph_route(route, options)
+    certify = certify_options(args)
+    prune = given.get("prune") or route_options.HCP.defaults["prune"]
+
+    def certified(puzzle, label: str, outcome):
+        return certify_hcp_outcome(puzzle, outcome, prune=prune, certify=certify,
+                                   name=proof_name(label), time_limit=args.time_limit)
+    return certified
 
 
 def certified_each(lines: PuzzleLines, args: argparse.Namespace, route,
@@ -180,5 +221,5 @@ def _certified_chunk(pairs: list[tuple[str, str]], args: argparse.Namespace, giv
 
 
 def register(commands: common.Commands) -> None:
-    group = commands.solve.add_argument_group("certification (the sat routes)")
+    group = commands.solve.add_argument_group("certification (the sat and exact hcp routes)")
     add_certify_options(group)

@@ -132,7 +132,7 @@ def _checker(args: argparse.Namespace, routes: list[Route]) -> str | None:
     from ..crosscheck.runners import certifies
     if not any(certifies(route) for route in routes):
         raise UserError("--certify: no route of this run certifies its negative answers; add "
-                        "sat (a SAT route with a proof-logging solver)")
+                        "sat (a SAT route with a proof-logging solver) or hcp-directed")
     return find_checker(args.checker).name
 
 
@@ -190,9 +190,9 @@ def register(commands: common.Commands) -> None:
                              "after this many seconds without any Dask worker (default: 60)")
     parser.add_argument("--certify", action="store_true",
                         help="the routes that can (sat and the other CNF routes with "
-                             "proof-logging solvers) back every 'no solution' and 'unique' by "
-                             "a DRAT proof a checker accepts; a rejected proof is an error "
-                             "(exit 4)")
+                             "proof-logging solvers, the exact hcp routes) back every 'no "
+                             "solution' and 'unique' by a DRAT proof a checker accepts; a "
+                             "rejected proof is an error (exit 4)")
     parser.add_argument("--checker", choices=["cake_lpr", "drat-trim", "dratify"],
                         help="with --certify: the proof checker (default: the most trusted "
                              "found)")

@@ -55,6 +55,7 @@ from ..formats.atomic import OutputError, naming_write_errors
 from ..outcome import Outcome, Status, WrongAnswer
 from ..routes.options import ALL_OPTIONS
 from ..routes import ROUTES, get_route, route_estimate, template_routes
+from ..routes.registry import Target
 from . import common, forget_interrupt_mark
 from .common import ExitCode
 from .parser import (COMMAND_SUMMARIES, command_named, to_devnull as _to_devnull, top_parser,
@@ -89,10 +90,12 @@ def route_options(args: argparse.Namespace) -> dict:
             if getattr(args, name, None) is not None}
 
 
-def solve_each(lines: PuzzleLines, args: argparse.Namespace,
-               options: dict) -> Iterator[common.Solved]:
+def solve_each(lines: PuzzleLines, args: argparse.Namespace, options: dict, *,
+               then=None) -> Iterator[common.Solved]:
     """Parse and solve the puzzles one by one on ``args.via``; a puzzle whose instance is
-    estimated over the memory limit is refused like a bad one."""
+    estimated over the memory limit is refused like a bad one. ``then(puzzle, label,
+    outcome)``: what each answer becomes before it is reported (its certificate, with
+    ``--certify`` on an ``hcp`` route)."""
     route = get_route(args.via, args.defined_routes)
     limit = common.memory_limit(args)
     for label, text in lines.pairs():
@@ -107,6 +110,8 @@ def solve_each(lines: PuzzleLines, args: argparse.Namespace,
             continue
         outcome = route.solve(puzzle, unique=args.unique, time_limit=args.time_limit,
                               **options)
+        if then is not None:
+            outcome = then(puzzle, label, outcome)
         yield common.Solved(label, format_grid(puzzle, "auto"), outcome)
 
 
@@ -132,7 +137,11 @@ def run_solve(args: argparse.Namespace) -> int:
         parse_grid(lines.texts[0], args.box)
     many = len(lines) > 1
     results = None
-    if args.certify:
+    if args.certify and route.target == Target.HCP:
+        from .certify import certify_graph_answer
+        results = solve_each(lines, args, options,
+                             then=certify_graph_answer(route, options, args))
+    elif args.certify:
         from .certify import certified_each
         results = certified_each(lines, args, route, options)
     elif many:

@@ -78,11 +78,15 @@ def run_route(task: Task) -> RouteResult:
 def certifies(route) -> bool:
     """Does ``route`` back its negative answers by checked proofs under --certify? The CNF
     routes with a proof-logging pysat solver or an outside program that writes a proof;
-    not the kept incremental solver, whose clues are assumptions (:mod:`solvers.cli.certify`)."""
+    not the kept incremental solver, whose clues are assumptions (:mod:`solvers.cli.certify`);
+    the ``hcp`` routes with an exact solver (:mod:`solvers.certify.hcp_puzzle`)."""
     from ..certify.proofs import proof_solver
     from ..routes.registry import Target
-    from ..routes.options import CNF_INCREMENTAL
+    from ..routes.options import CNF_INCREMENTAL, EXACT_HCP_SOLVERS, HCP
     from ..tools.dimacs_programs import proof_command
+    if route.target == Target.HCP:
+        solver = route.presets.get("hcp_solver") or HCP.defaults["hcp_solver"]
+        return route.presets.get("hcp_cmd") is None and solver in EXACT_HCP_SOLVERS
     if route.target != Target.CNF or route.family is CNF_INCREMENTAL:
         return False
     try:
@@ -96,20 +100,36 @@ def certifies(route) -> bool:
 
 
 def _certified_outcome(task: Task, route, puzzle: Grid) -> Outcome:
-    """The route's answer with its negative claims certified: its solver (or program) and
-    encoding on the plain formula, clues as unit clauses."""
+    """The route's answer with its negative claims certified: a CNF route's solver (or
+    program) and encoding on the plain formula, clues as unit clauses; an ``hcp`` route's
+    own answer, then its certificate on the puzzle's directed graph."""
     from ..certify.checkers import find_checker
     from ..certify.outside import certified_with_command
     from ..certify.sudoku import CertifyOptions, certified_solve
     from ..routes.options import DEFAULT_AMO, DEFAULT_ENCODING
+    from ..routes.registry import Target
     checker, memory = task.certify
-    settings = dict(certify=CertifyOptions(find_checker(checker), memory),
+    certify = CertifyOptions(find_checker(checker), memory)
+    if route.target == Target.HCP:
+        return _certified_graph_outcome(task, route, puzzle, certify)
+    settings = dict(certify=certify,
                     encoding=route.presets.get("encoding") or DEFAULT_ENCODING,
                     amo=route.presets.get("amo") or DEFAULT_AMO, unique=task.unique,
                     time_limit=task.time_limit)
     if route.presets.get("solver_cmd") is not None:
         return certified_with_command(puzzle, route.presets["solver_cmd"], **settings)
     return certified_solve(puzzle, solver=route.presets.get("solver"), **settings)
+
+
+def _certified_graph_outcome(task: Task, route, puzzle: Grid, certify) -> Outcome:
+    """An ``hcp`` route's answer (:func:`_certified_outcome`), certified by
+    :func:`solvers.certify.hcp_puzzle.certify_hcp_outcome`."""
+    from ..certify.hcp_puzzle import certify_hcp_outcome
+    from ..routes.options import HCP
+    outcome = route.solve(puzzle, unique=task.unique and route.checks_uniqueness,
+                          time_limit=task.time_limit)
+    return certify_hcp_outcome(puzzle, outcome, certify=certify, time_limit=task.time_limit,
+                               prune=route.presets.get("prune") or HCP.defaults["prune"])
 
 
 def _error_text(exc: Exception) -> str:
