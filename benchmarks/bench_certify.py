@@ -45,7 +45,8 @@ sys.path.insert(0, str(ROOT))
 from reductions.sudoku.puzzle_files import read_puzzles
 from solvers.certify.batch import batch_size, certified_batch  # noqa: E402
 from solvers.certify.checkers import CHECKERS, CheckerUnavailable, find_checker  # noqa: E402
-from solvers.certify.sudoku import CertifyOptions, certified_solve  # noqa: E402
+from solvers.certify.refutation import CertifyOptions  # noqa: E402
+from solvers.certify.sudoku import certified_solve  # noqa: E402
 from solvers.routes.sat import solve_puzzle  # noqa: E402
 
 MEMORY = 2 << 30

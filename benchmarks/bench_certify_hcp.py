@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 from reductions.sudoku.puzzle_files import read_puzzles  # noqa: E402
 from solvers.certify.checkers import CheckerUnavailable, find_checker  # noqa: E402
 from solvers.certify.hcp_puzzle import certify_hcp_outcome  # noqa: E402
-from solvers.certify.sudoku import CertifyOptions  # noqa: E402
+from solvers.certify.refutation import CertifyOptions  # noqa: E402
 from solvers.routes import ROUTES  # noqa: E402
 from solvers.routes.options import HCP  # noqa: E402
 

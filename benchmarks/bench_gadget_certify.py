@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from solvers.certify.checkers import CHECKERS, CheckerUnavailable, find_checker  # noqa: E402
-from solvers.certify.sudoku import CertifyOptions  # noqa: E402
+from solvers.certify.refutation import CertifyOptions  # noqa: E402
 from solvers.gadgets import nishio, nrpath  # noqa: E402
 
 MEMORY = 2 << 30

@@ -44,14 +44,13 @@ from reductions.encodings.cnf import (
 )
 from reductions.sudoku.grid import Grid
 
-from ..formats.dimacs import write_cnf
 from ..outcome import Outcome, Status, verified
 from ..runtime.budget import Deadline, solve_within
 from ..runtime.pysat_solvers import new_pysat_solver
-from ..runtime.scratch import temporary_directory
-from .checkers import ProofRejected, check_proof
-from .proofs import proof_solver, write_proof
-from .sudoku import CertifyOptions, blocking_clause, certified_solve, keep_files, with_check
+from .checkers import ProofRejected
+from .proofs import proof_solver
+from .refutation import CertifyOptions, check_refutation
+from .sudoku import blocking_clause, certified_solve, with_check
 
 __all__ = ["BATCH_SIZE", "DRATIFY_BATCH_SIZE", "batch_size", "certified_batch"]
 
@@ -158,24 +157,17 @@ def _check_batch(outcomes: list[Outcome], puzzles: Sequence[Grid], claimed: list
     batch proof is redone one puzzle at a time."""
     selectors = [top + 1 + index for index in claimed]
     formula = formula + [selectors]
-    with temporary_directory("sudoku-bridge-proof-") as work:
-        cnf, drat = work / "formula.cnf", work / "proof.drat"
-        write_cnf(cnf, top + len(puzzles), [formula],
-                  [f"batch of {len(puzzles)} puzzles behind selectors {top + 1}.."
-                   f"{top + len(puzzles)}"])
-        write_proof(lemmas + [f"{-a} 0" for a in selectors], drat,
-                    max_bytes=certify.memory_limit)
-        try:
-            # --time-limit is per puzzle: the batch's check may take it for each puzzle
-            limit = None if time_limit is None else time_limit * len(puzzles)
-            check = check_proof(certify.checker, cnf, drat, work=work, time_limit=limit,
-                                memory_limit=certify.memory_limit, plain=True,
-                                claim=f"the proof of a batch of {len(claimed)} claims")
-        except ProofRejected:
-            check = None
-        else:
-            if certify.keep_proofs is not None:
-                keep_files(certify.keep_proofs, name, {".cnf": cnf, ".drat": drat})
+    # --time-limit is per puzzle: the batch's check may take it for each puzzle
+    limit = None if time_limit is None else time_limit * len(puzzles)
+    try:
+        check = check_refutation(
+            certify, num_vars=top + len(puzzles), clause_blocks=[formula],
+            comments=[f"batch of {len(puzzles)} puzzles behind selectors {top + 1}.."
+                      f"{top + len(puzzles)}"],
+            proof=lemmas + [f"{-a} 0" for a in selectors], plain=True,
+            claim=f"the proof of a batch of {len(claimed)} claims", name=name, time_limit=limit)
+    except ProofRejected:
+        check = None
     for index in claimed:
         if check is None:
             outcomes[index] = certified_solve(puzzles[index], certify=certify,

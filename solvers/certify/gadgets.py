@@ -68,14 +68,11 @@ from reductions.nishio.parts import independent_parts
 from reductions.nishio.placements import Cell, CellSet
 from reductions.nonrepetitive.labelled_graph import LabelledGraph
 
-from ..formats.dimacs import write_cnf
 from ..outcome import WrongAnswer
 from ..runtime.budget import Deadline
-from ..runtime.scratch import temporary_directory
-from .checkers import check_proof
 from .clauses import exactly_one
-from .proofs import proof_solver, solve_with_proof, write_proof
-from .sudoku import CertifyOptions, keep_files
+from .proofs import proof_solver, solve_with_proof
+from .refutation import CertifyOptions, check_refutation
 
 __all__ = ["EMPTY_CLAUSE", "Certificate", "certify_formula", "certify_no_path", "certify_no_placement",
            "path_clauses", "placement_clauses", "placement_units"]
@@ -118,15 +115,10 @@ def certify_unsat(clauses: list[list[int]], num_vars: int, *, claim: str, name: 
     if run.satisfiable:
         raise WrongAnswer(f"{solver} found the certified formula of '{claim}' ({name}) "
                           "satisfiable after the validation's solver refuted it")
-    with temporary_directory("sudoku-bridge-proof-") as work:
-        cnf, drat = work / "formula.cnf", work / "proof.drat"
-        write_cnf(cnf, max(num_vars, 1), [clauses], [claim])
-        write_proof(run.proof, drat, max_bytes=certify.memory_limit)
-        check = check_proof(certify.checker, cnf, drat, work=work, time_limit=time_limit,
-                            memory_limit=certify.memory_limit,
-                            claim=f"{solver}'s proof that {claim} ({name})")
-        if certify.keep_proofs is not None:
-            keep_files(certify.keep_proofs, name, {".cnf": cnf, ".drat": drat})
+    check = check_refutation(certify, num_vars=num_vars, clause_blocks=[clauses],
+                             comments=[claim], proof=run.proof,
+                             claim=f"{solver}'s proof that {claim} ({name})", name=name,
+                             time_limit=time_limit)
     return Certificate(claim, check.checker if check.certified else None, check.unfinished,
                        check.proof_bytes, time.perf_counter() - start)
 

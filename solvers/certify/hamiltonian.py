@@ -48,17 +48,14 @@ import numpy as np
 
 from reductions.hamiltonian.graphs import cycle_labels, hamiltonian_cycle_problem, label_roots
 
-from ..formats.dimacs import write_cnf
 from ..hamiltonian.graph_input import normalized_graph
 from ..hamiltonian.results import CycleStatus, HcpResult
 from ..outcome import WrongAnswer
 from ..runtime.budget import Deadline, solve_within
 from ..runtime.pysat_solvers import new_pysat_solver
-from ..runtime.scratch import temporary_directory
-from .checkers import check_proof
 from .clauses import PAIRWISE_UP_TO, exactly_one
-from .proofs import proof_solver, solve_with_proof, write_proof
-from .sudoku import CertifyOptions, keep_files, proof_name
+from .proofs import proof_solver, solve_with_proof
+from .refutation import CertifyOptions, check_refutation, proof_name
 
 __all__ = ["CutRejected", "GRAPH_CHECK", "graph_reason", "PAIRWISE_UP_TO", "arc_variables",
            "certified_arcs", "certify_no_cycle", "cut_problem", "model_clauses"]
@@ -221,17 +218,12 @@ def certify_no_cycle(num_vertices: int, pairs, *, directed: bool, certify: Certi
         raise WrongAnswer(f"internal error: {solver} found the certified formula of {name} "
                           "satisfiable after another solver refuted it")
     claim = f"{solver}'s proof that {name} has no Hamiltonian cycle"
-    with temporary_directory("sudoku-bridge-proof-") as work:
-        cnf, drat = work / "formula.cnf", work / "proof.drat"
-        write_cnf(cnf, max(top, 1), [formula],
-                  [f"no Hamiltonian cycle: {num_vertices} vertices, {len(arcs)} arcs "
-                   f"({'directed' if directed else 'undirected, both ways'}), "
-                   f"{len(kept)} subtour cuts, {len(given)} more clauses"])
-        write_proof(run.proof, drat, max_bytes=certify.memory_limit)
-        check = check_proof(certify.checker, cnf, drat, work=work, time_limit=time_limit,
-                            memory_limit=certify.memory_limit, claim=claim)
-        if certify.keep_proofs is not None:
-            keep_files(certify.keep_proofs, name, {".cnf": cnf, ".drat": drat})
+    comment = (f"no Hamiltonian cycle: {num_vertices} vertices, {len(arcs)} arcs "
+               f"({'directed' if directed else 'undirected, both ways'}), "
+               f"{len(kept)} subtour cuts, {len(given)} more clauses")
+    check = check_refutation(certify, num_vars=top, clause_blocks=[formula],
+                             comments=[comment], proof=run.proof, claim=claim, name=name,
+                             time_limit=time_limit)
     added = {"certified": check.checker if check.certified else None,
              "proof_bytes": check.proof_bytes, "check_seconds": round(check.seconds, 4),
              "cuts_checked": len(kept),
@@ -308,7 +300,7 @@ def certify_result(result: HcpResult, num_vertices: int, pairs, *, directed: boo
                    time_limit: float | None) -> HcpResult:
     """``result`` with its "no cycle" certified (stats gain ``certified`` …) or withdrawn
     (``unknown`` when a limit stopped the certificate); other answers unchanged. ``name``:
-    the graph's file (its kept proof is named after it, :func:`~.sudoku.proof_name`)."""
+    the graph's file (its kept proof is named after it, :func:`~.refutation.proof_name`)."""
     if result.status != CycleStatus.NO_CYCLE:
         return result
     added = certify_no_cycle(num_vertices, pairs, directed=directed, certify=certify,

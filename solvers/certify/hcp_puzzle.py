@@ -55,7 +55,8 @@ from reductions.sudoku.grid import Grid
 
 from ..outcome import Outcome, Status, WrongAnswer
 from .hamiltonian import GRAPH_CHECK, arc_variables, certified_arcs, certify_no_cycle
-from .sudoku import CertifyOptions, certified_solve
+from .refutation import CertifyOptions
+from .sudoku import certified_solve
 
 __all__ = ["certify_hcp_outcome", "puzzle_graph"]
 

@@ -24,7 +24,8 @@ from ..runtime.scratch import temporary_directory
 from ..tools.dimacs_programs import dimacs_template, proof_command, run_dimacs_solver
 from .checkers import Check, check_proof
 from .proofs import ProofTooLarge
-from .sudoku import CertifyOptions, blocking_clause, keep_files, with_check
+from .refutation import CertifyOptions, keep_files
+from .sudoku import blocking_clause, with_check
 
 __all__ = ["certified_with_command", "check_outside_proof", "clean_proof"]
 

@@ -10,10 +10,8 @@ encoding (a formula simplified first, by clue elimination, would certify the sim
   checked proof. With the first grid verified, "no other grid" is "exactly one".
 * "not unique" and "solved" need no certificate: the grids are checked against the puzzle.
 
-The proof is written to a temporary directory (:func:`~solvers.runtime.scratch.temporary_directory`),
-checked (:func:`solvers.certify.checkers.check_proof`) and deleted, unless ``keep_proofs``
-names a directory: then the formula and the proof are kept there as ``NAME.cnf`` and
-``NAME.drat`` (written atomically), for anyone to check again.
+The proof is checked by :func:`solvers.certify.refutation.check_refutation` (written to a
+temporary directory, judged, deleted or kept as ``NAME.cnf`` and ``NAME.drat``).
 
 The answer's stats carry ``certified`` (the checker's name, or None when the check did not
 finish: the answer is then ``unknown``), ``proof_bytes`` and ``check_seconds``.
@@ -21,38 +19,20 @@ finish: the answer is then ``unknown``), ``proof_bytes`` and ``check_seconds``.
 
 from __future__ import annotations
 
-import re
-import shutil
 import time
-from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
 from reductions.encodings.cnf import DEFAULT_AMO, DEFAULT_ENCODING, SudokuToCnf
 from reductions.sudoku.grid import Grid
 
-from ..formats.atomic import OutputGroup
-from ..formats.dimacs import write_cnf
 from ..outcome import Outcome, Status, verified
 from ..runtime.budget import Deadline
-from ..runtime.scratch import temporary_directory
-from .checkers import Check, Checker, check_proof
-from .proofs import proof_solver, solve_with_proof, write_proof
+from .checkers import Check
+from .proofs import proof_solver, solve_with_proof
+from .refutation import CertifyOptions, check_refutation
 
-__all__ = ["CertifyOptions", "blocking_clause", "certified_solve", "keep_files", "proof_name",
-           "with_check"]
-
-
-@dataclass(frozen=True)
-class CertifyOptions:
-    """How to certify: the ``checker`` (:func:`~solvers.certify.checkers.find_checker`),
-    the memory limit (bytes) a proof and its check are held to, and where to keep the
-    proofs (None: deleted after the check)."""
-
-    checker: Checker
-    memory_limit: int
-    keep_proofs: Path | None = None
+__all__ = ["blocking_clause", "certified_solve", "with_check"]
 
 
 def certified_solve(puzzle: Grid, *, certify: CertifyOptions, name: str = "puzzle",
@@ -110,14 +90,9 @@ def _certified(outcome: Outcome, cnf, clauses: list[list[int]], proof: list[str]
                time_limit: float | None) -> Outcome:
     """``outcome`` (whose negative claim is "``clauses`` are unsatisfiable") with the check
     of ``proof`` in its stats; a check that did not finish makes it ``unknown``."""
-    with temporary_directory("sudoku-bridge-proof-") as work:
-        formula, drat = work / "formula.cnf", work / "proof.drat"
-        write_cnf(formula, cnf.num_vars, [clauses], cnf.metadata())
-        write_proof(proof, drat, max_bytes=certify.memory_limit)
-        check = check_proof(certify.checker, formula, drat, work=work, time_limit=time_limit,
-                            memory_limit=certify.memory_limit, claim=claim)
-        if certify.keep_proofs is not None:
-            keep_files(certify.keep_proofs, name, {".cnf": formula, ".drat": drat})
+    check = check_refutation(certify, num_vars=cnf.num_vars, clause_blocks=[clauses],
+                             comments=cnf.metadata(), proof=proof, claim=claim, name=name,
+                             time_limit=time_limit)
     return with_check(outcome, check)
 
 
@@ -135,21 +110,6 @@ def with_check(outcome: Outcome, check: Check) -> Outcome:
         else:
             outcome.unique = None
     return outcome
-
-
-def keep_files(folder: Path, name: str, files: dict[str, Path]) -> None:
-    """Copy ``files`` (suffix → path) into ``folder`` as ``name`` + suffix, all together
-    (:class:`~solvers.formats.atomic.OutputGroup`)."""
-    with OutputGroup() as group:
-        for suffix, path in files.items():
-            with group.open(folder / f"{name}{suffix}", "wb") as out, open(path, "rb") as data:
-                shutil.copyfileobj(data, out)
-
-
-def proof_name(label: str) -> str:
-    """A file name for a kept proof, from the label of what it proves (``file.txt:12``, a
-    formula's name)."""
-    return re.sub(r"[^A-Za-z0-9_.-]+", "-", Path(label).name).strip("-.") or "puzzle"
 
 
 def _finish(outcome: Outcome, start: float) -> Outcome:

@@ -54,10 +54,10 @@ def add_certify_options(parser, claims: str = "every 'no solution' and 'unique'"
 
 
 def certify_options(args: argparse.Namespace):
-    """The :class:`~solvers.certify.sudoku.CertifyOptions` of the command line; a missing
+    """The :class:`~solvers.certify.refutation.CertifyOptions` of the command line; a missing
     checker or a --keep-proofs that is not a directory is one line, exit 2."""
     from ..certify.checkers import find_checker
-    from ..certify.sudoku import CertifyOptions
+    from ..certify.refutation import CertifyOptions
     if not args.certify:
         for flag in ("checker", "keep_proofs"):
             if getattr(args, flag, None) is not None:
@@ -152,7 +152,7 @@ def certify_graph_answer(route, options: dict, args: argparse.Namespace):
     (:func:`~solvers.certify.hcp_puzzle.certify_hcp_outcome`), for
     :func:`solvers.cli.program.solve_each`."""
     from ..certify.hcp_puzzle import certify_hcp_outcome
-    from ..certify.sudoku import proof_name
+    from ..certify.refutation import proof_name
     given = check_certified_graph_route(route, options)
     certify = certify_options(args)
     prune = given.get("prune") or route_options.HCP.defaults["prune"]
@@ -169,7 +169,7 @@ def certified_each(lines: PuzzleLines, args: argparse.Namespace, route,
     in batches (:func:`~solvers.certify.batch.batch_size`), one proof a batch; one by one
     otherwise."""
     from ..certify.batch import batch_size
-    from ..certify.sudoku import proof_name
+    from ..certify.refutation import proof_name
     given = check_certified_route(route, options)
     certify = certify_options(args)
     settings = dict(certify=certify,
@@ -190,7 +190,8 @@ def _certified_chunk(pairs: list[tuple[str, str]], args: argparse.Namespace, giv
     (more than one), others one by one."""
     from ..certify.batch import certified_batch
     from ..certify.outside import certified_with_command
-    from ..certify.sudoku import certified_solve, proof_name
+    from ..certify.refutation import proof_name
+    from ..certify.sudoku import certified_solve
     results: dict[int, common.Solved] = {}
     puzzles: dict[int, object] = {}
     for index, (label, text) in enumerate(pairs):

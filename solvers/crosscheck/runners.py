@@ -105,7 +105,8 @@ def _certified_outcome(task: Task, route, puzzle: Grid) -> Outcome:
     own answer, then its certificate on the puzzle's directed graph."""
     from ..certify.checkers import find_checker
     from ..certify.outside import certified_with_command
-    from ..certify.sudoku import CertifyOptions, certified_solve
+    from ..certify.refutation import CertifyOptions
+    from ..certify.sudoku import certified_solve
     from ..routes.options import DEFAULT_AMO, DEFAULT_ENCODING
     from ..routes.registry import Target
     checker, memory = task.certify

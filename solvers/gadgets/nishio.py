@@ -73,7 +73,7 @@ from reductions.nishio.sizes import (nishio_dag_estimate, nishio_overlay_estimat
 
 from ..outcome import WrongAnswer
 from ..certify.gadgets import Certificate, certify_formula, certify_no_placement
-from ..certify.sudoku import CertifyOptions, proof_name
+from ..certify.refutation import CertifyOptions, proof_name
 from ..runtime.pysat_solvers import DEFAULT_SOLVER, new_pysat_solver, solve_formula
 
 PAIRWISE_MAX = 4

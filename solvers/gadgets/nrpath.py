@@ -68,7 +68,7 @@ from reductions.nonrepetitive.sizes import nrpath_gadget_estimate
 
 from ..outcome import WrongAnswer
 from ..certify.gadgets import Certificate, certify_formula, certify_no_path
-from ..certify.sudoku import CertifyOptions, proof_name
+from ..certify.refutation import CertifyOptions, proof_name
 from ..runtime.pysat_solvers import DEFAULT_SOLVER, new_pysat_solver, solve_formula
 
 PAIRWISE_UP_TO = 6

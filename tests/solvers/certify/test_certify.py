@@ -269,7 +269,7 @@ def test_a_batch_formula_missing_one_blocking_clause_is_rejected(tmp_path):
     """The batch construction's soundness rests on the checker: the kept batch formula less
     one puzzle's blocking clause is satisfiable, and its proof is then rejected."""
     from solvers.certify.batch import certified_batch
-    from solvers.certify.sudoku import CertifyOptions
+    from solvers.certify.refutation import CertifyOptions
     keep = tmp_path / "kept"
     keep.mkdir()
     certify = CertifyOptions(find_checker("dratify"), MEMORY, keep)

@@ -21,11 +21,11 @@ from reductions.nishio.parts import independent_parts
 from reductions.nishio.placements import CellSet
 from reductions.nonrepetitive.labelled_graph import LabelledGraph
 from reductions.sudoku.grid import Shape
-from solvers.certify import checkers, gadgets as certify_gadgets
+from solvers.certify import checkers, refutation
 from solvers.certify.checkers import ProofRejected, check_proof, find_checker
 from solvers.certify.gadgets import (EMPTY_CLAUSE, certify_no_path, certify_no_placement,
                                      path_clauses, placement_clauses, placement_units)
-from solvers.certify.sudoku import CertifyOptions
+from solvers.certify.refutation import CertifyOptions
 from solvers.gadgets.nishio import PlacementModel
 from solvers.gadgets.nrpath import brute_force_cycle, brute_force_path
 from solvers.outcome import WrongAnswer
@@ -232,8 +232,8 @@ def test_a_tampered_proof_on_the_command_line_is_exit_4(run, monkeypatch, comman
     clauses = [line.split() for line in path.read_text().splitlines()
                if line and line[0] not in "cp"]
     assert all(len(clause) > 2 for clause in clauses)          # no unit clause
-    real = certify_gadgets.write_proof
-    monkeypatch.setattr(certify_gadgets, "write_proof",
+    real = refutation.write_proof
+    monkeypatch.setattr(refutation, "write_proof",
                         lambda lines, where, **kw: real([], where, **kw))
     code, out, err = run("gadget", command, "--validate", path, "--certify", "--checker",
                          "dratify")

@@ -20,7 +20,7 @@ from solvers.certify.checkers import (CheckerUnavailable, ProofRejected, check_p
                                       find_checker)
 from solvers.certify.hamiltonian import (GRAPH_CHECK, CutRejected, certified_arcs,
                                          certify_no_cycle, cut_problem, model_clauses)
-from solvers.certify.sudoku import CertifyOptions
+from solvers.certify.refutation import CertifyOptions
 from solvers.outcome import WrongAnswer
 
 from tests.conftest import INSTANCES

@@ -22,7 +22,7 @@ from solvers.certify import hamiltonian as certify_hcp
 from solvers.certify.checkers import ProofRejected, check_proof, find_checker
 from solvers.certify.hamiltonian import arc_variables, certified_arcs
 from solvers.certify.hcp_puzzle import certify_hcp_outcome, puzzle_graph
-from solvers.certify.sudoku import CertifyOptions
+from solvers.certify.refutation import CertifyOptions
 from solvers.outcome import Outcome, Status, WrongAnswer
 
 from tests.conftest import INSTANCES
