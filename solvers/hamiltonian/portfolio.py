@@ -38,22 +38,34 @@ from typing import Any
 
 import numpy as np
 
-from ..runtime.budget import Deadline
+from reductions.hamiltonian.graphs import cycle_labels, label_roots
+
+from ..runtime.budget import Deadline, solve_within
 from ..runtime.pysat_solvers import new_pysat_solver
 from .covers import _cycle_order
 from .cut_loop import _cut_loop
+from .order_model import order_clauses, position_bits
 from .results import CycleStatus, HcpResult
 from .sat_model import _model_clauses
 
-__all__ = ["CONFIGURATIONS", "DENSE_DEGREE", "FIRST_SLICE", "SPARSE_KEEP", "SPARSE_SHARE",
-           "solve_with_portfolio", "sparse_spanning_subgraph"]
+__all__ = ["CONFIGURATIONS", "DENSE_DEGREE", "FIRST_SLICE", "ORDER_MAX_SIZE", "ORDER_SOLVER",
+           "SPARSE_KEEP", "SPARSE_SHARE", "solve_with_portfolio", "sparse_spanning_subgraph"]
 
 CONFIGURATIONS: tuple[tuple[str, bool], ...] = (
-    ("cadical195", False), ("glucose4", False), ("cpsat", False), ("cadical195", True),
-    ("glucose4", True))
+    ("cadical195", False), ("order", True), ("glucose4", False), ("cpsat", False),
+    ("cadical195", True), ("glucose4", True))
 """(solver, orientation fixed) of each portfolio member, in turn order: a pysat solver name,
-or ``cpsat`` (OR-Tools' circuit constraint with every cut found so far; skipped when OR-Tools
-is not installed)."""
+``cpsat`` (OR-Tools' circuit constraint with every cut found so far; skipped when OR-Tools
+is not installed) or ``order`` (the ordering encoding of :mod:`solvers.hamiltonian.order_model`
+in :data:`ORDER_SOLVER`, with every cut found so far: no cut loop)."""
+
+ORDER_SOLVER = "cadical195"
+"""The pysat solver of the ``order`` member."""
+
+ORDER_MAX_SIZE = 400_000
+"""The ``order`` member joins only when arcs × position bits is at most this (its model is
+about four clauses per arc and bit: 1.6 million clauses here). FHCP graph 156 is 56,000;
+the whole of the dense graph 188, 7 million (its sparse subgraph, 100,000)."""
 
 FIRST_SLICE = 0.5
 """Seconds of each member's first turn; every full turn doubles it."""
@@ -130,24 +142,27 @@ def solve_with_portfolio(num_vertices: int, arcs: np.ndarray, *, undirected: boo
     stats: dict[str, Any] = {"backend": "sat", "solver": "portfolio", "variables": top,
                              "clauses": len(clauses), "iterations": 0, "cuts": 0,
                              "turns": 0}
-    configurations = [c for c in configurations if c[0] != "cpsat" or _has_cpsat()]
+    configurations = _runnable(configurations, len(arcs) * position_bits(num_vertices))
+    if not configurations:
+        return HcpResult(CycleStatus.UNKNOWN, None, {
+            **stats, "reason": "no portfolio member can run on this graph here"})
     try:
         slice_, turn = first_slice, 0
         while True:
             index = turn % len(configurations)
             name, oriented = configurations[index]
+            extra = symmetric if oriented else []
             if index == len(members):
-                members.append({"solver": None if name == "cpsat" else new_pysat_solver(
-                    name, clauses + (symmetric if oriented else [])), "seen": 0})
+                members.append(_new_member(name, num_vertices, arcs, clauses, top, extra))
             member = members[index]
             if name == "cpsat":
-                result = _cpsat_turn(num_vertices, arcs, cuts + (symmetric if oriented
-                                                                 else []), deadline, slice_)
+                result = _cpsat_turn(num_vertices, arcs, cuts + extra, deadline, slice_)
             else:
                 for clause in cuts[member["seen"]:]:
                     member["solver"].add_clause(clause)
                 member["seen"] = len(cuts)
-                result = _turn(member, cuts, num_vertices, arcs, deadline, slice_, stats)
+                turn_of = _order_turn if name == "order" else _turn
+                result = turn_of(member, cuts, num_vertices, arcs, deadline, slice_, stats)
             if result is not None:
                 result.stats = {**stats, **result.stats,
                                 "member": "+".join(map(str, configurations[index])),
@@ -163,6 +178,28 @@ def solve_with_portfolio(num_vertices: int, arcs: np.ndarray, *, undirected: boo
         for member in members:
             if member["solver"] is not None:
                 member["solver"].delete()
+
+
+def _runnable(configurations, order_size: int) -> list[tuple[str, bool]]:
+    """The members that can run: ``cpsat`` when OR-Tools is installed, ``order`` when its
+    model is small enough (:data:`ORDER_MAX_SIZE`)."""
+    return [(name, oriented) for name, oriented in configurations
+            if (name != "cpsat" or _has_cpsat())
+            and (name != "order" or order_size <= ORDER_MAX_SIZE)]
+
+
+def _new_member(name: str, num_vertices: int, arcs: np.ndarray, clauses: list[list[int]],
+                top: int, extra: list[list[int]]) -> dict[str, Any]:
+    """A member's state: its pysat solver holding the cover model and ``extra`` (none for
+    CP-SAT, built afresh each turn); for ``order``, the ordering encoding too, rooted at
+    the vertex the orientation clauses use (:func:`orientation_clauses`)."""
+    if name == "cpsat":
+        return {"solver": None, "seen": 0}
+    if name != "order":
+        return {"solver": new_pysat_solver(name, clauses + extra), "seen": 0}
+    root = int(np.argmin(np.bincount(arcs[:, 0], minlength=num_vertices)))
+    order, _ = order_clauses(num_vertices, arcs, top=top, root=root)
+    return {"solver": new_pysat_solver(ORDER_SOLVER, clauses + extra + order), "seen": 0}
 
 
 def _turn(member: dict[str, Any], cuts: list[list[int]], num_vertices: int,
@@ -183,6 +220,33 @@ def _turn(member: dict[str, Any], cuts: list[list[int]], num_vertices: int,
     if result.status != CycleStatus.UNKNOWN or deadline.passed():
         return result
     return None
+
+
+def _order_turn(member: dict[str, Any], cuts: list[list[int]], num_vertices: int,
+                arcs: np.ndarray, deadline: Deadline, slice_: float,
+                stats: dict[str, Any]) -> HcpResult | None:
+    """One turn of the ordering encoding (:mod:`solvers.hamiltonian.order_model`, with every
+    cut found so far): a Hamiltonian cycle, a proof (unsatisfiable: the encoding is exact
+    and the cuts hold for every Hamiltonian cycle), or None to go on."""
+    remaining = deadline.remaining()
+    limit = slice_ if remaining is None else min(slice_, remaining)
+    stats["iterations"] += 1
+    answer = solve_within(member["solver"], Deadline(limit))
+    if answer is False:
+        return HcpResult(CycleStatus.NO_CYCLE, None, {
+            "reason": "the ordering encoding (with the subtour cuts) is unsatisfiable"})
+    if answer is None:
+        if deadline.passed():
+            return HcpResult(CycleStatus.UNKNOWN, None, {"reason": "time limit reached"})
+        return None
+    model = np.fromiter(member["solver"].get_model(), dtype=np.int64, count=len(arcs))
+    successor = np.empty(num_vertices, dtype=np.int64)
+    chosen = arcs[model > 0]
+    successor[chosen[:, 0]] = chosen[:, 1]
+    if label_roots(cycle_labels(successor)).size != 1:
+        raise RuntimeError("internal error: a model of the ordering encoding is not one "
+                           "cycle")
+    return HcpResult(CycleStatus.HAMILTONIAN, _cycle_order(successor), {})
 
 
 def _has_cpsat() -> bool:
