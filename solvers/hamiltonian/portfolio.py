@@ -23,8 +23,8 @@ each measured on FHCP graphs 1–40 (``benchmarks/bench_fhcp.py``):
   holds for every Hamiltonian cycle, so any solver may have it).
 * **An ordering encoding beside the cuts** (the ``order`` member,
   :mod:`solvers.hamiltonian.order_model`): binary positions along the chosen arcs, so that
-  every model is a Hamiltonian cycle — one solve, no cut loop. It goes second, after
-  CaDiCaL's first turn, and takes the others' cuts too. Where the covers keep splitting into
+  every model is a Hamiltonian cycle — one solve, no cut loop. It joins in the second round
+  (:data:`ORDER_FIRST_ROUND`), last in turn, and takes the others' cuts too. Where the covers keep splitting into
   ever new subtours it is what answers: alone, it solved FHCP graphs 12, 29, 45, 50, 58, 65,
   75 and 101 in 0.8–8.7 s, where the portfolio without it took 27–60 s. Left out when its
   model would be too large (:data:`ORDER_MAX_SIZE`).
@@ -55,16 +55,23 @@ from .order_model import order_clauses, position_bits
 from .results import CycleStatus, HcpResult
 from .sat_model import _model_clauses
 
-__all__ = ["CONFIGURATIONS", "DENSE_DEGREE", "FIRST_SLICE", "ORDER_MAX_SIZE", "ORDER_SOLVER",
-           "SPARSE_KEEP", "SPARSE_SHARE", "solve_with_portfolio", "sparse_spanning_subgraph"]
+__all__ = ["CONFIGURATIONS", "DENSE_DEGREE", "FIRST_SLICE", "ORDER_FIRST_ROUND", "ORDER_MAX_SIZE",
+           "ORDER_SOLVER", "SPARSE_KEEP", "SPARSE_SHARE", "solve_with_portfolio", "sparse_spanning_subgraph"]
 
 CONFIGURATIONS: tuple[tuple[str, bool], ...] = (
-    ("cadical195", False), ("order", True), ("glucose4", False), ("cpsat", False),
-    ("cadical195", True), ("glucose4", True))
+    ("cadical195", False), ("glucose4", False), ("cpsat", False), ("cadical195", True),
+    ("glucose4", True), ("order", True))
 """(solver, orientation fixed) of each portfolio member, in turn order: a pysat solver name,
 ``cpsat`` (OR-Tools' circuit constraint with every cut found so far; skipped when OR-Tools
 is not installed) or ``order`` (the ordering encoding of :mod:`solvers.hamiltonian.order_model`
 in :data:`ORDER_SOLVER`, with every cut found so far: no cut loop)."""
+
+ORDER_FIRST_ROUND = 1
+"""The ``order`` member takes its first turn in this round (counted from 0): where the cut
+loop answers within the first round (2.5 s of turns), the portfolio stays as it was.
+Second in the first round, it slowed FHCP graphs 150–171 (most answered by a cut member
+after that round, on a machine at load 6): 153, 154, 155, 157 and 164 by 1.3–5×, 151
+from 44 s to unknown at 60 s."""
 
 ORDER_SOLVER = "cadical195"
 """The pysat solver of the ``order`` member."""
@@ -145,7 +152,6 @@ def solve_with_portfolio(num_vertices: int, arcs: np.ndarray, *, undirected: boo
     clauses, top = _model_clauses(num_vertices, arcs, True)
     symmetric = orientation_clauses(num_vertices, arcs) if undirected else []
     cuts: list[list[int]] = []
-    members: list[dict[str, Any]] = []
     stats: dict[str, Any] = {"backend": "sat", "solver": "portfolio", "variables": top,
                              "clauses": len(clauses), "iterations": 0, "cuts": 0,
                              "turns": 0}
@@ -153,38 +159,47 @@ def solve_with_portfolio(num_vertices: int, arcs: np.ndarray, *, undirected: boo
     if not configurations:
         return HcpResult(CycleStatus.UNKNOWN, None, {
             **stats, "reason": "no portfolio member can run on this graph here"})
+    members: dict[int, dict[str, Any]] = {}
     try:
-        slice_, turn = first_slice, 0
+        slice_, round_ = first_slice, 0
         while True:
-            index = turn % len(configurations)
-            name, oriented = configurations[index]
-            extra = symmetric if oriented else []
-            if index == len(members):
-                members.append(_new_member(name, num_vertices, arcs, clauses, top, extra))
-            member = members[index]
-            if name == "cpsat":
-                result = _cpsat_turn(num_vertices, arcs, cuts + extra, deadline, slice_)
-            else:
-                for clause in cuts[member["seen"]:]:
-                    member["solver"].add_clause(clause)
-                member["seen"] = len(cuts)
-                turn_of = _order_turn if name == "order" else _turn
-                result = turn_of(member, cuts, num_vertices, arcs, deadline, slice_, stats)
-            if result is not None:
-                result.stats = {**stats, **result.stats,
-                                "member": "+".join(map(str, configurations[index])),
-                                "seconds": deadline.seconds()}
-                if result.status == CycleStatus.NO_CYCLE:
-                    result.cuts = [list(map(int, cut)) for cut in cuts]
-                return result
-            turn += 1
-            stats["turns"] = turn
-            if turn % len(configurations) == 0:
-                slice_ *= 2
+            for index, (name, oriented) in enumerate(configurations):
+                if name == "order" and round_ < ORDER_FIRST_ROUND:
+                    continue
+                extra = symmetric if oriented else []
+                if index not in members:
+                    members[index] = _new_member(name, num_vertices, arcs, clauses, top,
+                                                 extra)
+                result = _member_turn(name, members[index], extra, cuts, num_vertices, arcs,
+                                      deadline, slice_, stats)
+                if result is not None:
+                    result.stats = {**stats, **result.stats, "member": f"{name}+{oriented}",
+                                    "seconds": deadline.seconds()}
+                    if result.status == CycleStatus.NO_CYCLE:
+                        result.cuts = [list(map(int, cut)) for cut in cuts]
+                    return result
+                stats["turns"] += 1
+            round_, slice_ = round_ + 1, 2 * slice_
     finally:
-        for member in members:
+        for member in members.values():
             if member["solver"] is not None:
                 member["solver"].delete()
+
+
+def _member_turn(name: str, member: dict[str, Any], extra: list[list[int]],
+                 cuts: list[list[int]], num_vertices: int, arcs: np.ndarray,
+                 deadline: Deadline, slice_: float, stats: dict[str, Any]
+                 ) -> HcpResult | None:
+    """One turn of the member called ``name`` (``extra``: its orientation clauses, for
+    CP-SAT, which starts afresh each turn; a pysat member first takes the cuts found since
+    its last turn): its answer, or None to go on."""
+    if name == "cpsat":
+        return _cpsat_turn(num_vertices, arcs, cuts + extra, deadline, slice_)
+    for clause in cuts[member["seen"]:]:
+        member["solver"].add_clause(clause)
+    member["seen"] = len(cuts)
+    turn = _order_turn if name == "order" else _turn
+    return turn(member, cuts, num_vertices, arcs, deadline, slice_, stats)
 
 
 def _runnable(configurations, order_size: int) -> list[tuple[str, bool]]:
