@@ -141,3 +141,23 @@ def test_the_default_portfolio_keeps_an_order_member():
     result = solve_undirected_hcp(42, edges, portfolio=True, time_limit=60)
     assert result.status == CycleStatus.HAMILTONIAN
     assert is_hamiltonian_cycle(42, edges, result.cycle, False)
+
+
+def test_the_order_member_waits_for_the_second_round(monkeypatch):
+    """Where a cut member answers in the first round, no ordering model is even built; the
+    order member alone answers in its first turn, which is in the second round."""
+    edges = torus_edges(5, 6)
+    arcs = normalized_graph(30, np.concatenate([edges, edges[:, ::-1]]), True)
+    members = (("order", True), ("glucose4", False))     # order first, yet it waits
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the ordering model was built in the first round")
+    with monkeypatch.context() as patch:
+        patch.setattr(portfolio, "order_clauses", refuse)
+        early = solve_with_portfolio(30, arcs, undirected=True, deadline=Deadline(60),
+                                     configurations=members)
+    assert early.status == CycleStatus.HAMILTONIAN and early.stats["member"] == \
+        "glucose4+False"
+    late = solve_with_portfolio(30, arcs, undirected=True, deadline=Deadline(60),
+                                configurations=(("order", True),))
+    assert late.status == CycleStatus.HAMILTONIAN and late.stats["turns"] == 0
