@@ -23,7 +23,7 @@ each measured on FHCP graphs 1–40 (``benchmarks/bench_fhcp.py``):
   holds for every Hamiltonian cycle, so any solver may have it).
 * **An ordering encoding beside the cuts** (the ``order`` member,
   :mod:`solvers.hamiltonian.order_model`): binary positions along the chosen arcs, so that
-  every model is a Hamiltonian cycle — one solve, no cut loop. It joins in the second round
+  every model is a Hamiltonian cycle — one solve, no cut loop. It joins in the third round
   (:data:`ORDER_FIRST_ROUND`), last in turn, and takes the others' cuts too. Where the covers keep splitting into
   ever new subtours it is what answers: alone, it solved FHCP graphs 12, 29, 45, 50, 58, 65,
   75 and 101 in 0.8–8.7 s, where the portfolio without it took 27–60 s. Left out when its
@@ -66,12 +66,13 @@ CONFIGURATIONS: tuple[tuple[str, bool], ...] = (
 is not installed) or ``order`` (the ordering encoding of :mod:`solvers.hamiltonian.order_model`
 in :data:`ORDER_SOLVER`, with every cut found so far: no cut loop)."""
 
-ORDER_FIRST_ROUND = 1
-"""The ``order`` member takes its first turn in this round (counted from 0): where the cut
-loop answers within the first round (2.5 s of turns), the portfolio stays as it was.
-Second in the first round, it slowed FHCP graphs 150–171 (most answered by a cut member
-after that round, on a machine at load 6): 153, 154, 155, 157 and 164 by 1.3–5×, 151
-from 44 s to unknown at 60 s."""
+ORDER_FIRST_ROUND = 2
+"""The ``order`` member takes its first turn in this round (counted from 0), after 7.5 s of
+the others' turns: where the cut loop answers by then, the portfolio stays as it was. From
+the first round on it slowed FHCP graphs 150–171, which a cut member answers a few rounds
+in (one run on a machine at load 6: 153, 154, 155, 157 and 164 by 1.3–5×, 151 from 44 s to
+unknown at 60 s); from the second, 164 and 166 still went from 7 and 26 s to unknown (its
+turns overrun their slices: 2.9 s for 1 s on graph 164, the model's building included)."""
 
 ORDER_SOLVER = "cadical195"
 """The pysat solver of the ``order`` member."""

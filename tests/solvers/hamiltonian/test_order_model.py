@@ -143,9 +143,9 @@ def test_the_default_portfolio_keeps_an_order_member():
     assert is_hamiltonian_cycle(42, edges, result.cycle, False)
 
 
-def test_the_order_member_waits_for_the_second_round(monkeypatch):
+def test_the_order_member_waits_for_its_round(monkeypatch):
     """Where a cut member answers in the first round, no ordering model is even built; the
-    order member alone answers in its first turn, which is in the second round."""
+    order member alone answers in its first turn, in round ORDER_FIRST_ROUND."""
     edges = torus_edges(5, 6)
     arcs = normalized_graph(30, np.concatenate([edges, edges[:, ::-1]]), True)
     members = (("order", True), ("glucose4", False))     # order first, yet it waits
