@@ -24,10 +24,12 @@ each measured on FHCP graphs 1–40 (``benchmarks/bench_fhcp.py``):
 * **An ordering encoding beside the cuts** (the ``order`` member,
   :mod:`solvers.hamiltonian.order_model`): binary positions along the chosen arcs, so that
   every model is a Hamiltonian cycle — one solve, no cut loop. It joins in the third round
-  (:data:`ORDER_FIRST_ROUND`), last in turn, and takes the others' cuts too. Where the covers keep splitting into
-  ever new subtours it is what answers: alone, it solved FHCP graphs 12, 29, 45, 50, 58, 65,
-  75 and 101 in 0.8–8.7 s, where the portfolio without it took 27–60 s. Left out when its
-  model would be too large (:data:`ORDER_MAX_SIZE`).
+  (:data:`ORDER_FIRST_ROUND`), last in turn, and takes the others' cuts too: a fallback
+  for graphs whose covers keep splitting into new subtours. Alone it solved FHCP graph 161
+  in 8.9 s where the portfolio was unknown at 60 s in one run (2.2–30.6 s in others),
+  and graphs 12–101's slowest about as fast as the portfolio; not graph 156, nor the larger
+  graphs the portfolio leaves unknown (docs/benchmarks.md). Left out when its model would
+  be too large (:data:`ORDER_MAX_SIZE`).
 
 * **A dense graph is tried on a sparse spanning subgraph first** (the caller,
   :func:`solvers.hamiltonian.one_off._portfolio`; :func:`sparse_spanning_subgraph`): the
@@ -37,7 +39,8 @@ each measured on FHCP graphs 1–40 (``benchmarks/bench_fhcp.py``):
 
 "no cycle" is still only an unsatisfiable formula (or a set with no arc out), found by any
 configuration: the symmetry clauses keep one orientation of every undirected cycle, so they
-lose none, and the ordering encoding is exact (its module docstring). The answer is checked against the graph by the caller."""
+lose none, and the ordering encoding is exact (its module docstring). The answer is checked
+against the graph by the caller."""
 
 from __future__ import annotations
 
@@ -55,8 +58,9 @@ from .order_model import order_clauses, position_bits
 from .results import CycleStatus, HcpResult
 from .sat_model import _model_clauses
 
-__all__ = ["CONFIGURATIONS", "DENSE_DEGREE", "FIRST_SLICE", "ORDER_FIRST_ROUND", "ORDER_MAX_SIZE",
-           "ORDER_SOLVER", "SPARSE_KEEP", "SPARSE_SHARE", "solve_with_portfolio", "sparse_spanning_subgraph"]
+__all__ = ["CONFIGURATIONS", "DENSE_DEGREE", "FIRST_SLICE", "ORDER_FIRST_ROUND",
+           "ORDER_MAX_SIZE", "ORDER_SOLVER", "SPARSE_KEEP", "SPARSE_SHARE",
+           "solve_with_portfolio", "sparse_spanning_subgraph"]
 
 CONFIGURATIONS: tuple[tuple[str, bool], ...] = (
     ("cadical195", False), ("glucose4", False), ("cpsat", False), ("cadical195", True),
@@ -68,11 +72,11 @@ in :data:`ORDER_SOLVER`, with every cut found so far: no cut loop)."""
 
 ORDER_FIRST_ROUND = 2
 """The ``order`` member takes its first turn in this round (counted from 0), after 7.5 s of
-the others' turns: where the cut loop answers by then, the portfolio stays as it was. From
-the first round on it slowed FHCP graphs 150–171, which a cut member answers a few rounds
-in (one run on a machine at load 6: 153, 154, 155, 157 and 164 by 1.3–5×, 151 from 44 s to
-unknown at 60 s); from the second, 164 and 166 still went from 7 and 26 s to unknown (its
-turns overrun their slices: 2.9 s for 1 s on graph 164, the model's building included)."""
+the others' turns: where the cut loop answers by then, the portfolio takes the turns it
+took without the member. Earlier, its turns (which overrun their slices: 2.9 s for 1 s on
+FHCP graph 164, the model's building included) slowed graphs that a cut member answers a
+few rounds in — in one run each at load 6–7, from round 0: 151 from 44 s to unknown, 153,
+154, 155, 157, 164 by 1.3–5×; from round 1: 164 and 166 from 7 and 26 s to unknown."""
 
 ORDER_SOLVER = "cadical195"
 """The pysat solver of the ``order`` member."""
