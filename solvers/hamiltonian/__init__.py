@@ -67,7 +67,8 @@ Modules
 ``results`` (what is answered, errors), ``graph_input`` (checked, normalised graphs; "no
 cycle" from degrees), ``sat_model`` (the clauses), ``cut_loop`` (solve, cut, patch, check),
 ``patching`` (Karp's patching), ``covers`` (cycle covers as arrays), ``one_off`` (the entry
-points), ``shared_model``, ``cpsat``, ``enumeration`` (every cycle of a small graph). Tours of
+points), ``shared_model``, ``portfolio`` (the ``hamiltonian`` command's solver) and
+``order_model`` (its ordering encoding), ``cpsat``, ``enumeration`` (every cycle of a small graph). Tours of
 heuristic and outside programs are checked in :mod:`solvers.tools.tour_programs`. The general graph helpers
 (pair keys, cycle labels, the Hamiltonian-cycle check) are in :mod:`reductions.hamiltonian.graphs`.
 """

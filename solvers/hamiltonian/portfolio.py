@@ -21,6 +21,15 @@ each measured on FHCP graphs 1–40 (``benchmarks/bench_fhcp.py``):
   turns, each for a time slice that doubles every full turn; each keeps its own pysat solver,
   with its learnt clauses, and receives every cut the others found before it resumes (a cut
   holds for every Hamiltonian cycle, so any solver may have it).
+* **An ordering encoding beside the cuts** (the ``order`` member,
+  :mod:`solvers.hamiltonian.order_model`): binary positions along the chosen arcs, so that
+  every model is a Hamiltonian cycle — one solve, no cut loop. It joins in the third round
+  (:data:`ORDER_FIRST_ROUND`), last in turn, and takes the others' cuts too: a fallback
+  for graphs whose covers keep splitting into new subtours. Alone it solved FHCP graph 161
+  in 8.9 s where the portfolio was unknown at 60 s in one run (2.2–30.6 s in others),
+  and graphs 12–101's slowest about as fast as the portfolio; not graph 156, nor the larger
+  graphs the portfolio leaves unknown (docs/benchmarks.md). Left out when its model would
+  be too large (:data:`ORDER_MAX_SIZE`).
 
 * **A dense graph is tried on a sparse spanning subgraph first** (the caller,
   :func:`solvers.hamiltonian.one_off._portfolio`; :func:`sparse_spanning_subgraph`): the
@@ -30,7 +39,8 @@ each measured on FHCP graphs 1–40 (``benchmarks/bench_fhcp.py``):
 
 "no cycle" is still only an unsatisfiable formula (or a set with no arc out), found by any
 configuration: the symmetry clauses keep one orientation of every undirected cycle, so they
-lose none. The answer is checked against the graph by the caller."""
+lose none, and the ordering encoding is exact (its module docstring). The answer is checked
+against the graph by the caller."""
 
 from __future__ import annotations
 
@@ -38,22 +48,43 @@ from typing import Any
 
 import numpy as np
 
-from ..runtime.budget import Deadline
+from reductions.hamiltonian.graphs import cycle_labels, label_roots
+
+from ..runtime.budget import Deadline, solve_within
 from ..runtime.pysat_solvers import new_pysat_solver
 from .covers import _cycle_order
 from .cut_loop import _cut_loop
+from .order_model import order_clauses, position_bits
 from .results import CycleStatus, HcpResult
 from .sat_model import _model_clauses
 
-__all__ = ["CONFIGURATIONS", "DENSE_DEGREE", "FIRST_SLICE", "SPARSE_KEEP", "SPARSE_SHARE",
+__all__ = ["CONFIGURATIONS", "DENSE_DEGREE", "FIRST_SLICE", "ORDER_FIRST_ROUND",
+           "ORDER_MAX_SIZE", "ORDER_SOLVER", "SPARSE_KEEP", "SPARSE_SHARE",
            "solve_with_portfolio", "sparse_spanning_subgraph"]
 
 CONFIGURATIONS: tuple[tuple[str, bool], ...] = (
     ("cadical195", False), ("glucose4", False), ("cpsat", False), ("cadical195", True),
-    ("glucose4", True))
+    ("glucose4", True), ("order", True))
 """(solver, orientation fixed) of each portfolio member, in turn order: a pysat solver name,
-or ``cpsat`` (OR-Tools' circuit constraint with every cut found so far; skipped when OR-Tools
-is not installed)."""
+``cpsat`` (OR-Tools' circuit constraint with every cut found so far; skipped when OR-Tools
+is not installed) or ``order`` (the ordering encoding of :mod:`solvers.hamiltonian.order_model`
+in :data:`ORDER_SOLVER`, with every cut found so far: no cut loop)."""
+
+ORDER_FIRST_ROUND = 2
+"""The ``order`` member takes its first turn in this round (counted from 0), after 7.5 s of
+the others' turns: where the cut loop answers by then, the portfolio takes the turns it
+took without the member. Earlier, its turns (which overrun their slices: 2.9 s for 1 s on
+FHCP graph 164, the model's building included) slowed graphs that a cut member answers a
+few rounds in — in one run each at load 6–7, from round 0: 151 from 44 s to unknown, 153,
+154, 155, 157, 164 by 1.3–5×; from round 1: 164 and 166 from 7 and 26 s to unknown."""
+
+ORDER_SOLVER = "cadical195"
+"""The pysat solver of the ``order`` member."""
+
+ORDER_MAX_SIZE = 400_000
+"""The ``order`` member joins only when arcs × position bits is at most this (its model is
+about four clauses per arc and bit: 1.6 million clauses here). FHCP graph 156 is 56,000;
+the whole of the dense graph 188, 7 million (its sparse subgraph, 100,000)."""
 
 FIRST_SLICE = 0.5
 """Seconds of each member's first turn; every full turn doubles it."""
@@ -126,43 +157,76 @@ def solve_with_portfolio(num_vertices: int, arcs: np.ndarray, *, undirected: boo
     clauses, top = _model_clauses(num_vertices, arcs, True)
     symmetric = orientation_clauses(num_vertices, arcs) if undirected else []
     cuts: list[list[int]] = []
-    members: list[dict[str, Any]] = []
     stats: dict[str, Any] = {"backend": "sat", "solver": "portfolio", "variables": top,
                              "clauses": len(clauses), "iterations": 0, "cuts": 0,
                              "turns": 0}
-    configurations = [c for c in configurations if c[0] != "cpsat" or _has_cpsat()]
+    configurations = _runnable(configurations, len(arcs) * position_bits(num_vertices))
+    if not configurations:
+        return HcpResult(CycleStatus.UNKNOWN, None, {
+            **stats, "reason": "no portfolio member can run on this graph here"})
+    members: dict[int, dict[str, Any]] = {}
     try:
-        slice_, turn = first_slice, 0
+        slice_, round_ = first_slice, 0
         while True:
-            index = turn % len(configurations)
-            name, oriented = configurations[index]
-            if index == len(members):
-                members.append({"solver": None if name == "cpsat" else new_pysat_solver(
-                    name, clauses + (symmetric if oriented else [])), "seen": 0})
-            member = members[index]
-            if name == "cpsat":
-                result = _cpsat_turn(num_vertices, arcs, cuts + (symmetric if oriented
-                                                                 else []), deadline, slice_)
-            else:
-                for clause in cuts[member["seen"]:]:
-                    member["solver"].add_clause(clause)
-                member["seen"] = len(cuts)
-                result = _turn(member, cuts, num_vertices, arcs, deadline, slice_, stats)
-            if result is not None:
-                result.stats = {**stats, **result.stats,
-                                "member": "+".join(map(str, configurations[index])),
-                                "seconds": deadline.seconds()}
-                if result.status == CycleStatus.NO_CYCLE:
-                    result.cuts = [list(map(int, cut)) for cut in cuts]
-                return result
-            turn += 1
-            stats["turns"] = turn
-            if turn % len(configurations) == 0:
-                slice_ *= 2
+            for index, (name, oriented) in enumerate(configurations):
+                if name == "order" and round_ < ORDER_FIRST_ROUND:
+                    continue
+                extra = symmetric if oriented else []
+                if index not in members:
+                    members[index] = _new_member(name, num_vertices, arcs, clauses, top,
+                                                 extra)
+                result = _member_turn(name, members[index], extra, cuts, num_vertices, arcs,
+                                      deadline, slice_, stats)
+                if result is not None:
+                    result.stats = {**stats, **result.stats, "member": f"{name}+{oriented}",
+                                    "seconds": deadline.seconds()}
+                    if result.status == CycleStatus.NO_CYCLE:
+                        result.cuts = [list(map(int, cut)) for cut in cuts]
+                    return result
+                stats["turns"] += 1
+            round_, slice_ = round_ + 1, 2 * slice_
     finally:
-        for member in members:
+        for member in members.values():
             if member["solver"] is not None:
                 member["solver"].delete()
+
+
+def _member_turn(name: str, member: dict[str, Any], extra: list[list[int]],
+                 cuts: list[list[int]], num_vertices: int, arcs: np.ndarray,
+                 deadline: Deadline, slice_: float, stats: dict[str, Any]
+                 ) -> HcpResult | None:
+    """One turn of the member called ``name`` (``extra``: its orientation clauses, for
+    CP-SAT, which starts afresh each turn; a pysat member first takes the cuts found since
+    its last turn): its answer, or None to go on."""
+    if name == "cpsat":
+        return _cpsat_turn(num_vertices, arcs, cuts + extra, deadline, slice_)
+    for clause in cuts[member["seen"]:]:
+        member["solver"].add_clause(clause)
+    member["seen"] = len(cuts)
+    turn = _order_turn if name == "order" else _turn
+    return turn(member, cuts, num_vertices, arcs, deadline, slice_, stats)
+
+
+def _runnable(configurations, order_size: int) -> list[tuple[str, bool]]:
+    """The members that can run: ``cpsat`` when OR-Tools is installed, ``order`` when its
+    model is small enough (:data:`ORDER_MAX_SIZE`)."""
+    return [(name, oriented) for name, oriented in configurations
+            if (name != "cpsat" or _has_cpsat())
+            and (name != "order" or order_size <= ORDER_MAX_SIZE)]
+
+
+def _new_member(name: str, num_vertices: int, arcs: np.ndarray, clauses: list[list[int]],
+                top: int, extra: list[list[int]]) -> dict[str, Any]:
+    """A member's state: its pysat solver holding the cover model and ``extra`` (none for
+    CP-SAT, built afresh each turn); for ``order``, the ordering encoding too, rooted at
+    the vertex the orientation clauses use (:func:`orientation_clauses`)."""
+    if name == "cpsat":
+        return {"solver": None, "seen": 0}
+    if name != "order":
+        return {"solver": new_pysat_solver(name, clauses + extra), "seen": 0}
+    root = int(np.argmin(np.bincount(arcs[:, 0], minlength=num_vertices)))
+    order, _ = order_clauses(num_vertices, arcs, top=top, root=root)
+    return {"solver": new_pysat_solver(ORDER_SOLVER, clauses + extra + order), "seen": 0}
 
 
 def _turn(member: dict[str, Any], cuts: list[list[int]], num_vertices: int,
@@ -183,6 +247,33 @@ def _turn(member: dict[str, Any], cuts: list[list[int]], num_vertices: int,
     if result.status != CycleStatus.UNKNOWN or deadline.passed():
         return result
     return None
+
+
+def _order_turn(member: dict[str, Any], cuts: list[list[int]], num_vertices: int,
+                arcs: np.ndarray, deadline: Deadline, slice_: float,
+                stats: dict[str, Any]) -> HcpResult | None:
+    """One turn of the ordering encoding (:mod:`solvers.hamiltonian.order_model`, with every
+    cut found so far): a Hamiltonian cycle, a proof (unsatisfiable: the encoding is exact
+    and the cuts hold for every Hamiltonian cycle), or None to go on."""
+    remaining = deadline.remaining()
+    limit = slice_ if remaining is None else min(slice_, remaining)
+    stats["iterations"] += 1
+    answer = solve_within(member["solver"], Deadline(limit))
+    if answer is False:
+        return HcpResult(CycleStatus.NO_CYCLE, None, {
+            "reason": "the ordering encoding (with the subtour cuts) is unsatisfiable"})
+    if answer is None:
+        if deadline.passed():
+            return HcpResult(CycleStatus.UNKNOWN, None, {"reason": "time limit reached"})
+        return None
+    model = np.fromiter(member["solver"].get_model(), dtype=np.int64, count=len(arcs))
+    successor = np.empty(num_vertices, dtype=np.int64)
+    chosen = arcs[model > 0]
+    successor[chosen[:, 0]] = chosen[:, 1]
+    if label_roots(cycle_labels(successor)).size != 1:
+        raise RuntimeError("internal error: a model of the ordering encoding is not one "
+                           "cycle")
+    return HcpResult(CycleStatus.HAMILTONIAN, _cycle_order(successor), {})
 
 
 def _has_cpsat() -> bool:
