@@ -25,11 +25,9 @@ each measured on FHCP graphs 1–40 (``benchmarks/bench_fhcp.py``):
   :mod:`solvers.hamiltonian.order_model`): binary positions along the chosen arcs, so that
   every model is a Hamiltonian cycle — one solve, no cut loop. It joins in the third round
   (:data:`ORDER_FIRST_ROUND`), last in turn, and takes the others' cuts too: a fallback
-  for graphs whose covers keep splitting into new subtours. Alone it solved FHCP graph 161
-  in 8.9 s where the portfolio was unknown at 60 s in one run (2.2–30.6 s in others),
-  and graphs 12–101's slowest about as fast as the portfolio; not graph 156, nor the larger
-  graphs the portfolio leaves unknown (docs/benchmarks.md). Left out when its model would
-  be too large (:data:`ORDER_MAX_SIZE`).
+  for graphs whose covers keep splitting into new subtours (what it solves alone:
+  docs/benchmarks.md). Left out when its model would be too large
+  (:data:`ORDER_MAX_SIZE`).
 
 * **A dense graph is tried on a sparse spanning subgraph first** (the caller,
   :func:`solvers.hamiltonian.one_off._portfolio`; :func:`sparse_spanning_subgraph`): the
@@ -63,12 +61,15 @@ __all__ = ["CONFIGURATIONS", "DENSE_DEGREE", "FIRST_SLICE", "ORDER_FIRST_ROUND",
            "solve_with_portfolio", "sparse_spanning_subgraph"]
 
 CONFIGURATIONS: tuple[tuple[str, bool], ...] = (
-    ("cadical195", False), ("glucose4", False), ("cpsat", False), ("cadical195", True),
-    ("glucose4", True), ("order", True))
+    ("cadical195", False), ("glucose4", True), ("glucose4", False), ("cpsat", False),
+    ("cadical195", True), ("order", True))
 """(solver, orientation fixed) of each portfolio member, in turn order: a pysat solver name,
 ``cpsat`` (OR-Tools' circuit constraint with every cut found so far; skipped when OR-Tools
 is not installed) or ``order`` (the ordering encoding of :mod:`solvers.hamiltonian.order_model`
-in :data:`ORDER_SOLVER`, with every cut found so far: no cut loop)."""
+in :data:`ORDER_SOLVER`, with every cut found so far: no cut loop). CaDiCaL first (it
+answers most graphs in its first slice), Glucose with the orientation fixed second: the
+member that answers the FHCP graphs whose CaDiCaL rounds stall (graph 156), given its
+longer slices earlier (the same-run comparison: docs/benchmarks.md)."""
 
 ORDER_FIRST_ROUND = 2
 """The ``order`` member takes its first turn in this round (counted from 0), after 7.5 s of
