@@ -69,12 +69,29 @@ def environment() -> dict[str, str]:
             "PYTHONPATH": str(ROOT), "PYTHONDONTWRITEBYTECODE": "1"}
 
 
+def checker_unavailable(session: Session) -> str | None:
+    """Why a session that certifies cannot run here (its ``--checker``, or any proof checker,
+    missing: the ``certify`` extra's dratify, or drat-trim / cake_lpr built), or None."""
+    from solvers.certify.checkers import CheckerUnavailable, find_checker
+    for command in session.commands:
+        if "--certify" in command.line:
+            named = re.search(r"--checker[ =](\S+)", command.line)
+            try:
+                find_checker(named.group(1) if named else None)
+            except CheckerUnavailable as exc:
+                return str(exc)
+    return None
+
+
 @pytest.mark.parametrize("session", SESSIONS, ids=[s.where for s in SESSIONS])
 def test_session(session, tmp_path):
     programs = set().union(*(programs_of(c.line) for c in session.commands))
     missing = sorted(p for p in programs - {"sudoku-bridge"} if shutil.which(p) is None)
     if missing:
         pytest.skip(f"not on PATH: {', '.join(missing)}")
+    unavailable = checker_unavailable(session)
+    if unavailable:
+        pytest.skip(unavailable)
     (tmp_path / "instances").symlink_to(INSTANCES)
     for command in session.commands:
         done = subprocess.run(["bash", "-c", command.line], cwd=tmp_path, env=environment(),
