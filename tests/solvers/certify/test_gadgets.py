@@ -22,7 +22,7 @@ from reductions.nishio.placements import CellSet
 from reductions.nonrepetitive.labelled_graph import LabelledGraph
 from reductions.sudoku.grid import Shape
 from solvers.certify import checkers, refutation
-from solvers.certify.checkers import ProofRejected, check_proof, find_checker
+from solvers.certify.checkers import check_proof, find_checker
 from solvers.certify.gadgets import (EMPTY_CLAUSE, certify_no_path, certify_no_placement,
                                      path_clauses, placement_clauses, placement_units)
 from solvers.certify.refutation import CertifyOptions
@@ -32,7 +32,8 @@ from solvers.outcome import WrongAnswer
 
 from tests.conftest import INSTANCES
 from tests.processes import script
-from tests.solvers.certify.checkers import MEMORY, NEEDS_DRATIFY, checker  # noqa: F401
+from tests.solvers.certify.checkers import (MEMORY, NEEDS_DRATIFY,  # noqa: F401
+                                            assert_empty_proof_rejected, checker)
 from tests.solvers.gadgets.test_nishio import cell_sets
 from tests.solvers.gadgets.test_nrpath import small_graphs
 
@@ -212,15 +213,7 @@ def test_an_empty_proof_is_rejected(tmp_path, checker):
     formula = dict(fixed_formulas())["short clauses (unsat)"]
     validate_formula(formula, "short", variants=("thm2",),
                      certify=CertifyOptions(checker, MEMORY, keep))
-    cnf = keep / "short-thm2.cnf"
-    clauses = [list(map(int, line.split()[:-1])) for line in cnf.read_text().splitlines()
-               if line and line[0] not in "cp"]
-    with Solver(name="cadical195", bootstrap_with=clauses) as sat:
-        assert sat.propagate()[0]               # no conflict from unit propagation
-    (tmp_path / "empty.drat").write_text("0\n")
-    with pytest.raises(ProofRejected):
-        check_proof(checker, cnf, tmp_path / "empty.drat", work=tmp_path, time_limit=None,
-                    memory_limit=MEMORY, claim="an empty proof")
+    assert_empty_proof_rejected(checker, keep / "short-thm2.cnf", tmp_path)
 
 
 @pytest.mark.parametrize("command, formula", [

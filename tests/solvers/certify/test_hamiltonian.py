@@ -16,8 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from solvers.certify import hamiltonian as certify_hcp
-from solvers.certify.checkers import (CheckerUnavailable, ProofRejected, check_proof,
-                                      find_checker)
+from solvers.certify.checkers import CheckerUnavailable, check_proof, find_checker
 from solvers.certify.hamiltonian import (GRAPH_CHECK, CutRejected, certified_arcs,
                                          certify_no_cycle, cut_problem, model_clauses)
 from solvers.certify.refutation import CertifyOptions
@@ -25,7 +24,7 @@ from solvers.outcome import WrongAnswer
 
 from tests.conftest import INSTANCES
 from tests.solvers.certify.checkers import (MEMORY, NEEDS_DRATIFY, checker,  # noqa: F401
-                                            checker_or_skip)
+                                            assert_empty_proof_rejected, checker_or_skip)
 from tests.processes import script
 from tests.solvers.cli.test_hamiltonian import PETERSEN, PRISM, brute_force, col_file
 
@@ -244,20 +243,11 @@ def test_the_model_alone_allows_every_hamiltonian_cycle():
 def test_an_empty_proof_of_petersen_is_rejected(tmp_path, checker):
     """Unit propagation alone does not refute Petersen's formula (shown first), so the
     proof "0" must be rejected."""
-    from pysat.solvers import Solver
     keep = tmp_path / "kept"
     keep.mkdir()
     certify_no_cycle(10, PETERSEN, directed=False, certify=options(checker, keep),
                      name="petersen")
-    cnf = keep / "petersen.cnf"
-    clauses = [list(map(int, line.split()[:-1])) for line in cnf.read_text().splitlines()
-               if line and line[0] not in "cp"]
-    with Solver(name="cadical195", bootstrap_with=clauses) as sat:
-        assert sat.propagate()[0]           # no conflict from unit propagation
-    (tmp_path / "empty.drat").write_text("0\n")
-    with pytest.raises(ProofRejected):
-        check_proof(checker, cnf, tmp_path / "empty.drat", work=tmp_path, time_limit=None,
-                    memory_limit=MEMORY, claim="an empty proof")
+    assert_empty_proof_rejected(checker, keep / "petersen.cnf", tmp_path)
 
 
 def test_a_rejecting_checker_is_exit_4(run, tmp_path, monkeypatch):
