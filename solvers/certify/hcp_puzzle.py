@@ -56,7 +56,7 @@ from reductions.sudoku.grid import Grid
 from ..outcome import Outcome, Status, WrongAnswer
 from .hamiltonian import GRAPH_CHECK, arc_variables, certified_arcs, certify_no_cycle
 from .refutation import CertifyOptions
-from .sudoku import certified_solve
+from .sudoku import certified_solve, withdraw_negative_claim
 
 __all__ = ["certify_hcp_outcome", "puzzle_graph"]
 
@@ -127,9 +127,6 @@ def _variables(num_vertices: int, arcs: np.ndarray, pairs) -> np.ndarray:
 def _with_certificate(outcome: Outcome, added: dict) -> Outcome:
     """``outcome`` with the certificate's record; an unfinished one withdraws the claim."""
     if added["certified"] is None:
-        if outcome.status == Status.NO_SOLUTION:
-            outcome.status = Status.UNKNOWN
-        else:
-            outcome.unique = None
+        withdraw_negative_claim(outcome)
     outcome.stats = {**outcome.stats, **added}
     return outcome

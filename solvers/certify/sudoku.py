@@ -32,7 +32,7 @@ from .checkers import Check
 from .proofs import proof_solver, solve_with_proof
 from .refutation import CertifyOptions, check_refutation
 
-__all__ = ["blocking_clause", "certified_solve", "with_check"]
+__all__ = ["blocking_clause", "certified_solve", "with_check", "withdraw_negative_claim"]
 
 
 def certified_solve(puzzle: Grid, *, certify: CertifyOptions, name: str = "puzzle",
@@ -105,11 +105,17 @@ def with_check(outcome: Outcome, check: Check) -> Outcome:
                       "check_seconds": check.seconds}
     if not check.certified:
         outcome.stats["reason"] = f"not certified: {check.unfinished}"
-        if outcome.status == Status.NO_SOLUTION:
-            outcome.status = Status.UNKNOWN
-        else:
-            outcome.unique = None
+        withdraw_negative_claim(outcome)
     return outcome
+
+
+def withdraw_negative_claim(outcome: Outcome) -> None:
+    """A negative claim whose certificate did not finish is no claim: "no solution"
+    becomes ``unknown``, "unique" unknown (None)."""
+    if outcome.status == Status.NO_SOLUTION:
+        outcome.status = Status.UNKNOWN
+    else:
+        outcome.unique = None
 
 
 def _finish(outcome: Outcome, start: float) -> Outcome:
